@@ -1,0 +1,116 @@
+// The driver side of the grading protocol (see worker-core.js): owns the worker, times every case,
+// and gets Python back when a case runs out of time. Used by the page and by the Node runner.
+//
+// A case over its time limit is stopped with Pyodide's interrupt buffer when SharedArrayBuffer is
+// available (a cross-origin isolated page, or Node): Python raises KeyboardInterrupt within
+// milliseconds. Otherwise, or when the learner's code swallows the interrupt, the worker is
+// terminated and a new one started (Pyodide loads again, about two seconds).
+
+const SIGINT = 2;
+const INTERRUPT_GRACE_MS = 1000;
+
+export function browserSpawner(workerUrl) {
+  return () => {
+    const worker = new Worker(workerUrl, { type: "module" });
+    return {
+      post: (message) => worker.postMessage(message),
+      listen: (onMessage, onError) => {
+        worker.onmessage = (event) => onMessage(event.data);
+        worker.onerror = (event) => onError(new Error(event.message || "the Python worker failed to start"));
+      },
+      terminate: () => worker.terminate(),
+    };
+  };
+}
+
+function canInterrupt() {
+  return typeof SharedArrayBuffer !== "undefined" && globalThis.crossOriginIsolated !== false;
+}
+
+export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), indexURL, timeLimitMs: defaultTimeLimitMs = 3000, onState = () => {}, useInterrupt = canInterrupt() }) {
+  let worker = null;
+  let ready = null; // a promise settled when the current worker's Python is loaded
+  let pending = null; // {runId, index, resolve} for the case in flight
+  let runCounter = 0;
+  const interruptBuffer = useInterrupt ? new Int32Array(new SharedArrayBuffer(4)) : null;
+
+  function start(state) {
+    onState(state);
+    const started = performance.now();
+    let settle;
+    ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    worker = spawn();
+    worker.listen(
+      (message) => {
+        if (message.type === "ready") {
+          settle.resolve();
+          onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started) });
+        } else if (message.type === "fatal") {
+          settle.reject(new Error(message.message));
+          onState("error", { message: message.message });
+        } else if (message.type === "case-done" && pending && message.runId === pending.runId && message.index === pending.index) {
+          pending.resolve(message);
+        }
+      },
+      (error) => {
+        settle.reject(error);
+        onState("error", { message: error.message });
+      },
+    );
+    worker.post({ type: "init", indexURL, interruptBuffer });
+  }
+
+  function restart() {
+    worker.terminate();
+    start("restarting");
+  }
+
+  // Resolves with {message, timedOut}: message is the worker's case-done, or null when the worker never
+  // answered (stuck in learner code that ignored the interrupt, or no interrupt available).
+  function runOne(runId, index, timeLimitMs, request) {
+    return new Promise((resolve) => {
+      let timedOut = false;
+      const timers = [];
+      const finish = (message) => {
+        timers.forEach(clearTimeout);
+        pending = null;
+        resolve({ message, timedOut });
+      };
+      pending = { runId, index, resolve: finish };
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          if (!interruptBuffer) return finish(null);
+          Atomics.store(interruptBuffer, 0, SIGINT);
+          timers.push(setTimeout(() => finish(null), INTERRUPT_GRACE_MS));
+        }, timeLimitMs),
+      );
+      worker.post({ type: "run-case", runId, index, ...request });
+    });
+  }
+
+  async function run({ source, sandbox, entry, cases, timeLimitMs = defaultTimeLimitMs }, { onCaseStart = () => {}, onCaseDone = () => {} } = {}) {
+    const runId = ++runCounter;
+    const outcomes = [];
+    await ready;
+    onState("running");
+    for (const [index, { args }] of cases.entries()) {
+      onCaseStart(index);
+      const { message, timedOut } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
+      // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
+      const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
+      if (message === null || message.crashed) {
+        restart();
+        await ready;
+        onState("running");
+      }
+      outcomes.push(outcome);
+      onCaseDone(index, outcome);
+    }
+    onState("ready");
+    return outcomes;
+  }
+
+  start("loading");
+  return { run, whenReady: () => ready };
+}

@@ -1,0 +1,127 @@
+"""Run a learner's solution on one case. This half runs inside the learner's interpreter (Pyodide).
+
+It hands back an "outcome": the canonical JSON of what the learner's function returned, or the error
+it raised, plus what it printed. It never sees expected values; judging happens outside (judge.py in
+the CLI's own process, judge.js in the page).
+"""
+from __future__ import annotations
+
+import builtins
+import functools
+import inspect
+import io
+import json
+import linecache
+import sys
+import traceback
+
+from .canonical import NotJSONError, canonical_json
+
+SOLUTION_FILE = "solution.py"
+SANDBOX_FILE = "sandbox.py"
+DEFAULT_OUTPUT_LIMIT = 20_000
+
+
+class _CappedWriter(io.TextIOBase):
+    """A stdout that keeps the first `limit` characters and counts the rest, so a 10 MB print costs no memory."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.parts: list[str] = []
+        self.kept = 0
+        self.dropped = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text) -> int:
+        text = str(text)
+        room = self.limit - self.kept
+        if room > 0:
+            self.parts.append(text[:room])
+            self.kept += min(room, len(text))
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def getvalue(self) -> str:
+        text = "".join(self.parts)
+        if self.dropped:
+            text += f"\n[output truncated: {self.dropped} more characters not shown]"
+        return text
+
+
+class _LoadError(Exception):
+    """The learner's code cannot be loaded; carries the learner-facing message."""
+
+
+@functools.lru_cache(maxsize=8)
+def _compile(source: str, filename: str):
+    # Tracebacks read source lines through linecache; exec'd strings are not on disk.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return compile(source, filename, "exec", dont_inherit=True)
+
+
+def _format_exception(exc: BaseException) -> str:
+    """A traceback trimmed to the learner's own lines: sandbox and grader frames are left out."""
+    if isinstance(exc, SyntaxError) and exc.filename == SOLUTION_FILE:
+        return "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SOLUTION_FILE]
+    lines = []
+    if frames:
+        lines.append("Traceback (most recent call last):\n")
+        lines.extend(traceback.format_list(frames))
+    lines.extend(traceback.format_exception_only(type(exc), exc))
+    return "".join(lines).rstrip()
+
+
+def _load(source: str, sandbox: str, entry: str):
+    namespace = {"__name__": "solution", "__builtins__": builtins}
+    exec(_compile(sandbox, SANDBOX_FILE), namespace)
+    try:
+        code = _compile(source, SOLUTION_FILE)
+    except SyntaxError as exc:
+        raise _LoadError(_format_exception(exc)) from None
+    exec(code, namespace)
+    func = namespace.get(entry)
+    if func is None:
+        raise _LoadError(f"Your code does not define {entry}(). Write a function named {entry}.")
+    if not callable(func):
+        raise _LoadError(f"{entry} is a {type(func).__name__}, not a function. Define it with def {entry}(...).")
+    return func
+
+
+def _check_returned(entry: str, value):
+    if inspect.iscoroutine(value):
+        value.close()
+        raise NotJSONError(f"{entry} returned a coroutine: define it with def, not async def")
+    if inspect.isgenerator(value):
+        value.close()
+        raise NotJSONError(f"{entry} returned a generator (it contains yield): return the result instead")
+    return canonical_json(value)
+
+
+def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit: int = DEFAULT_OUTPUT_LIMIT) -> str:
+    """Run `entry(**args)` in a fresh namespace and return the outcome as a JSON string."""
+    out = _CappedWriter(output_limit)
+    saved = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout = sys.stderr = out
+    sys.stdin = io.StringIO("")
+    phase = "load"
+    try:
+        try:
+            func = _load(source, sandbox, entry)
+            phase = "call"
+            value = func(**json.loads(args_json))
+            phase = "return"
+            outcome = {"kind": "value", "value": _check_returned(entry, value)}
+        except _LoadError as exc:
+            outcome = {"kind": "error", "phase": "load", "error": str(exc)}
+        except NotJSONError as exc:
+            outcome = {"kind": "error", "phase": "return", "error": f"{entry}() must return JSON data, but {exc}."}
+        # BaseException too: sys.exit(), KeyboardInterrupt and friends are learner mistakes, not crashes.
+        except BaseException as exc:  # noqa: BLE001
+            outcome = {"kind": "error", "phase": phase, "error": _format_exception(exc)}
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = saved
+    outcome["output"] = out.getvalue()
+    return json.dumps(outcome)

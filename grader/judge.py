@@ -1,0 +1,116 @@
+"""Turn outcomes into verdicts. Runs outside the learner's interpreter (the CLI's own CPython).
+
+frontend/src/judge.js applies the same rules in the page; tests/golden/judge_vectors.json holds the
+cases both must agree on.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from .canonical import digest
+from .results import CaseResult, RunResult, Status
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+HIDDEN_FAIL = "Hidden case: your result differs from the expected one."
+
+
+def type_phrase(value) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "a bool"
+    if isinstance(value, int):
+        return "an int"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "a dict"
+
+
+def _join(path: str, key) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if _IDENTIFIER.match(key):
+        return f"{path}.{key}" if path else key
+    return f"{path}['{key}']"
+
+
+def differences(expected, actual, path: str = "") -> list[str]:
+    """Paths where `actual` differs from `expected`, labelled for the learner."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        found = []
+        for key in sorted(set(expected) | set(actual)):
+            where = _join(path, key)
+            if key not in actual:
+                found.append(f"{where} (missing)")
+            elif key not in expected:
+                found.append(f"{where} (unexpected)")
+            else:
+                found.extend(differences(expected[key], actual[key], where))
+        return found
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        found = []
+        for index, (e, a) in enumerate(zip(expected, actual)):
+            found.extend(differences(e, a, _join(path, index)))
+        return found
+    same = type_phrase(expected) == type_phrase(actual) and expected == actual
+    return [] if same else [path]
+
+
+def fail_message(expected, actual) -> str:
+    if type_phrase(expected) != type_phrase(actual):
+        return f"Expected {type_phrase(expected)}, got {type_phrase(actual)}."
+    paths = differences(expected, actual)
+    if paths == [""] and isinstance(expected, list):
+        return f"Expected a list of {len(expected)} items, got {len(actual)}."
+    if paths and paths != [""]:
+        return "Differs from expected at: " + ", ".join(paths) + "."
+    return "Returned a different value."
+
+
+def timeout_message(limit: float) -> str:
+    return f"Stopped after {limit:g} s, the time limit for one case. Look for a loop that never ends."
+
+
+def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
+    """`case`: name, hidden, and expected_json (canonical) or digest+salt."""
+    hidden = bool(case.get("hidden"))
+    result = CaseResult(name=case["name"], status=Status.PASS, output=outcome.get("output", ""), hidden=hidden)
+    if not hidden:
+        result.expected = json.loads(case["expected_json"])
+    kind = outcome["kind"]
+    if kind == "timeout":
+        result.status, result.message = Status.TIMEOUT, timeout_message(time_limit)
+    elif kind == "error":
+        result.status, result.message = Status.ERROR, outcome["error"]
+    elif hidden:
+        # The page only has a salted digest of a hidden expected value; the CLI has the value itself.
+        if "expected_json" in case:
+            same = outcome["value"] == case["expected_json"]
+        else:
+            same = digest(case["salt"], outcome["value"]) == case["digest"]
+        if not same:
+            result.status, result.message = Status.FAIL, HIDDEN_FAIL
+    else:
+        result.actual = json.loads(outcome["value"])
+        if outcome["value"] != case["expected_json"]:
+            result.status, result.message = Status.FAIL, fail_message(result.expected, result.actual)
+    return result
+
+
+def summarize(tests: list[CaseResult], outcomes: list[dict]) -> RunResult:
+    load_errors = [o["error"] for o in outcomes if o["kind"] == "error" and o.get("phase") == "load"]
+    if load_errors:
+        return RunResult(status="error", message=load_errors[0], tests=tests)
+    status = "pass" if all(t.status is Status.PASS for t in tests) else "fail"
+    return RunResult(status=status, tests=tests)
+
+
+def judge_run(cases: list[dict], outcomes: list[dict], time_limit: float) -> RunResult:
+    tests = [judge_case(case, outcome, time_limit) for case, outcome in zip(cases, outcomes, strict=True)]
+    return summarize(tests, outcomes)

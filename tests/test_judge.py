@@ -1,0 +1,88 @@
+"""Verdict rules, shared with the page's judge.js through tests/golden/judge_vectors.json."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grader.canonical import canonical_json, digest
+from grader.judge import judge_case, judge_run
+
+from tests.helpers import ROOT, check_golden
+
+VECTORS = ROOT / "tests" / "golden" / "judge_vectors.json"
+SALT = "5a1t"
+
+
+def visible(name, expected):
+    return {"name": name, "hidden": False, "expected": expected, "expected_json": canonical_json(expected)}
+
+
+def hidden(name, expected):
+    return {"name": name, "hidden": True, "salt": SALT, "digest": digest(SALT, canonical_json(expected))}
+
+
+def value(v, output=""):
+    return {"kind": "value", "value": canonical_json(v), "output": output}
+
+
+AGENT = {"answer": "done", "steps": 6, "tools_called": ["add"], "errors": 4, "stop_reason": "final_answer"}
+
+INPUTS = [
+    ("equal dicts pass", visible("a", AGENT), value(dict(AGENT), "printed\n")),
+    ("integral float equals int", visible("a", {"x": 3}), value({"x": 3.0})),
+    ("a wrong key value is named", visible("a", AGENT), value({**AGENT, "errors": 3})),
+    ("missing and unexpected keys", visible("a", AGENT), value({k: v for k, v in AGENT.items() if k != "errors"} | {"error": 4})),
+    ("nested list item", visible("a", {"tools_called": ["add", "search_web"]}), value({"tools_called": ["add", "add"]})),
+    ("list length differs", visible("a", {"tools_called": ["add"]}), value({"tools_called": []})),
+    ("odd keys are quoted", visible("a", {"a b": 1, "ok": {"x-y": 2}}), value({"a b": 2, "ok": {"x-y": 3}})),
+    ("root type differs", visible("a", AGENT), value(["answer"])),
+    ("None against dict", visible("a", AGENT), value(None)),
+    ("bool is not int", visible("a", {"n": 1}), value({"n": True})),
+    ("int against float", visible("a", {"n": 1}), value({"n": 1.5})),
+    ("scalar root differs", visible("a", "yes"), value("no")),
+    ("root list length", visible("a", [1, 2, 3]), value([1, 2])),
+    ("non-ascii strings", visible("a", {"é": "ü"}), value({"é": "ü"})),
+    ("hidden pass", hidden("h", AGENT), value(dict(AGENT))),
+    ("hidden fail says nothing of the value", hidden("h", AGENT), value({**AGENT, "steps": 5})),
+    ("error keeps its message and output", visible("a", AGENT), {"kind": "error", "phase": "call", "error": "ValueError: boom", "output": "x"}),
+    ("timeout", visible("a", AGENT), {"kind": "timeout", "output": ""}),
+    ("hidden timeout", hidden("h", AGENT), {"kind": "timeout", "output": ""}),
+]
+
+
+def build_vectors() -> list[dict]:
+    return [
+        {"title": title, "case": case, "outcome": outcome, "time_limit": 2.5, "result": judge_case(case, outcome, 2.5).to_dict()}
+        for title, case, outcome in INPUTS
+    ]
+
+
+def test_judge_vectors_match_golden_file():
+    check_golden(VECTORS, json.dumps(build_vectors(), indent=1, ensure_ascii=False) + "\n")
+
+
+@pytest.mark.parametrize("title,case,outcome", INPUTS, ids=[t for t, _, _ in INPUTS])
+def test_visible_result_carries_expected_and_actual_hidden_does_not(title, case, outcome):
+    result = judge_case(case, outcome, 2.5).to_dict()
+    assert ("expected" in result) == (not case["hidden"])
+    if case["hidden"]:
+        assert "actual" not in result and case.get("expected") is None
+
+
+def test_a_wrong_value_names_the_key_that_differs():
+    result = judge_case(visible("a", AGENT), value({**AGENT, "errors": 3}), 2)
+    assert result.status.value == "fail"
+    assert result.message == "Differs from expected at: errors."
+
+
+def test_run_status_is_error_when_the_code_cannot_load():
+    outcome = {"kind": "error", "phase": "load", "error": "SyntaxError: x", "output": ""}
+    run = judge_run([{"name": "a", "hidden": False, "expected_json": "1"}], [outcome], 2)
+    assert (run.status, run.message) == ("error", "SyntaxError: x")
+
+
+def test_run_passes_only_when_every_case_passes():
+    cases = [{"name": n, "hidden": False, "expected_json": "1"} for n in "ab"]
+    assert judge_run(cases, [value(1), value(1)], 2).status == "pass"
+    assert judge_run(cases, [value(1), value(2)], 2).status == "fail"
