@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     from loopcraft.pyodide import PyodideRunner
 
     try:
-        exercise = find_exercise(ROOT / "exercises", args.exercise)
+        exercise = find_exercise(ROOT, args.exercise)
         files = _solutions(args.solution)
     except (LoopcraftError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)

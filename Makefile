@@ -1,0 +1,42 @@
+# Two commands on a fresh machine (see README):
+#   make serve   install everything, build the site, serve it on http://127.0.0.1:$(PORT)/
+#   make test    install everything, run the whole test suite
+# Set-up steps are stamped, so later runs skip what is already installed.
+
+PY := .venv/bin/python
+PORT ?= 8000
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: setup serve build check test bench clean
+
+setup: .venv/.stamp node_modules/.stamp $(CHROMIUM)
+
+.venv/.stamp: pyproject.toml
+	python3 -m venv .venv
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+node_modules/.stamp: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+$(CHROMIUM):
+	$(SUDO) apt-get update
+	$(SUDO) apt-get install -y chromium
+
+build: setup
+	$(PY) build.py build
+
+check: setup
+	$(PY) build.py check
+
+serve: setup
+	$(PY) build.py serve --port $(PORT)
+
+test: setup
+	$(PY) -m pytest
+
+clean:
+	rm -rf site .venv node_modules .pytest_cache test-results

@@ -1,0 +1,63 @@
+"""`python -m grader`: the instructors' command line, run as a real subprocess."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+from tests.helpers import ROOT
+
+EXERCISE = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
+
+
+def grade(*args):
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_a_correct_solution_exits_0_with_one_line_per_case():
+    proc = grade("consecutive-error-limit", EXERCISE / "solution.py")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert sum(line.strip().startswith("PASS") for line in lines) == 12
+    assert lines[-1].strip() == "12 of 12 cases passed: pass"
+
+
+def test_json_output_follows_exercism_results_with_hidden_and_expected():
+    proc = grade("consecutive-error-limit", EXERCISE / "wrong" / "no_reset.py", "--json")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert doc["version"] == 3 and doc["status"] == "fail" and doc["message"] is None
+    failed = [t for t in doc["tests"] if t["status"] != "pass"]
+    assert [t["name"] for t in failed] == ["A success resets the consecutive count"]
+    assert failed[0]["expected"]["stop_reason"] == "final_answer"
+    assert failed[0]["actual"]["stop_reason"] == "too_many_errors"
+    for test in doc["tests"]:
+        assert {"name", "status", "message", "output", "hidden"} <= set(test)
+        assert ("expected" in test) == (not test["hidden"])
+
+
+def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path):
+    shutil.copy(EXERCISE / "solution.py", tmp_path / "alice.py")
+    (tmp_path / "bob.py").write_text(
+        "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
+        "    while task == 'Find flights':\n"
+        "        pass\n"
+        "    return {}\n"
+    )
+    (tmp_path / "carol.py").write_text("def run_agent(task, script:\n")
+    proc = grade(EXERCISE, tmp_path, "--json")
+    assert proc.returncode == 1
+    docs = {d["file"].rsplit("/", 1)[-1]: d for d in json.loads(proc.stdout)["submissions"]}
+    assert docs["alice.py"]["status"] == "pass"
+    bob = {t["name"]: t["status"] for t in docs["bob.py"]["tests"]}
+    assert bob["Three failures in a row stops the run"] == "timeout"
+    assert set(bob.values()) == {"timeout", "fail"}
+    assert docs["carol.py"]["status"] == "error" and "SyntaxError" in docs["carol.py"]["message"]
+
+
+def test_bad_input_exits_2_with_a_clear_message(tmp_path):
+    unknown = grade("no-such-challenge", EXERCISE / "solution.py")
+    assert unknown.returncode == 2 and "unknown exercise 'no-such-challenge'" in unknown.stderr
+    missing = grade("consecutive-error-limit", tmp_path / "missing.py")
+    assert missing.returncode == 2 and "no such file" in missing.stderr
