@@ -1,0 +1,1 @@
+"""Loopcraft's build side: load and validate exercises, verify them in Pyodide, render and serve the site."""

@@ -1,0 +1,97 @@
+"""The build's stages: load -> validate -> verify -> render in memory -> bundle into a staging dir -> swap."""
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .errors import BuildError
+from .exercises import Track, load_course
+from .render import pygments_css, render_pages
+from .sitewriter import copy_file, staged_site, write_text
+
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+# The command-line entry points never run in the page.
+GRADER_EXCLUDED = {"cli.py", "__main__.py"}
+BUNDLES = {"app.js": [], "worker.js": ["--external:../pyodide/*"]}
+
+
+def check(root: Path, *, verify: bool = True) -> list[Track]:
+    """Load, validate and (unless told not to) verify every exercise; raises ExerciseError."""
+    tracks = load_course(root)
+    if verify:
+        from .verify import verify as verify_exercises  # needs Node and Pyodide, so only when asked
+
+        verify_exercises(root, [ex for track in tracks for ex in track.exercises])
+    return tracks
+
+
+def build(root: Path, out: Path, *, verify: bool = True) -> list[Track]:
+    """Build the site into `out`, replacing it only if every stage succeeds."""
+    root = root.resolve()
+    _require_inputs(root)
+    tracks = check(root, verify=verify)
+    pages = render_pages(root / "templates", tracks, _asset_version(root))
+    grader_files = _grader_files(root)
+    with staged_site(out) as site:
+        for page, html in pages.items():
+            write_text(site, page, html)
+        for name, extra in BUNDLES.items():
+            _esbuild(root, root / "frontend/src" / name, site / "assets" / name, extra)
+        copy_file(root / "frontend/src/style.css", site, "assets/style.css")
+        write_text(site, "assets/highlight.css", pygments_css())
+        for name in PYODIDE_FILES:
+            copy_file(root / "node_modules/pyodide" / name, site, f"pyodide/{name}")
+        for name in grader_files:
+            copy_file(root / name, site, f"py/{name}")
+        write_text(site, "py/manifest.json", json.dumps({"files": grader_files}, indent=2) + "\n")
+    return tracks
+
+
+def _require_inputs(root: Path) -> None:
+    """Fail before the slow stages, naming every missing file at once."""
+    needed = [f"templates/{name}" for name in ("index.html", "challenge.html")]
+    needed += [f"frontend/src/{name}" for name in [*BUNDLES, "style.css"]]
+    needed += ["grader/__init__.py", "node_modules/.bin/esbuild"]
+    needed += [f"node_modules/pyodide/{name}" for name in PYODIDE_FILES]
+    missing = [name for name in needed if not (root / name).is_file()]
+    if missing:
+        hint = " (run `npm ci`)" if any(name.startswith("node_modules/") for name in missing) else ""
+        raise BuildError(f"missing files the build needs{hint}:\n" + "\n".join(f"  {name}" for name in missing))
+
+
+def _grader_files(root: Path) -> list[str]:
+    """The grader package as the page's worker loads it, e.g. ["grader/__init__.py", ...]."""
+    grader = root / "grader"
+    return sorted(
+        path.relative_to(root).as_posix()
+        for path in grader.rglob("*.py")
+        if "__pycache__" not in path.parts and path.relative_to(grader).as_posix() not in GRADER_EXCLUDED
+    )
+
+
+def _asset_version(root: Path) -> str:
+    """Hash of everything the assets are made from, known before bundling, so pages render before any write."""
+    h = hashlib.sha256()
+    inputs = sorted(p for p in (root / "frontend/src").rglob("*") if p.is_file())
+    inputs += [root / name for name in _grader_files(root)]
+    inputs += [root / "node_modules/pyodide/package.json", root / "node_modules/esbuild/package.json"]
+    for path in inputs:
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() if path.is_file() else b"")
+    h.update(pygments_css().encode())
+    return h.hexdigest()[:10]
+
+
+def _esbuild(root: Path, entry: Path, outfile: Path, extra: list[str]) -> None:
+    command = [str(root / "node_modules/.bin/esbuild"), str(entry.relative_to(root)), "--bundle", "--format=esm",
+               "--minify", f"--outfile={outfile}", "--log-level=warning", *extra]
+    try:
+        done = subprocess.run(command, cwd=root, capture_output=True, text=True)
+    except OSError as exc:
+        raise BuildError(f"cannot run esbuild: {exc}") from exc
+    if done.returncode != 0:
+        raise BuildError(f"esbuild failed on {entry.relative_to(root)}:\n{done.stderr.strip()}")
+    sys.stderr.write(done.stderr)  # warnings

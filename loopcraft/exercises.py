@@ -1,0 +1,409 @@
+"""Load exercises/ into dataclasses, reporting every problem with the file and line it comes from.
+
+Each YAML file is parsed with ruamel's round-trip loader (which keeps line numbers), turned into plain
+JSON data, then validated against its schema in schemas/; schema errors are mapped back to lines.
+"""
+from __future__ import annotations
+
+import datetime
+import difflib
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.scalarbool import ScalarBoolean
+
+from .errors import ExerciseError, LoopcraftError, Problem
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    args: dict
+    expected: object
+    hidden: bool
+    line: int  # in exercise.yaml
+
+
+@dataclass(frozen=True)
+class WrongSolution:
+    path: Path
+    mistake: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Exercise:
+    slug: str
+    track: str
+    dir: Path
+    title: str
+    summary: str
+    difficulty: str
+    minutes: int
+    entry: str
+    signature: str
+    time_limit_seconds: float
+    task: str
+    constraints: list[str]
+    sandbox_path: Path
+    sandbox_source: str
+    starter_source: str
+    solution_source: str
+    wrong_solutions: list[WrongSolution]
+    cases: list[Case]
+
+
+@dataclass(frozen=True)
+class Track:
+    slug: str
+    dir: Path
+    title: str
+    summary: str
+    exercises: list[Exercise]  # in track.yaml order
+
+
+def load_course(root: Path) -> list[Track]:
+    """Every track under root/exercises, sorted by folder name; raises ExerciseError with all problems."""
+    root = root.resolve()
+    exercises_dir = root / "exercises"
+    if not exercises_dir.is_dir():
+        raise LoopcraftError(f"no exercises folder at {exercises_dir}")
+    problems: list[Problem] = []
+    tracks = [_load_track(root, d, problems) for d in _subdirs(exercises_dir)]
+    if problems:
+        raise ExerciseError(problems)
+    if not tracks:
+        raise LoopcraftError(f"no tracks in {exercises_dir}")
+    return tracks
+
+
+def find_exercise(root: Path, slug_or_path: str) -> Exercise:
+    """One exercise, by slug, `track/slug`, or a path to its folder or exercise.yaml; loads only that one."""
+    root = root.resolve()
+    given = Path(slug_or_path)
+    if given.name == "exercise.yaml":
+        given = given.parent
+    if given.exists():
+        if not (given / "exercise.yaml").is_file():
+            raise LoopcraftError(f"{slug_or_path} is not an exercise folder (it has no exercise.yaml)")
+        folder = given.resolve()
+    elif (root / "exercises" / given / "exercise.yaml").is_file() and len(given.parts) == 2:
+        folder = root / "exercises" / given
+    elif len(given.parts) > 1:
+        raise LoopcraftError(f"no such exercise folder: {slug_or_path}")
+    else:
+        folder = _folder_for_slug(root, slug_or_path)
+    problems: list[Problem] = []
+    exercise = _load_exercise(root, folder, folder.parent.name, problems)
+    if problems:
+        raise ExerciseError(problems)
+    return exercise
+
+
+def _folder_for_slug(root: Path, slug: str) -> Path:
+    found = sorted(root.glob(f"exercises/*/{slug}/exercise.yaml"))
+    if len(found) == 1:
+        return found[0].parent
+    if found:
+        options = ", ".join(f"{p.parent.parent.name}/{slug}" for p in found)
+        raise LoopcraftError(f"exercise slug {slug!r} is ambiguous; use one of: {options}")
+    known = sorted(p.parent.name for p in root.glob("exercises/*/*/exercise.yaml"))
+    raise LoopcraftError(f"unknown exercise {slug!r}{_did_you_mean(slug, known)}")
+
+
+def _subdirs(folder: Path) -> list[Path]:
+    return sorted(d for d in folder.iterdir() if d.is_dir() and not d.name.startswith((".", "_")))
+
+
+def _load_track(root: Path, track_dir: Path, problems: list[Problem]) -> Track | None:
+    yaml_path = track_dir / "track.yaml"
+    rel = rel_path(yaml_path, root)
+    if not yaml_path.is_file():
+        problems.append(Problem(rel_path(track_dir, root), 1, "track folder has no track.yaml"))
+        return None
+    before = len(problems)
+    doc = _Document.load(yaml_path, rel, "track", problems)
+    if not _SLUG.match(track_dir.name):
+        problems.append(Problem(rel, 1, f"track folder name {track_dir.name!r} is not a slug: "
+                                         "use lowercase letters, digits and hyphens (it becomes a URL)"))
+
+    folders = {d.name: d for d in _subdirs(track_dir) if (d / "exercise.yaml").is_file()}
+    # Load every exercise folder, listed or not, so all of their problems are reported in one run.
+    loaded = {name: _load_exercise(root, d, track_dir.name, problems) for name, d in folders.items()}
+
+    listed = doc.data.get("challenges") if doc else None
+    if not isinstance(listed, list):
+        return None
+    seen: set[str] = set()
+    for i, slug in enumerate(listed):
+        if not isinstance(slug, str):
+            continue
+        line = doc.line(("challenges", i))
+        if slug in seen:
+            problems.append(Problem(rel, line, f"challenge {slug!r} is listed twice"))
+        elif slug not in folders:
+            problems.append(Problem(rel, line, f"challenge {slug!r} has no folder with an exercise.yaml"
+                                               f"{_did_you_mean(slug, folders)}"))
+        seen.add(slug)
+    for name in sorted(set(folders) - seen):
+        problems.append(Problem(rel, doc.line(("challenges",)),
+                                f"exercise folder {name!r} is not listed in challenges"))
+    if len(problems) > before:
+        return None
+    return Track(slug=track_dir.name, dir=track_dir, title=doc.data["title"], summary=doc.data["summary"],
+                 exercises=[loaded[slug] for slug in listed])
+
+
+def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]) -> Exercise | None:
+    yaml_path = folder / "exercise.yaml"
+    rel = rel_path(yaml_path, root)
+    before = len(problems)
+    doc = _Document.load(yaml_path, rel, "exercise", problems)
+
+    def source(path: Path, line: int, what: str) -> str | None:
+        if not path.is_file():
+            problems.append(Problem(rel, line, f"{what} not found: {rel_path(path, root).as_posix()}"))
+            return None
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(rel_path(path, root), 1, f"not UTF-8 text: {exc.reason}"))
+            return None
+
+    # Fixed names, so they are checked even when exercise.yaml itself is broken.
+    starter = source(folder / "starter.py", 1, "starter file")
+    solution = source(folder / "solution.py", 1, "reference solution")
+    if doc is None:
+        return None
+    data = doc.data
+
+    sandbox_path = sandbox = None
+    if isinstance(data.get("sandbox"), str):
+        sandbox_path = (folder / data["sandbox"]).resolve()
+        line = doc.line(("sandbox",))
+        # The sandbox is published in the site, so it must not be able to reach a reference solution.
+        if not sandbox_path.is_relative_to(folder.parent.resolve()) or sandbox_path.name == "solution.py":
+            problems.append(Problem(rel, line, "sandbox must be a file in the track folder, other than a solution.py"))
+        else:
+            sandbox = source(sandbox_path, line, "sandbox file")
+
+    wrong: list[WrongSolution] = []
+    listed_wrong: set[Path] = set()
+    for i, item in enumerate(data.get("wrong_solutions") or []):
+        if isinstance(item, dict) and isinstance(item.get("file"), str):
+            path = (folder / item["file"]).resolve()
+            listed_wrong.add(path)
+            text = source(path, doc.line(("wrong_solutions", i, "file")), "wrong solution")
+            if text is not None and isinstance(item.get("mistake"), str):
+                wrong.append(WrongSolution(path=path, mistake=item["mistake"], source=text))
+    for path in sorted((folder / "wrong").glob("*.py")):
+        if path.resolve() not in listed_wrong:
+            problems.append(Problem(rel, doc.line(("wrong_solutions",)),
+                                    f"{path.relative_to(folder).as_posix()} is not listed in wrong_solutions, "
+                                    "so the build would never check that it fails"))
+
+    first_line: dict[str, int] = {}
+    for i, case in enumerate(data.get("cases") or []):
+        if isinstance(case, dict) and isinstance(case.get("name"), str):
+            line = doc.line(("cases", i, "name"))
+            if case["name"] in first_line:
+                problems.append(Problem(rel, line, f"duplicate case name {case['name']!r} "
+                                                   f"(first used at line {first_line[case['name']]})"))
+            first_line.setdefault(case["name"], line)
+
+    if len(problems) > before:
+        return None
+    return Exercise(
+        slug=folder.name, track=track, dir=folder, title=data["title"], summary=data["summary"],
+        difficulty=data["difficulty"], minutes=int(data["minutes"]), entry=data["entry"],
+        signature=data["signature"], time_limit_seconds=float(data.get("time_limit_seconds", 3)),
+        task=data["task"], constraints=list(data.get("constraints", [])), sandbox_path=sandbox_path,
+        sandbox_source=sandbox, starter_source=starter, solution_source=solution, wrong_solutions=wrong,
+        cases=[Case(name=c["name"], args=c["args"], expected=c["expected"], hidden=c.get("hidden", False),
+                    line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
+    )
+
+
+class _Document:
+    """A parsed YAML file: plain JSON `data` plus the ruamel tree, kept to look up line numbers."""
+
+    def __init__(self, tree, data):
+        self.tree = tree
+        self.data = data
+
+    @classmethod
+    def load(cls, path: Path, rel: Path, kind: str, problems: list[Problem]) -> _Document | None:
+        """Parse and validate; None if the file cannot be parsed at all (the problem is recorded)."""
+        try:
+            tree = YAML(typ="rt").load(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(rel, 1, f"not UTF-8 text: {exc.reason}"))
+            return None
+        except MarkedYAMLError as exc:
+            problems.append(_syntax_problem(rel, exc))
+            return None
+        except YAMLError as exc:
+            problems.append(Problem(rel, 1, f"YAML error: {exc}"))
+            return None
+        doc = cls(tree, None)
+        doc.data = doc._plain(tree, (), rel, problems)
+        if not isinstance(doc.data, dict):
+            problems.append(Problem(rel, 1, f"expected a mapping of fields, got {_kind(doc.data)}"))
+            return None
+        doc._validate(_validator(kind), rel, problems)
+        return doc
+
+    def line(self, path: tuple) -> int:
+        """1-based line of the key (or list item) at `path`; the nearest enclosing one if it is missing."""
+        node, line = self.tree, 1
+        for key in path:
+            try:
+                pos = node.lc.key(key) if isinstance(node, dict) else node.lc.item(key)
+                node = node[key]
+            except (AttributeError, KeyError, IndexError, TypeError):
+                break
+            line = pos[0] + 1
+        return line
+
+    def _plain(self, node, path: tuple, rel: Path, problems: list[Problem]):
+        """Plain JSON data; a non-JSON value is reported and replaced by a stand-in so validation goes on."""
+        def report(message: str, line_path: tuple = path) -> None:
+            problems.append(Problem(rel, self.line(line_path), _at(path, message)))
+
+        if node is None or isinstance(node, bool):
+            return node
+        if isinstance(node, ScalarBoolean):  # what ruamel makes of an anchored true/false
+            return bool(node)
+        if isinstance(node, str):  # ruamel's str subclasses keep the quoting style; drop it
+            return str(node)
+        if isinstance(node, int):
+            return int(node)
+        if isinstance(node, float):
+            if not math.isfinite(node):
+                report(f"{node} is not a JSON number (JSON has no NaN or infinity)")
+                return None
+            return float(node)
+        if isinstance(node, dict):
+            out = {}
+            for key, value in node.items():
+                if not isinstance(key, str):
+                    report(f"key {key!r} is {_kind(key)}; JSON keys are strings, so quote it", path + (key,))
+                out[str(key)] = self._plain(value, path + (key,), rel, problems)
+            return out
+        if isinstance(node, list):
+            return [self._plain(value, path + (i,), rel, problems) for i, value in enumerate(node)]
+        if isinstance(node, (datetime.date, datetime.datetime)):
+            report(f"{node} is a YAML timestamp, not JSON; quote it to make it a string")
+        else:
+            report(f"a YAML {type(node).__name__} is not a JSON value")
+        return str(node)
+
+    def _validate(self, validator: jsonschema.Draft202012Validator, rel: Path, problems: list[Problem]) -> None:
+        reported_required: set[tuple] = set()
+        for error in validator.iter_errors(self.data):
+            path = tuple(error.absolute_path)
+            line = self.line(path)
+            if error.validator == "additionalProperties":
+                allowed = error.schema.get("properties", {})
+                for key in error.instance:
+                    if key not in allowed:
+                        problems.append(Problem(rel, self.line(path + (key,)),
+                                                _at(path, f"unknown key {key!r}{_did_you_mean(key, allowed)}")))
+            elif error.validator == "required":
+                # jsonschema yields one error per missing field; answer the first with all of them.
+                if path not in reported_required:
+                    reported_required.add(path)
+                    for field in error.validator_value:
+                        if field not in error.instance:
+                            problems.append(Problem(rel, line, _at(path, f"missing required field {field!r}")))
+            elif error.validator == "type":
+                wanted = error.validator_value
+                wanted = " or ".join(map(_TYPE_NAMES.get, wanted if isinstance(wanted, list) else [wanted]))
+                problems.append(Problem(rel, line, _at(path, f"expected {wanted}, got {_kind(error.instance)}"
+                                                             f" ({_short(error.instance)})")))
+            elif error.validator == "enum":
+                choices = ", ".join(map(str, error.validator_value))
+                message = f"must be one of {choices}; got {_short(error.instance)}"
+                problems.append(Problem(rel, line, _at(path, message)))
+            elif error.validator == "pattern" and "propertyNames" in error.schema_path:
+                problems.append(Problem(rel, self.line(path + (error.instance,)),
+                                        _at(path, f"key {error.instance!r} is not a Python identifier")))
+            else:
+                problems.append(Problem(rel, line, _at(path, error.message)))
+
+
+_TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+               "array": "a list", "object": "a mapping", "null": "null"}
+
+
+@cache
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _syntax_problem(rel: Path, exc: MarkedYAMLError) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    message = f"YAML syntax error at column {mark.column + 1}: {exc.problem or exc.context}"
+    if exc.problem and exc.context and exc.context_mark:
+        message += f" ({exc.context} at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1})"
+    return Problem(rel, mark.line + 1, message)
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"
+
+
+def _short(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _at(path: tuple, message: str) -> str:
+    """Prefix a message with where it applies, e.g. `cases[2].args: ...`; nothing at the top level."""
+    where = ""
+    for key in path:
+        if isinstance(key, int):
+            where += f"[{key}]"
+        elif isinstance(key, str) and _IDENTIFIER.match(key):
+            where += f".{key}" if where else key
+        else:
+            where += f"[{key!r}]"
+    return f"{where}: {message}" if where else message
+
+
+def _did_you_mean(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def rel_path(path: Path, root: Path) -> Path:
+    """`path` as problems show it: relative to the (resolved) repository root when inside it."""
+    path = path.resolve()
+    return path.relative_to(root) if path.is_relative_to(root) else path

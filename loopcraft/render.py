@@ -1,0 +1,171 @@
+"""Render the site's pages in memory: Jinja2 contexts built from loaded exercises.
+
+Nothing here writes files; `render_pages` returns {site-relative path: HTML} for the site writer.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import jinja2
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from grader.canonical import canonical_json, digest
+
+from .errors import BuildError
+from .exercises import Exercise, Track
+
+_FORMATTER = HtmlFormatter(cssclass="highlight", style="default")
+
+
+def _highlight_fence(code: str, lang: str, _attrs) -> str:
+    try:
+        lexer = get_lexer_by_name(lang) if lang else None
+    except ClassNotFound:
+        lexer = None
+    if lexer is None:
+        return ""  # markdown-it then escapes the code itself
+    # Starting with <pre tells markdown-it to use this as is; the class matches highlight.css.
+    return f'<pre class="highlight"><code>{highlight(code, lexer, HtmlFormatter(nowrap=True))}</code></pre>'
+
+
+# Authors write prose, not HTML: raw HTML in Markdown is shown as text.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "highlight": _highlight_fence}).enable("table")
+
+
+def tojson_script(value) -> Markup:
+    """JSON that is safe inside <script type="application/json">: no `</script>` or `<!--` can form."""
+    text = json.dumps(value, ensure_ascii=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def make_environment(templates_dir: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,  # a misspelt variable fails the build instead of rendering blank
+    )
+    env.filters["tojson_script"] = tojson_script
+    return env
+
+
+def pygments_css() -> str:
+    """The stylesheet for `class="highlight"` blocks, written to assets/highlight.css."""
+    return _FORMATTER.get_style_defs(".highlight")
+
+
+def salt(ex: Exercise) -> str:
+    """Per-exercise salt for hidden-case digests: stable across builds, and not guessable without the
+    unpublished reference solution, so expected values cannot be precomputed by brute force per site."""
+    return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode("utf-8")).hexdigest()[:32]
+
+
+def challenge_url(ex: Exercise) -> str:
+    """URL of a challenge page relative to the site root."""
+    return f"{ex.track}/{ex.slug}/"
+
+
+def challenge_path(ex: Exercise) -> str:
+    return f"{ex.track}/{ex.slug}/index.html"
+
+
+def index_context(tracks: list[Track]) -> dict:
+    return {
+        "site_root": "",
+        "tracks": [
+            {
+                "slug": t.slug,
+                "title": t.title,
+                "summary": t.summary,
+                "challenges": [
+                    {"slug": ex.slug, "title": ex.title, "summary": ex.summary, "difficulty": ex.difficulty,
+                     "minutes": ex.minutes, "url": challenge_url(ex)}
+                    for ex in t.exercises
+                ],
+            }
+            for t in tracks
+        ],
+    }
+
+
+def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> dict:
+    site_root = "../../"
+    visible = [c for c in ex.cases if not c.hidden]
+    ex_salt = salt(ex)
+
+    def link(other: Exercise | None) -> dict | None:
+        return {"title": other.title, "url": site_root + challenge_url(other)} if other else None
+
+    def page_case(case) -> dict:
+        data = {"name": case.name, "hidden": case.hidden, "args": case.args}
+        if case.hidden:
+            data.update(digest=digest(ex_salt, canonical_json(case.expected)), salt=ex_salt)
+        else:
+            # The page compares canonical strings; only Python writes them, so they match the worker's.
+            data.update(expected=case.expected, expected_json=canonical_json(case.expected))
+        return data
+
+    return {
+        "site_root": site_root,
+        "track": {"slug": track.slug, "title": track.title},
+        "ex": {
+            "slug": ex.slug,
+            "title": ex.title,
+            "summary": ex.summary,
+            "difficulty": ex.difficulty,
+            "minutes": ex.minutes,
+            "signature": ex.signature,
+            "time_limit_seconds": ex.time_limit_seconds,
+            "task_html": Markup(_MARKDOWN.render(ex.task)),
+            "constraints_html": [Markup(_MARKDOWN.renderInline(c)) for c in ex.constraints],
+            "sandbox_html": Markup(highlight(ex.sandbox_source, PythonLexer(), _FORMATTER)),
+            "sandbox_source": ex.sandbox_source,
+            "starter_source": ex.starter_source,
+            "examples": [
+                {
+                    "name": c.name,
+                    "input_text": "\n".join(f"{name} = {value!r}" for name, value in c.args.items()),
+                    "expected_text": repr(c.expected),
+                }
+                for c in visible
+            ],
+            "hidden_count": len(ex.cases) - len(visible),
+        },
+        "prev": link(prev),
+        "next": link(next_),
+        "page_data": {
+            "slug": ex.slug,
+            "track": track.slug,
+            "entry": ex.entry,
+            "time_limit_seconds": ex.time_limit_seconds,
+            "starter": ex.starter_source,
+            "sandbox": ex.sandbox_source,
+            "cases": [page_case(c) for c in ex.cases],
+        },
+    }
+
+
+def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str) -> dict[str, str]:
+    """Every page of the site, {path relative to the site root: HTML}. prev/next stay within a track."""
+    env = make_environment(templates_dir)
+    contexts = {"index.html": ("index.html", index_context(tracks))}
+    for track in tracks:
+        exs = track.exercises
+        for i, ex in enumerate(exs):
+            prev, next_ = exs[i - 1] if i else None, exs[i + 1] if i + 1 < len(exs) else None
+            contexts[challenge_path(ex)] = ("challenge.html", challenge_context(track, ex, prev, next_))
+    pages = {}
+    for page, (template, context) in contexts.items():
+        try:
+            pages[page] = env.get_template(template).render(context, asset_version=asset_version)
+        except jinja2.TemplateSyntaxError as exc:
+            raise BuildError(f"{exc.filename}:{exc.lineno}: template syntax error: {exc.message}") from exc
+        except jinja2.TemplateError as exc:
+            raise BuildError(f"rendering {page} with templates/{template}: {exc}") from exc
+    return pages

@@ -1,0 +1,225 @@
+"""The build: site layout, page contexts, atomic writes, the CLI's errors, and the local server.
+
+These tests build a small project made of tests/fixtures/project (templates, front-end, grader stand-ins)
+and tests/fixtures/valid (exercises), with the repository's node_modules for esbuild and Pyodide. They use
+--no-verify; running solutions in Pyodide is covered by the verify integration tests.
+
+Regenerate the golden page context with: LOOPCRAFT_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_build.py
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import build as cli
+from grader.canonical import canonical_json, digest
+from loopcraft.build import build
+from loopcraft.errors import BuildError
+from loopcraft.exercises import load_course
+from loopcraft.render import challenge_context, salt, tojson_script
+from loopcraft.serve import make_server, url
+from loopcraft.sitewriter import MARKER
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).parent / "fixtures"
+GOLDEN = FIXTURES / "golden/challenge_context.json"
+
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    # No skip without node_modules: the suite must fail loudly when set-up is incomplete.
+    assert (REPO / "node_modules/.bin/esbuild").exists(), "node_modules missing: run `npm ci` (make setup)"
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "project", root)
+    shutil.copytree(FIXTURES / "valid/exercises", root / "exercises")
+    (root / "node_modules").symlink_to(REPO / "node_modules")
+    return root
+
+
+def leftovers(parent: Path) -> list[str]:
+    return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
+
+
+def page_data(html: str) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html).group(1))
+
+
+def test_build_writes_the_whole_site(project: Path):
+    out = project / "site"
+    build(project, out, verify=False)
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert files == [
+        MARKER,
+        "assets/app.js",
+        "assets/highlight.css",
+        "assets/style.css",
+        "assets/worker.js",
+        "basics/add/index.html",
+        "basics/double/index.html",
+        "index.html",
+        "py/grader/__init__.py",
+        "py/grader/canonical.py",
+        "py/manifest.json",
+        "pyodide/pyodide-lock.json",
+        "pyodide/pyodide.asm.mjs",
+        "pyodide/pyodide.asm.wasm",
+        "pyodide/pyodide.mjs",
+        "pyodide/python_stdlib.zip",
+    ]
+    assert json.loads((out / "py/manifest.json").read_text()) == {
+        "files": ["grader/__init__.py", "grader/canonical.py"]
+    }
+    assert "Hello, " in (out / "assets/app.js").read_text()  # bundled with its import
+    assert "../pyodide/pyodide.mjs" in (out / "assets/worker.js").read_text()  # left external
+    assert ".highlight" in (out / "assets/highlight.css").read_text()
+    index = (out / "index.html").read_text()
+    assert 'href="basics/add/"' in index and 'href="basics/double/"' in index
+    assert leftovers(project) == []
+
+
+def test_hidden_expected_values_are_never_published(project: Path):
+    out = project / "site"
+    build(project, out, verify=False)
+    html = (out / "basics/add/index.html").read_text()
+    data = page_data(html)
+    visible, _, hidden = data["cases"]
+    assert visible == {"name": "small numbers", "hidden": False, "args": {"a": 1, "b": 2}, "expected": 3,
+                       "expected_json": "3"}
+    assert "expected" not in hidden
+    (add, _), = (t.exercises for t in load_course(project))
+    assert hidden["salt"] == salt(add) and len(hidden["salt"]) == 32
+    assert hidden["digest"] == digest(hidden["salt"], canonical_json(-3))
+    assert "-3" not in html
+
+
+def test_page_data_is_safe_inside_a_script_element():
+    text = str(tojson_script({"s": "</script><!-- & >"}))
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"s": "</script><!-- & >"}
+
+
+def test_challenge_context_golden():
+    (track,) = load_course(FIXTURES / "valid")
+    add, double = track.exercises
+    contexts = {
+        "add": challenge_context(track, add, None, double),
+        "double": challenge_context(track, double, add, None),
+    }
+    text = json.dumps(contexts, indent=2, ensure_ascii=False) + "\n"
+    if os.environ.get("LOOPCRAFT_REGEN_GOLDEN"):
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text(text)
+    assert text == GOLDEN.read_text(), "page context changed; if intended, regenerate with LOOPCRAFT_REGEN_GOLDEN=1"
+
+
+def test_failed_build_leaves_the_old_site_untouched(project: Path, capsys: pytest.CaptureFixture):
+    out = project / "site"
+    build(project, out, verify=False)
+    (out / "marker.txt").write_text("old site")
+    yaml = project / "exercises/basics/add/exercise.yaml"
+    yaml.write_text(yaml.read_text().replace("minutes: 2", "minutes: two").replace("title:", "titl:"))
+
+    assert cli.main(["build", "--root", str(project), "--out", str(out), "--no-verify"]) == 1
+
+    assert capsys.readouterr().err.splitlines()[1:] == [
+        "exercises/basics/add/exercise.yaml:1: unknown key 'titl' (did you mean 'title'?)",
+        "exercises/basics/add/exercise.yaml:1: missing required field 'title'",
+        'exercises/basics/add/exercise.yaml:4: minutes: expected an integer, got a string ("two")',
+        "3 problem(s); nothing was written",
+    ]
+    assert (out / "marker.txt").read_text() == "old site"
+    assert leftovers(project) == []
+
+
+def test_failure_while_writing_removes_the_staging_dir(project: Path):
+    out = project / "site"
+    build(project, out, verify=False)
+    (out / "marker.txt").write_text("old site")
+    (project / "frontend/src/app.js").write_text("import { nothing } from './missing.js';\n")
+
+    with pytest.raises(BuildError, match=r"esbuild failed on frontend/src/app.js:\n.*missing\.js"):
+        build(project, out, verify=False)
+
+    assert (out / "marker.txt").read_text() == "old site"
+    assert leftovers(project) == []
+
+
+def test_refuses_to_replace_a_folder_it_did_not_build(project: Path):
+    (project / "notes").mkdir()
+    (project / "notes/todo.txt").write_text("keep me")
+    with pytest.raises(BuildError, match="refusing to replace .*notes: it is not a site built by Loopcraft"):
+        build(project, project / "notes", verify=False)
+    assert (project / "notes/todo.txt").read_text() == "keep me"
+
+
+def test_missing_inputs_are_listed_together(project: Path):
+    (project / "frontend/src/worker.js").unlink()
+    (project / "templates/index.html").unlink()
+    (project / "node_modules").unlink()
+    with pytest.raises(BuildError) as caught:
+        build(project, project / "site", verify=False)
+    message = str(caught.value)
+    assert message.startswith("missing files the build needs (run `npm ci`):\n  templates/index.html\n")
+    assert "  frontend/src/worker.js\n" in message and "  node_modules/pyodide/pyodide.asm.wasm" in message
+    assert not (project / "site").exists()
+
+
+def test_check_reports_problems_and_exits_1(project: Path, capsys: pytest.CaptureFixture):
+    (project / "exercises/basics/double/starter.py").unlink()
+    assert cli.main(["check", "--root", str(project), "--no-verify"]) == 1
+    assert capsys.readouterr().err.splitlines()[1:] == [
+        "exercises/basics/double/exercise.yaml:1: starter file not found: exercises/basics/double/starter.py",
+        "1 problem(s); nothing was written",
+    ]
+
+
+def test_check_passes_on_a_valid_course(project: Path, capsys: pytest.CaptureFixture):
+    assert cli.main(["check", "--root", str(project), "--no-verify"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "OK: 1 track(s), 2 challenge(s)\n"
+    assert captured.err == cli.NO_VERIFY_WARNING + "\n"
+
+
+def test_build_is_the_default_command():
+    args = cli.parse_args(["--out", "x", "--no-verify"])
+    assert (args.command, args.out, args.no_verify) == ("build", Path("x"), True)
+    assert cli.parse_args([]).command == "build"
+    assert cli.parse_args(["serve", "--port", "0", "--no-isolation"]).no_isolation
+
+
+@pytest.mark.parametrize("isolation", [True, False])
+def test_server_types_and_headers(tmp_path: Path, isolation: bool):
+    for name in ("index.html", "a.js", "b.mjs", "c.wasm", "d.json", "e.zip", "f.css"):
+        (tmp_path / name).write_bytes(b"x")
+    server = make_server(tmp_path, "127.0.0.1", 0, isolation)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        types = {}
+        for name in ("index.html", "a.js", "b.mjs", "c.wasm", "d.json", "e.zip", "f.css"):
+            with urllib.request.urlopen(url(server) + name) as response:
+                types[name] = response.headers["Content-Type"]
+                headers = response.headers
+                assert headers["Cache-Control"] == "no-cache"
+                assert headers.get("Cross-Origin-Opener-Policy") == ("same-origin" if isolation else None)
+                assert headers.get("Cross-Origin-Embedder-Policy") == ("require-corp" if isolation else None)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert types == {
+        "index.html": "text/html; charset=utf-8",
+        "a.js": "text/javascript",
+        "b.mjs": "text/javascript",
+        "c.wasm": "application/wasm",
+        "d.json": "application/json",
+        "e.zip": "application/zip",
+        "f.css": "text/css",
+    }

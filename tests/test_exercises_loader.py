@@ -1,0 +1,189 @@
+"""loopcraft.exercises: loading the fixture course, and every problem reported as `path:line: message`."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from loopcraft.errors import ExerciseError, LoopcraftError
+from loopcraft.exercises import find_exercise, load_course
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ADD_YAML = "exercises/basics/add/exercise.yaml"
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> Path:
+    """A writable copy of the valid fixture course."""
+    shutil.copytree(FIXTURES / "valid", tmp_path / "course")
+    return tmp_path / "course"
+
+
+def problems(root: Path) -> list[str]:
+    with pytest.raises(ExerciseError) as caught:
+        load_course(root)
+    return [str(p) for p in caught.value.problems]
+
+
+def edit(root: Path, relative: str, old: str, new: str) -> None:
+    path = root / relative
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {relative}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_valid_course_loads():
+    (track,) = load_course(FIXTURES / "valid")
+    assert (track.slug, track.title) == ("basics", "Basics")
+    add, double = track.exercises
+    assert [add.slug, double.slug] == ["add", "double"]  # track.yaml order
+    assert add.track == "basics" and add.entry == "add" and add.minutes == 2
+    assert add.time_limit_seconds == 2.0
+    assert add.sandbox_path.name == "helpers.py" and "def plus" in add.sandbox_source
+    assert add.solution_source.startswith("def add")
+    assert [(w.path.name, w.mistake) for w in add.wrong_solutions] == [("subtract.py", "subtracts instead of adding")]
+    assert [(c.name, c.args, c.expected, c.hidden, c.line) for c in add.cases] == [
+        ("small numbers", {"a": 1, "b": 2}, 3, False, 21),
+        ("text stays text", {"a": "<b>", "b": "&"}, "<b>&", False, 24),
+        ("negative", {"a": -5, "b": 2}, -3, True, 29),
+    ]
+    # Values are plain Python, not ruamel's subclasses, so they serialise and compare like JSON.
+    assert type(add.cases[0].args) is dict and type(add.task) is str
+    # Defaults of the optional fields.
+    assert (double.time_limit_seconds, double.constraints, double.wrong_solutions) == (3.0, [], [])
+    assert double.cases[0].hidden is False
+
+
+def test_yaml_syntax_error_has_line_and_column(course: Path):
+    shutil.copy(FIXTURES / "broken/syntax_error.yaml", course / ADD_YAML)
+    assert problems(course) == [
+        f"{ADD_YAML}:5: YAML syntax error at column 8: mapping values are not allowed here",
+    ]
+
+
+def test_every_problem_is_reported_at_once(course: Path):
+    shutil.copy(FIXTURES / "broken/many_errors.yaml", course / ADD_YAML)
+    assert problems(course) == [
+        f"{ADD_YAML}:1: missing required field 'signature'",
+        f'{ADD_YAML}:3: difficulty: must be one of easy, medium, hard; got "tricky"',
+        f'{ADD_YAML}:4: minutes: expected an integer, got a string ("ten")',
+        f"{ADD_YAML}:6: unknown key 'signatur' (did you mean 'signature'?)",
+        f"{ADD_YAML}:7: sandbox file not found: exercises/basics/missing_helpers.py",
+        f"{ADD_YAML}:12: wrong solution not found: exercises/basics/add/wrong/nowhere.py",
+        f"{ADD_YAML}:18: duplicate case name 'small' (first used at line 15)",
+        f"{ADD_YAML}:19: cases[1].args: key 1 is an integer; JSON keys are strings, so quote it",
+        f"{ADD_YAML}:19: cases[1].args: key '1' is not a Python identifier",
+        f"{ADD_YAML}:20: cases[1].expected: 2024-01-01 is a YAML timestamp, not JSON; quote it to make it a string",
+        f"{ADD_YAML}:22: cases[2].args.a: nan is not a JSON number (JSON has no NaN or infinity)",
+        f'{ADD_YAML}:24: cases[2].hidden: expected true or false, got a string ("yes")',
+        f"{ADD_YAML}:25: cases[3]: missing required field 'expected'",
+        f"{ADD_YAML}:27: cases[3]: unknown key 'expect' (did you mean 'expected'?)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("title: Add", "titel: Add", [
+            f"{ADD_YAML}:1: unknown key 'titel' (did you mean 'title'?)",
+            f"{ADD_YAML}:1: missing required field 'title'",
+        ]),
+        ("minutes: 2", "colour: blue", [
+            f"{ADD_YAML}:1: missing required field 'minutes'",
+            f"{ADD_YAML}:4: unknown key 'colour'",
+        ]),
+        ("minutes: 2", "minutes: 2.5", [f"{ADD_YAML}:4: minutes: expected an integer, got a number (2.5)"]),
+        ("time_limit_seconds: 2", "time_limit_seconds: [2]",
+         [f"{ADD_YAML}:7: time_limit_seconds: expected a number, got a list ([2])"]),
+        ("    expected: 3\n", "", [f"{ADD_YAML}:21: cases[0]: missing required field 'expected'"]),
+        ("name: negative", "name: small numbers",
+         [f"{ADD_YAML}:29: duplicate case name 'small numbers' (first used at line 21)"]),
+        ("file: wrong/subtract.py", "file: wrong/subtrac.py", [
+            f"{ADD_YAML}:17: wrong/subtract.py is not listed in wrong_solutions, "
+            "so the build would never check that it fails",
+            f"{ADD_YAML}:18: wrong solution not found: exercises/basics/add/wrong/subtrac.py",
+        ]),
+        ("sandbox: ../helpers.py", "sandbox: solution.py",
+         [f"{ADD_YAML}:8: sandbox must be a file in the track folder, other than a solution.py"]),
+        ("expected: -3", "expected: {1: 2}",
+         [f"{ADD_YAML}:31: cases[2].expected: key 1 is an integer; JSON keys are strings, so quote it"]),
+        ("expected: -3", "expected: .inf",
+         [f"{ADD_YAML}:31: cases[2].expected: inf is not a JSON number (JSON has no NaN or infinity)"]),
+        ("expected: -3", "expected: !!binary aGk=",
+         [f"{ADD_YAML}:31: cases[2].expected: a YAML bytes is not a JSON value"]),
+        ("args: {a: 1, b: 2}", "args: [1, 2]",
+         [f"{ADD_YAML}:22: cases[0].args: expected a mapping, got a list ([1, 2])"]),
+    ],
+    ids=["unknown-key-close", "unknown-key-far", "wrong-type", "wrong-type-list", "missing-field",
+         "duplicate-case", "missing-file", "sandbox-solution", "non-string-key", "infinity", "binary",
+         "args-not-mapping"],
+)
+def test_single_problem(course: Path, old: str, new: str, expected: list[str]):
+    edit(course, ADD_YAML, old, new)
+    assert problems(course) == expected
+
+
+def test_missing_fixed_files(course: Path):
+    (course / "exercises/basics/add/starter.py").unlink()
+    (course / "exercises/basics/double/solution.py").unlink()
+    assert problems(course) == [
+        f"{ADD_YAML}:1: starter file not found: exercises/basics/add/starter.py",
+        "exercises/basics/double/exercise.yaml:1: reference solution not found: exercises/basics/double/solution.py",
+    ]
+
+
+def test_track_challenges_must_match_folders(course: Path):
+    edit(course, "exercises/basics/track.yaml", "  - double\n", "  - dubble\n  - add\n")
+    assert problems(course) == [
+        "exercises/basics/track.yaml:3: exercise folder 'double' is not listed in challenges",
+        "exercises/basics/track.yaml:5: challenge 'dubble' has no folder with an exercise.yaml "
+        "(did you mean 'double'?)",
+        "exercises/basics/track.yaml:6: challenge 'add' is listed twice",
+    ]
+
+
+def test_track_yaml_is_validated(course: Path):
+    edit(course, "exercises/basics/track.yaml", "summary:", "sumary:")
+    (course / "exercises/other").mkdir()
+    assert problems(course) == [
+        "exercises/basics/track.yaml:1: missing required field 'summary'",
+        "exercises/basics/track.yaml:2: unknown key 'sumary' (did you mean 'summary'?)",
+        "exercises/other:1: track folder has no track.yaml",
+    ]
+
+
+def test_empty_exercise_yaml(course: Path):
+    (course / ADD_YAML).write_text("# nothing yet\n")
+    assert problems(course) == [f"{ADD_YAML}:1: expected a mapping of fields, got null"]
+
+
+def test_find_exercise_by_slug_and_path(course: Path, monkeypatch: pytest.MonkeyPatch):
+    assert find_exercise(course, "add").slug == "add"
+    assert find_exercise(course, "basics/double").slug == "double"
+    monkeypatch.chdir(course)
+    assert find_exercise(course, "exercises/basics/add").title == "Add two numbers"
+    assert find_exercise(course, "exercises/basics/add/exercise.yaml").track == "basics"
+
+
+def test_find_exercise_loads_only_that_exercise(course: Path):
+    edit(course, "exercises/basics/double/exercise.yaml", "minutes: 1", "minutes: one")
+    assert find_exercise(course, "add").slug == "add"
+    with pytest.raises(ExerciseError, match=r"double/exercise.yaml:5: minutes: expected an integer"):
+        find_exercise(course, "double")
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ("ad", "unknown exercise 'ad' (did you mean 'add'?)"),
+        ("zzz", "unknown exercise 'zzz'"),
+        ("exercises/basics/nope", "no such exercise folder: exercises/basics/nope"),
+        ("exercises/basics", "exercises/basics is not an exercise folder (it has no exercise.yaml)"),
+    ],
+)
+def test_find_exercise_errors(course: Path, monkeypatch: pytest.MonkeyPatch, given: str, message: str):
+    monkeypatch.chdir(course)
+    with pytest.raises(LoopcraftError) as caught:
+        find_exercise(course, given)
+    assert str(caught.value) == message
