@@ -18,9 +18,15 @@ class SiteHandler(SimpleHTTPRequestHandler):
         ".html": "text/html; charset=utf-8",
     }
 
-    def __init__(self, *args, isolation: bool, **kwargs):
+    def __init__(self, *args, isolation: bool, quiet: bool, **kwargs):
         self.isolation = isolation  # set before super().__init__, which handles the request
+        self.quiet = quiet
         super().__init__(*args, **kwargs)
+
+    def log_request(self, code="-", size="-") -> None:
+        # Quiet servers (tests) still log what went wrong: a missing file is worth seeing.
+        if not self.quiet or (isinstance(code, int) and code >= 400):
+            super().log_request(code, size)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")  # a rebuild shows up on reload
@@ -32,10 +38,10 @@ class SiteHandler(SimpleHTTPRequestHandler):
         super().end_headers()
 
 
-def make_server(root: Path, host: str, port: int, isolation: bool) -> ThreadingHTTPServer:
+def make_server(root: Path, host: str, port: int, isolation: bool, quiet: bool = False) -> ThreadingHTTPServer:
     """A server for `root` (port 0 picks a free port); call serve_forever(), e.g. in a thread."""
     # The path, not an open dir handle, so a rebuilt site swapped in at the same path is served next request.
-    handler = partial(SiteHandler, directory=str(root), isolation=isolation)
+    handler = partial(SiteHandler, directory=str(root), isolation=isolation, quiet=quiet)
     return ThreadingHTTPServer((host, port), handler)
 
 

@@ -99,13 +99,13 @@ export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), in
       const { message, timedOut } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
       // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
       const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
+      outcomes.push(outcome);
+      onCaseDone(index, outcome);
       if (message === null || message.crashed) {
         restart();
         await ready;
         onState("running");
       }
-      outcomes.push(outcome);
-      onCaseDone(index, outcome);
     }
     onState("ready");
     return outcomes;

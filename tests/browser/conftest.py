@@ -41,7 +41,7 @@ def built_site(tmp_path_factory) -> Path:
 def _serve(root: Path, isolation: bool):
     from loopcraft.serve import make_server
 
-    server = make_server(root, "127.0.0.1", 0, isolation=isolation)
+    server = make_server(root, "127.0.0.1", 0, isolation=isolation, quiet=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"

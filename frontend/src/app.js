@@ -1,0 +1,179 @@
+// Page entry of a challenge: the editor, the autosave, the Python session and
+// the Run button. Python starts loading as soon as the page opens; the editor
+// does not wait for it.
+import { createSession } from "./session.js";
+import { judgeCase, summarize } from "./judge.js";
+import { createEditor } from "./editor.js";
+import { createAutosave, storageKey } from "./storage.js";
+import { createResults } from "./results.js";
+import { repr } from "./pretty.js";
+
+const MAX_UPLOAD_BYTES = 256 * 1024;
+const NOTE_MS = 8000;
+
+const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+const data = JSON.parse(document.getElementById("exercise-data").textContent);
+const ui = {
+  run: byTestId("run"),
+  reset: byTestId("reset"),
+  upload: byTestId("upload"),
+  saved: byTestId("saved"),
+  status: byTestId("status"),
+  results: byTestId("results"),
+  note: document.getElementById("editor-note"),
+  mount: document.getElementById("editor"),
+};
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
+const undoKey = isMac ? "Cmd+Z" : "Ctrl+Z";
+
+// --- Python session -------------------------------------------------------
+let sessionState = "loading";
+let loadError = "";
+const run = { busy: false, current: null, total: 0, summary: null, outcome: null };
+
+// The asset version rides on app.js's own URL; the worker gets the same one.
+const siteRoot = new URL(document.body.dataset.siteRoot, document.baseURI);
+const session = createSession({
+  workerUrl: new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href,
+  indexURL: new URL("pyodide/", siteRoot).href,
+  timeLimitMs: data.time_limit_seconds * 1000,
+  onState,
+});
+
+function onState(state, detail = {}) {
+  sessionState = state;
+  if (state === "error") loadError = detail.message ?? "unknown error";
+  refresh();
+}
+
+// The status shows "running" from the click until the last verdict is in, not
+// only while the worker is busy, so "ready" always means the results are final.
+function refresh() {
+  const state = ["loading", "error", "restarting"].includes(sessionState) ? sessionState
+    : run.busy ? "running" : "ready";
+  ui.status.dataset.state = state;
+  if (state === "ready" && run.outcome) ui.status.dataset.outcome = run.outcome;
+  else delete ui.status.dataset.outcome;
+  ui.status.textContent = {
+    loading: run.busy ? "Loading Python… your run starts as soon as it is ready."
+      : "Loading Python… you can start writing meanwhile.",
+    error: `Python failed to load (${loadError}). Reload the page to try again.`,
+    restarting: "A case ran out of time: restarting Python…",
+    running: run.current === null ? "Starting…" : `Running case ${run.current + 1} of ${run.total}…`,
+    ready: run.summary ?? "Python is ready. Press Run to check your code.",
+  }[state];
+  ui.run.disabled = run.busy || sessionState === "error";
+}
+
+// --- Editor and autosave --------------------------------------------------
+const starter = data.starter;
+const autosave = createAutosave({
+  key: storageKey(data.track, data.slug),
+  starter,
+  onStatus(state) {
+    ui.saved.dataset.state = state;
+    ui.saved.textContent = { saving: "Saving...", saved: "Saved", failed: "Not saved: storage is unavailable" }[state];
+  },
+});
+const saved = autosave.load();
+ui.mount.replaceChildren(); // the placeholder that held the editor's height
+const editor = createEditor({
+  parent: ui.mount,
+  doc: saved ?? starter,
+  onRun: startRun,
+  label: `Your solution: Python code defining ${data.entry}`,
+});
+editor.onChange((text) => autosave.schedule(text));
+if (saved !== null) {
+  ui.saved.dataset.state = "saved";
+  ui.saved.textContent = "Saved";
+  note("Restored your saved code. Reset brings back the starter code.");
+}
+
+let noteTimer = null;
+function note(text) {
+  ui.note.textContent = text;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => (ui.note.textContent = ""), NOTE_MS);
+}
+
+ui.reset.addEventListener("click", () => {
+  editor.setText(starter);
+  editor.focus();
+  note(`Reset to the starter code. ${undoKey} undoes it.`);
+});
+
+ui.upload.addEventListener("change", async () => {
+  const file = ui.upload.files[0];
+  // Cleared so that choosing the same file again still loads it.
+  ui.upload.value = "";
+  if (!file) return;
+  if (file.size > MAX_UPLOAD_BYTES) {
+    note(`${file.name} is too large to be a solution (over ${MAX_UPLOAD_BYTES / 1024} KB).`);
+    return;
+  }
+  editor.setText(await file.text());
+  editor.focus();
+  note(`Loaded ${file.name}. ${undoKey} undoes it.`);
+});
+
+// --- Running --------------------------------------------------------------
+// Visible cases show the input as the examples print it; other cases show the
+// call's keyword arguments.
+const exampleInputs = new Map([...document.querySelectorAll("[data-example]")]
+  .map((el) => [el.dataset.example, el.querySelector(".example-input").textContent]));
+const results = createResults(ui.results, {
+  inputText: (c) => exampleInputs.get(c.name)
+    ?? Object.entries(c.args).map(([name, value]) => `${name}=${repr(value)}`).join("\n"),
+});
+
+ui.run.addEventListener("click", startRun);
+for (const kbd of document.querySelectorAll(".mod-key")) kbd.textContent = isMac ? "⌘" : "Ctrl";
+
+async function startRun() {
+  if (run.busy || sessionState === "error") return;
+  Object.assign(run, { busy: true, current: null, total: data.cases.length, summary: null, outcome: null });
+  results.start(data.cases);
+  ui.results.setAttribute("aria-busy", "true");
+  refresh();
+  const verdicts = [];
+  try {
+    // A run pressed while Python loads waits inside session.run until it is ready.
+    const outcomes = await session.run(
+      { source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
+        cases: data.cases.map((c) => ({ name: c.name, args: c.args })) },
+      {
+        onCaseStart(index) {
+          run.current = index;
+          results.running(index);
+          refresh();
+        },
+        // Each case is judged as soon as its outcome arrives, while the next one runs.
+        onCaseDone(index, outcome) {
+          verdicts[index] = judgeCase(data.cases[index], outcome, data.time_limit_seconds)
+            .then((result) => (results.show(index, result), result));
+        },
+      },
+    );
+    const tests = await Promise.all(verdicts);
+    const summary = summarize(tests, outcomes);
+    const { status } = summary;
+    // The results document, in the CLI's --json shape, for tests and for anyone scripting the page.
+    window.loopcraft = { lastResult: summary };
+    const passed = tests.filter((t) => t.status === "pass").length;
+    run.outcome = status;
+    run.summary = `${passed} of ${tests.length} passed` + {
+      pass: ". Well done!",
+      fail: ".",
+      error: ": your code could not be loaded (see the error below).",
+    }[status];
+  } catch (err) {
+    results.abort(`Not run: ${err.message}`);
+    run.outcome = "error";
+    run.summary = `The run stopped: ${err.message}`;
+  } finally {
+    run.busy = false;
+    ui.results.setAttribute("aria-busy", "false");
+    refresh();
+  }
+}

@@ -1,0 +1,118 @@
+// The results list: one row per case, filled in as each case is graded.
+// Everything learner-produced is inserted as text (see dom.js).
+import { h } from "./dom.js";
+import { diff, prettyLines } from "./pretty.js";
+
+const BADGES = {
+  pending: "Waiting",
+  running: "Running",
+  pass: "Passed",
+  fail: "Failed",
+  error: "Error",
+  timeout: "Timed out",
+};
+
+const MARK_LABELS = {
+  changed: "differs",
+  missing: "missing from your result",
+  unexpected: "not expected",
+};
+
+/**
+ * container: the results element; inputText(case): the input to show for a
+ * visible case. Returns the functions the page calls during a run.
+ */
+export function createResults(container, { inputText }) {
+  let rows = [];
+
+  return {
+    /** Replaces the list with one pending row per case. */
+    start(cases) {
+      rows = cases.map((c) => createRow(c));
+      container.replaceChildren(...rows.map((row) => row.element));
+    },
+    running(index) {
+      setStatus(rows[index], "running");
+    },
+    /** result: the judge's verdict for the case at index. */
+    show(index, result) {
+      const row = rows[index];
+      setStatus(row, result.status);
+      row.body.replaceChildren(...renderBody(row.testCase, result, inputText));
+    },
+    /** The run stopped early (e.g. Python failed to load): the rows left say why. */
+    abort(message) {
+      for (const row of rows) {
+        if (row.status !== "pending" && row.status !== "running") continue;
+        setStatus(row, "error");
+        row.body.replaceChildren(h("p", { class: "case-message", "data-testid": "message" }, message));
+      }
+    },
+  };
+}
+
+function createRow(testCase) {
+  const badge = h("span", { class: "badge" });
+  const body = h("div", { class: "case-body" });
+  const element = h("li", { class: "case", "data-testid": "case", "data-name": testCase.name,
+    "data-hidden": String(Boolean(testCase.hidden)) },
+    h("div", { class: "case-head" },
+      badge,
+      h("span", { class: "case-name" }, testCase.name),
+      testCase.hidden ? h("span", { class: "case-tag" }, "hidden") : null),
+    body);
+  const row = { element, badge, body, testCase, status: null };
+  setStatus(row, "pending");
+  return row;
+}
+
+function setStatus(row, status) {
+  row.status = status;
+  row.element.dataset.status = status;
+  row.badge.textContent = BADGES[status];
+}
+
+function renderBody(testCase, result, inputText) {
+  const parts = [];
+  if (result.message) {
+    // Tracebacks keep their layout; one-line verdicts read better as prose.
+    const tag = result.status === "error" ? "pre" : "p";
+    parts.push(h(tag, { class: `case-message${tag === "pre" ? " traceback" : ""}`, "data-testid": "message" },
+      result.message));
+  }
+  if (result.hidden) return parts;
+
+  const returned = result.actual !== null && result.actual !== undefined;
+  const node = result.status === "fail" && returned ? diff(result.expected, result.actual) : null;
+  const expected = prettyLines(result.expected, node, "expected");
+  const actual = returned ? prettyLines(result.actual, node, "actual") : null;
+  parts.push(h("div", { class: "case-io" },
+    pane("Input", null, [{ text: inputText(testCase), mark: null }]),
+    pane("Expected", "expected", expected),
+    actual ? pane("Your result", "actual", actual) : null));
+
+  const marks = new Set([...expected, ...(actual ?? [])].map((line) => line.mark).filter(Boolean));
+  if (marks.size) {
+    parts.push(h("p", { class: "legend" }, "Highlighted: ",
+      [...marks].map((mark) => h("mark", { class: `diff diff-${mark}` }, MARK_LABELS[mark]))));
+  }
+  if (result.output) {
+    parts.push(h("details", { class: "case-output", open: result.status !== "pass" },
+      h("summary", {}, "Printed output"),
+      h("pre", { "data-testid": "output" }, result.output)));
+  }
+  return parts;
+}
+
+function pane(title, testid, lines) {
+  return h("figure", { class: "pane" },
+    h("figcaption", {}, title),
+    h("pre", { "data-testid": testid }, lines.map(line)));
+}
+
+// Each line ends with a newline so the text copies and reads as written; the
+// newline stays outside the <mark>, which is styled as a full-width block.
+function line({ text, mark }) {
+  if (!mark) return text + "\n";
+  return [h("mark", { class: `diff diff-${mark}`, title: MARK_LABELS[mark] }, text), "\n"];
+}

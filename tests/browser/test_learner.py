@@ -1,0 +1,144 @@
+"""A learner in real headless Chromium against the built site, as a person would use it."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+from playwright.sync_api import Page, expect
+
+from tests.helpers import ROOT
+
+CEL = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
+SLOW_LOAD_MS = 90_000  # Pyodide loads in seconds; a restarted worker loads again
+
+
+def open_challenge(page: Page, base: str, slug: str) -> None:
+    """Follow the index's link, as a learner would, and wait until Python is ready."""
+    page.goto(base)
+    page.locator(f'[data-testid="challenge-link"][data-slug="{slug}"]').click()
+    expect(page.get_by_test_id("editor")).to_be_visible()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_LOAD_MS)
+
+
+def replace_code(page: Page, code: str) -> None:
+    page.locator('[data-testid="editor"] .cm-content').click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+
+
+def run_and_wait(page: Page) -> dict[str, str]:
+    page.get_by_test_id("run").click()
+    expect(page.get_by_test_id("run")).to_be_enabled(timeout=SLOW_LOAD_MS * 2)
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready")
+    rows = page.get_by_test_id("case")
+    return {rows.nth(i).get_attribute("data-name"): rows.nth(i).get_attribute("data-status") for i in range(rows.count())}
+
+
+def test_index_lists_the_course_in_order(page: Page, isolated_url: str):
+    page.goto(isolated_url)
+    links = page.get_by_test_id("challenge-link")
+    assert [links.nth(i).get_attribute("data-slug") for i in range(links.count())] == [
+        "malformed-json-recovery", "consecutive-error-limit",
+    ]
+    expect(page.locator("body")).to_contain_text("Build an Agent")
+    expect(page.locator("body")).to_contain_text(re.compile("medium", re.IGNORECASE))
+    expect(page.locator("body")).to_contain_text("20 min")
+
+
+def test_a_correct_solution_passes_every_case(page: Page, site_url: str):
+    open_challenge(page, site_url, "consecutive-error-limit")
+    page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
+    statuses = run_and_wait(page)
+    assert len(statuses) == 12 and set(statuses.values()) == {"pass"}
+    expect(page.get_by_test_id("status")).to_contain_text("12 of 12 passed")
+    hidden = page.locator('[data-testid="case"][data-hidden="true"]')
+    expect(hidden).to_have_count(8)
+    # A hidden case shows its name and verdict, never its input or expected value.
+    expect(hidden.first.get_by_test_id("expected")).to_have_count(0)
+
+
+def test_a_wrong_solution_fails_the_case_that_catches_it_and_shows_the_difference(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, "consecutive-error-limit")
+    page.get_by_test_id("upload").set_input_files(CEL / "wrong" / "no_reset.py")
+    statuses = run_and_wait(page)
+    failing = [name for name, status in statuses.items() if status != "pass"]
+    assert failing == ["A success resets the consecutive count"]
+    row = page.locator('[data-testid="case"][data-status="fail"]')
+    expect(row.get_by_test_id("message")).to_have_text("Differs from expected at: answer, errors, steps, stop_reason.")
+    expect(row.get_by_test_id("expected")).to_contain_text("'stop_reason': 'final_answer'")
+    expect(row.get_by_test_id("actual")).to_contain_text("'stop_reason': 'too_many_errors'")
+    expect(row.get_by_test_id("actual").locator("mark")).to_have_count(4)
+
+
+def test_an_infinite_loop_times_out_and_the_page_keeps_working(page: Page, site_url: str):
+    open_challenge(page, site_url, "consecutive-error-limit")
+    # The reference solution, except that one case never ends: `while True: pass`.
+    looping = (CEL / "solution.py").read_text() + (
+        "\n_solve = run_agent\n\n"
+        "def run_agent(task, script, **options):\n"
+        "    if task == 'maths':\n"
+        "        while True: pass\n"
+        "    return _solve(task, script, **options)\n"
+    )
+    replace_code(page, looping)
+    statuses = run_and_wait(page)
+    assert statuses.pop("A success resets the consecutive count") == "timeout"
+    assert set(statuses.values()) == {"pass"}
+    row = page.locator('[data-testid="case"][data-status="timeout"]')
+    expect(row.get_by_test_id("message")).to_contain_text("Stopped after 3 s")
+    # The editor kept the learner's text, and the next run works.
+    expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("_solve = run_agent")
+    page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
+    assert set(run_and_wait(page).values()) == {"pass"}
+
+
+def test_code_is_saved_restored_on_reload_and_reset_is_undoable(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, "malformed-json-recovery")
+    starter = page.locator('[data-testid="editor"] .cm-content').inner_text()
+    replace_code(page, "def run_agent(task, script, max_steps=5):\n    return {'mine': True}\n")
+    expect(page.get_by_test_id("saved")).to_have_text("Saved")
+    page.reload()
+    expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("{'mine': True}")
+    page.get_by_test_id("reset").click()
+    expect(page.locator('[data-testid="editor"] .cm-content')).not_to_contain_text("{'mine': True}")
+    assert page.locator('[data-testid="editor"] .cm-content').inner_text() == starter
+    page.keyboard.press("Control+z")
+    expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("{'mine': True}")
+
+
+def test_a_syntax_error_is_shown_with_the_learners_line_number(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, "malformed-json-recovery")
+    replace_code(page, "import json\n\ndef run_agent(task, script, max_steps=5:\n    pass\n")
+    page.keyboard.press("Control+Enter")
+    expect(page.get_by_test_id("run")).to_be_enabled(timeout=SLOW_LOAD_MS)
+    rows = page.get_by_test_id("case")
+    expect(rows.first).to_have_attribute("data-status", "error")
+    expect(rows.first.get_by_test_id("message")).to_contain_text('File "solution.py", line 3')
+    expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "error")
+
+
+def test_browser_and_command_line_give_identical_results(page: Page, isolated_url: str, tmp_path):
+    # A solution with a bit of everything: passes, fails, an error, printed output.
+    solution = (CEL / "wrong" / "greater_than.py").read_text() + (
+        "\n_solve = run_agent\n\n"
+        "def run_agent(task, script, **options):\n"
+        "    print('task:', task)\n"
+        "    if task == 'maths':\n"
+        "        raise RuntimeError('boom')\n"
+        "    return _solve(task, script, **options)\n"
+    )
+    path = tmp_path / "mixed.py"
+    path.write_text(solution)
+    open_challenge(page, isolated_url, "consecutive-error-limit")
+    page.get_by_test_id("upload").set_input_files(path)
+    run_and_wait(page)
+    in_browser = page.evaluate("window.loopcraft.lastResult")
+
+    cli = subprocess.run([sys.executable, "-m", "grader", "consecutive-error-limit", str(path), "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    on_command_line = json.loads(cli.stdout)
+    on_command_line.pop("file")
+    assert {t["status"] for t in in_browser["tests"]} == {"pass", "fail", "error"}
+    assert in_browser == on_command_line
