@@ -15,6 +15,7 @@ import linecache
 import sys
 import traceback
 
+from . import trace
 from .canonical import NotJSONError, canonical_json
 
 SOLUTION_FILE = "solution.py"
@@ -107,6 +108,7 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     sys.stdout = sys.stderr = out
     sys.stdin = io.StringIO("")
     phase = "load"
+    trace.start()
     try:
         try:
             func = _load(source, sandbox, entry)
@@ -124,4 +126,8 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved
     outcome["output"] = out.getvalue()
+    if outcome["kind"] == "value":
+        outcome["trace"] = trace.take("return", value=json.loads(outcome["value"]))
+    else:
+        outcome["trace"] = trace.take("raise", error=outcome["error"])
     return json.dumps(outcome)

@@ -80,7 +80,9 @@ def timeout_message(limit: float) -> str:
 def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
     """`case`: name, hidden, and expected_json (canonical) or digest+salt."""
     hidden = bool(case.get("hidden"))
-    result = CaseResult(name=case["name"], status=Status.PASS, output=outcome.get("output", ""), hidden=hidden)
+    result = CaseResult(
+        name=case["name"], status=Status.PASS, output=outcome.get("output", ""), hidden=hidden, trace=outcome.get("trace", [])
+    )
     if not hidden:
         result.expected = json.loads(case["expected_json"])
     kind = outcome["kind"]

@@ -23,6 +23,7 @@ class CaseResult:
     message: str = ""
     output: str = ""
     hidden: bool = False
+    trace: list = field(default_factory=list)
     # Visible cases only; `actual` stays None when nothing was returned.
     expected: Any = _NOTHING
     actual: Any = None
@@ -34,6 +35,7 @@ class CaseResult:
             "message": self.message,
             "output": self.output,
             "hidden": self.hidden,
+            "trace": self.trace,
         }
         if not self.hidden:
             data["expected"] = None if self.expected is _NOTHING else self.expected

@@ -56,6 +56,7 @@ class Exercise:
     time_limit_seconds: float
     task: str
     constraints: list[str]
+    hints: list[str]
     sandbox_path: Path
     sandbox_source: str
     starter_source: str
@@ -65,12 +66,23 @@ class Exercise:
 
 
 @dataclass(frozen=True)
+class Part:
+    title: str
+    exercises: list[Exercise]
+
+
+@dataclass(frozen=True)
 class Track:
     slug: str
     dir: Path
     title: str
     summary: str
-    exercises: list[Exercise]  # in track.yaml order
+    parts: list[Part]  # a track listed with plain `challenges` is one part titled like the track
+
+    @property
+    def exercises(self) -> list[Exercise]:
+        """Every exercise in course order."""
+        return [ex for part in self.parts for ex in part.exercises]
 
 
 def load_course(root: Path) -> list[Track]:
@@ -142,27 +154,35 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem]) -> Track |
     # Load every exercise folder, listed or not, so all of their problems are reported in one run.
     loaded = {name: _load_exercise(root, d, track_dir.name, problems) for name, d in folders.items()}
 
-    listed = doc.data.get("challenges") if doc else None
-    if not isinstance(listed, list):
+    if doc is None:
         return None
+    # (part title, [(slug, yaml path of the entry)]) in course order, from either form of track.yaml.
+    if "parts" in doc.data:
+        parts = [(part.get("title"), [(slug, ("parts", p, "challenges", i)) for i, slug in enumerate(part.get("challenges") or [])])
+                 for p, part in enumerate(doc.data.get("parts") or []) if isinstance(part, dict)]
+        listing_key = ("parts",)
+    else:
+        parts = [(doc.data.get("title"), [(slug, ("challenges", i)) for i, slug in enumerate(doc.data.get("challenges") or [])])]
+        listing_key = ("challenges",)
     seen: set[str] = set()
-    for i, slug in enumerate(listed):
-        if not isinstance(slug, str):
-            continue
-        line = doc.line(("challenges", i))
-        if slug in seen:
-            problems.append(Problem(rel, line, f"challenge {slug!r} is listed twice"))
-        elif slug not in folders:
-            problems.append(Problem(rel, line, f"challenge {slug!r} has no folder with an exercise.yaml"
-                                               f"{_did_you_mean(slug, folders)}"))
-        seen.add(slug)
+    for _, entries in parts:
+        for slug, where in entries:
+            if not isinstance(slug, str):
+                continue
+            line = doc.line(where)
+            if slug in seen:
+                problems.append(Problem(rel, line, f"challenge {slug!r} is listed twice"))
+            elif slug not in folders:
+                problems.append(Problem(rel, line, f"challenge {slug!r} has no folder with an exercise.yaml"
+                                                   f"{_did_you_mean(slug, folders)}"))
+            seen.add(slug)
     for name in sorted(set(folders) - seen):
-        problems.append(Problem(rel, doc.line(("challenges",)),
-                                f"exercise folder {name!r} is not listed in challenges"))
+        problems.append(Problem(rel, doc.line(listing_key),
+                                f"exercise folder {name!r} is not listed in {listing_key[0]}"))
     if len(problems) > before:
         return None
     return Track(slug=track_dir.name, dir=track_dir, title=doc.data["title"], summary=doc.data["summary"],
-                 exercises=[loaded[slug] for slug in listed])
+                 parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts])
 
 
 def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]) -> Exercise | None:
@@ -228,7 +248,8 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
         slug=folder.name, track=track, dir=folder, title=data["title"], summary=data["summary"],
         difficulty=data["difficulty"], minutes=int(data["minutes"]), entry=data["entry"],
         signature=data["signature"], time_limit_seconds=float(data.get("time_limit_seconds", 3)),
-        task=data["task"], constraints=list(data.get("constraints", [])), sandbox_path=sandbox_path,
+        task=data["task"], constraints=list(data.get("constraints", [])),
+        hints=list(data.get("hints", [])), sandbox_path=sandbox_path,
         sandbox_source=sandbox, starter_source=starter, solution_source=solution, wrong_solutions=wrong,
         cases=[Case(name=c["name"], args=c["args"], expected=c["expected"], hidden=c.get("hidden", False),
                     line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
@@ -336,6 +357,9 @@ class _Document:
                 choices = ", ".join(map(str, error.validator_value))
                 message = f"must be one of {choices}; got {_short(error.instance)}"
                 problems.append(Problem(rel, line, _at(path, message)))
+            elif error.validator == "oneOf" and all("required" in option for option in error.validator_value):
+                keys = " or ".join(repr(k) for option in error.validator_value for k in option["required"])
+                problems.append(Problem(rel, line, _at(path, f"give exactly one of {keys}")))
             elif error.validator == "pattern" and "propertyNames" in error.schema_path:
                 problems.append(Problem(rel, self.line(path + (error.instance,)),
                                         _at(path, f"key {error.instance!r} is not a Python identifier")))

@@ -76,6 +76,15 @@ def challenge_path(ex: Exercise) -> str:
 
 
 def index_context(tracks: list[Track]) -> dict:
+    def card(ex: Exercise, number: int) -> dict:
+        return {"slug": ex.slug, "track": ex.track, "number": number, "title": ex.title, "summary": ex.summary,
+                "difficulty": ex.difficulty, "minutes": ex.minutes, "url": challenge_url(ex)}
+
+    def parts(track: Track) -> list[dict]:
+        numbers = {ex.slug: i for i, ex in enumerate(track.exercises, start=1)}
+        return [{"title": part.title, "challenges": [card(ex, numbers[ex.slug]) for ex in part.exercises]}
+                for part in track.parts]
+
     return {
         "site_root": "",
         "tracks": [
@@ -83,11 +92,9 @@ def index_context(tracks: list[Track]) -> dict:
                 "slug": t.slug,
                 "title": t.title,
                 "summary": t.summary,
-                "challenges": [
-                    {"slug": ex.slug, "title": ex.title, "summary": ex.summary, "difficulty": ex.difficulty,
-                     "minutes": ex.minutes, "url": challenge_url(ex)}
-                    for ex in t.exercises
-                ],
+                "minutes": sum(ex.minutes for ex in t.exercises),
+                "parts": parts(t),
+                "challenges": [card(ex, i) for i, ex in enumerate(t.exercises, start=1)],
             }
             for t in tracks
         ],
@@ -124,6 +131,7 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
             "time_limit_seconds": ex.time_limit_seconds,
             "task_html": Markup(_MARKDOWN.render(ex.task)),
             "constraints_html": [Markup(_MARKDOWN.renderInline(c)) for c in ex.constraints],
+            "hints_html": [Markup(_MARKDOWN.render(h)) for h in ex.hints],
             "sandbox_html": Markup(highlight(ex.sandbox_source, PythonLexer(), _FORMATTER)),
             "sandbox_source": ex.sandbox_source,
             "starter_source": ex.starter_source,

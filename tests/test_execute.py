@@ -14,7 +14,19 @@ def run(source, args=None, entry="f", **kw):
 
 def test_a_returned_value_comes_back_as_canonical_json_with_printed_output():
     outcome = run("def f(a):\n    print('thinking')\n    return {'b': double(a), 'a': (1, 2.0)}\n", {"a": 2})
+    assert outcome.pop("trace") == [{"kind": "return", "value": {"a": [1, 2], "b": 4}}]
     assert outcome == {"kind": "value", "value": '{"a":[1,2],"b":4}', "output": "thinking\n"}
+
+
+def test_the_sandbox_records_a_capped_trace_that_starts_fresh_each_case():
+    sandbox = "from grader import trace\ndef tool(x):\n    trace.record('tool', tool='t', arguments={'x': x}, result='r' * 5000)\n"
+    source = "def f(n):\n    for i in range(n):\n        tool({1, 2})\n    raise ValueError('no')\n"
+    first = json.loads(run_case(source, sandbox, "f", json.dumps({"n": 300})))["trace"]
+    assert len(first) == 202 and first[-2] == {"kind": "note", "text": "trace truncated: 100 more events not recorded"}
+    assert first[-1]["kind"] == "raise"  # the ending is never dropped
+    assert first[0]["arguments"] == {"x": "{1, 2}"} and first[0]["result"].endswith("… [3000 more characters]")
+    second = json.loads(run_case(source, sandbox, "f", json.dumps({"n": 1})))["trace"]
+    assert [e["kind"] for e in second] == ["tool", "raise"] and second[-1]["error"].endswith("ValueError: no")
 
 
 def test_a_syntax_error_is_a_load_error_with_the_learners_line():

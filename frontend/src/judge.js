@@ -64,7 +64,7 @@ async function sha256Hex(text) {
 // `publicCase`: {name, hidden, expected, expected_json} for a visible case, {name, hidden, digest, salt} for a hidden one.
 export async function judgeCase(publicCase, outcome, timeLimit) {
   const hidden = Boolean(publicCase.hidden);
-  const result = { name: publicCase.name, status: "pass", message: "", output: outcome.output ?? "", hidden };
+  const result = { name: publicCase.name, status: "pass", message: "", output: outcome.output ?? "", hidden, trace: outcome.trace ?? [] };
   if (!hidden) {
     result.expected = publicCase.expected;
     result.actual = null;
