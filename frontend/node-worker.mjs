@@ -13,7 +13,7 @@ async function readGraderFiles() {
 }
 
 serveWorker({
-  loadPyodide: () => loadPyodide(),
+  loadPyodide: ({ stdout, stderr }) => loadPyodide({ stdout, stderr }),
   readGraderFiles,
   post: (message) => parentPort.postMessage(message),
   listen: (handler) => parentPort.on("message", handler),

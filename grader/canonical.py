@@ -10,6 +10,11 @@ import json
 import math
 
 
+# Bound once at import: learner code in the same interpreter may replace json.dumps afterwards.
+_dumps = json.dumps
+_sha256 = hashlib.sha256
+
+
 class NotJSONError(TypeError):
     """A value that has no JSON form; the message speaks to the learner."""
 
@@ -54,8 +59,8 @@ def normalize(value, _path="the return value", _seen=None):
 
 
 def canonical_json(value) -> str:
-    return json.dumps(normalize(value), sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return _dumps(normalize(value), sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 def digest(salt: str, canonical: str) -> str:
-    return hashlib.sha256((salt + canonical).encode("utf-8")).hexdigest()
+    return _sha256((salt + canonical).encode("utf-8")).hexdigest()

@@ -15,8 +15,11 @@ import linecache
 import sys
 import traceback
 
-from . import trace
+from . import guard, trace
 from .canonical import NotJSONError, canonical_json
+
+# Bound once at import, before any learner code runs (see guard.py).
+_dumps, _loads = json.dumps, json.loads
 
 SOLUTION_FILE = "solution.py"
 SANDBOX_FILE = "sandbox.py"
@@ -113,7 +116,7 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
         try:
             func = _load(source, sandbox, entry)
             phase = "call"
-            value = func(**json.loads(args_json))
+            value = func(**_loads(args_json))
             phase = "return"
             outcome = {"kind": "value", "value": _check_returned(entry, value)}
         except _LoadError as exc:
@@ -125,9 +128,22 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
             outcome = {"kind": "error", "phase": phase, "error": _format_exception(exc)}
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved
+    tampered = guard.changes(_PRISTINE)
+    sys.settrace(None)
+    sys.setprofile(None)
+    if tampered:
+        # Whatever the case returned may have been forged; this interpreter is not to be trusted again.
+        outcome = {
+            "kind": "error", "phase": "call", "restart": True,
+            "error": "Your code changed the grader's environment (" + "; ".join(tampered[:3]) + "). "
+            "Solutions must leave builtins, json and the grader as they are.",
+        }
     outcome["output"] = out.getvalue()
     if outcome["kind"] == "value":
-        outcome["trace"] = trace.take("return", value=json.loads(outcome["value"]))
+        outcome["trace"] = trace.take("return", value=_loads(outcome["value"]))
     else:
         outcome["trace"] = trace.take("raise", error=outcome["error"])
-    return json.dumps(outcome)
+    return _dumps(outcome)
+
+
+_PRISTINE = guard.snapshot()

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 
+_dumps = json.dumps  # bound at import, before learner code could replace it
+
 MAX_EVENTS = 200
 MAX_TEXT = 2_000
 
@@ -43,7 +45,7 @@ def record(kind: str, **fields) -> None:
 def _event(kind: str, fields: dict) -> dict:
     try:
         event = {"kind": kind, **{k: _safe(v) for k, v in fields.items()}}
-        json.dumps(event)
+        _dumps(event)
     except Exception:  # noqa: BLE001 - a trace must never break a run
         event = {"kind": "note", "text": f"(an event of kind {kind!r} could not be recorded)"}
     return event

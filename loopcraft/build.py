@@ -5,34 +5,53 @@ import hashlib
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .errors import BuildError
+from .errors import BuildError, Problem, in_order, raise_errors
 from .exercises import Track, load_course
 from .render import pygments_css, render_pages
 from .sitewriter import copy_file, staged_site, write_text
 
+if TYPE_CHECKING:
+    from .verify import Strength
+
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 # The command-line entry points never run in the page.
 GRADER_EXCLUDED = {"cli.py", "__main__.py"}
-BUNDLES = {"app.js": [], "worker.js": ["--external:../pyodide/*"]}
+BUNDLES = {"app.js": [], "index.js": [], "worker.js": ["--external:../pyodide/*"]}
 
 
-def check(root: Path, *, verify: bool = True) -> list[Track]:
-    """Load, validate and (unless told not to) verify every exercise; raises ExerciseError."""
-    tracks = load_course(root)
+@dataclass(frozen=True)
+class Report:
+    """What checking the course found: the loaded tracks, notes and verification problems, strength tables."""
+
+    tracks: list[Track]
+    problems: list[Problem]  # notes, and errors from verification (a loading error raises at once)
+    strengths: list[Strength]  # one per exercise; empty when not verified
+
+
+def check(root: Path, *, verify: bool = True) -> Report:
+    """Load, validate and (unless told not to) verify every exercise. Raises ExerciseError if the course cannot
+    be loaded; verification errors are in the report, so that its strength tables can be shown with them."""
+    notes: list[Problem] = []
+    tracks = load_course(root, notes)
+    strengths = []
     if verify:
         from .verify import verify as verify_exercises  # needs Node and Pyodide, so only when asked
 
-        verify_exercises(root, [ex for track in tracks for ex in track.exercises])
-    return tracks
+        strengths = verify_exercises(root, [ex for track in tracks for ex in track.exercises])
+    return Report(tracks, in_order(notes + [p for s in strengths for p in s.problems]), strengths)
 
 
-def build(root: Path, out: Path, *, verify: bool = True) -> list[Track]:
+def build(root: Path, out: Path, *, verify: bool = True) -> Report:
     """Build the site into `out`, replacing it only if every stage succeeds."""
     root = root.resolve()
     _require_inputs(root)
-    tracks = check(root, verify=verify)
+    report = check(root, verify=verify)
+    raise_errors(report.problems)
+    tracks = report.tracks
     pages = render_pages(root / "templates", tracks, _asset_version(root))
     grader_files = _grader_files(root)
     with staged_site(out) as site:
@@ -47,7 +66,7 @@ def build(root: Path, out: Path, *, verify: bool = True) -> list[Track]:
         for name in grader_files:
             copy_file(root / name, site, f"py/{name}")
         write_text(site, "py/manifest.json", json.dumps({"files": grader_files}, indent=2) + "\n")
-    return tracks
+    return report
 
 
 def _require_inputs(root: Path) -> None:

@@ -9,6 +9,7 @@ import datetime
 import difflib
 import json
 import math
+import posixpath
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -19,18 +20,27 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.scalarbool import ScalarBoolean
 
-from .errors import ExerciseError, LoopcraftError, Problem
+from .errors import LoopcraftError, Problem, has_errors, raise_errors
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
-_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SCHEMA_COMMENT = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(\S+)", re.MULTILINE)
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()  # Case.expected of a case that `python build.py record` has yet to fill in
 
 
 @dataclass(frozen=True)
 class Case:
     name: str
     args: dict
-    expected: object
+    expected: object  # MISSING only in exercises loaded for `record`
     hidden: bool
     line: int  # in exercise.yaml
 
@@ -40,6 +50,7 @@ class WrongSolution:
     path: Path
     mistake: str
     source: str
+    line: int  # of its entry in exercise.yaml
 
 
 @dataclass(frozen=True)
@@ -85,23 +96,30 @@ class Track:
         return [ex for part in self.parts for ex in part.exercises]
 
 
-def load_course(root: Path) -> list[Track]:
-    """Every track under root/exercises, sorted by folder name; raises ExerciseError with all problems."""
+def load_course(root: Path, notes: list[Problem] | None = None) -> list[Track]:
+    """Every track under root/exercises, sorted by folder name; raises ExerciseError with all problems.
+
+    Notes (see Problem.note) come with the errors, or, when there are none, are added to `notes` if given.
+    """
     root = root.resolve()
     exercises_dir = root / "exercises"
     if not exercises_dir.is_dir():
         raise LoopcraftError(f"no exercises folder at {exercises_dir}")
     problems: list[Problem] = []
     tracks = [_load_track(root, d, problems) for d in _subdirs(exercises_dir)]
-    if problems:
-        raise ExerciseError(problems)
+    raise_errors(problems)
     if not tracks:
         raise LoopcraftError(f"no tracks in {exercises_dir}")
+    if notes is not None:
+        notes += problems
     return tracks
 
 
-def find_exercise(root: Path, slug_or_path: str) -> Exercise:
-    """One exercise, by slug, `track/slug`, or a path to its folder or exercise.yaml; loads only that one."""
+def find_exercise(root: Path, slug_or_path: str, *, recording: bool = False) -> Exercise:
+    """One exercise, by slug, `track/slug`, or a path to its folder or exercise.yaml; loads only that one.
+
+    `recording`: cases may lack `expected` (their Case.expected is MISSING), for `python build.py record`.
+    """
     root = root.resolve()
     given = Path(slug_or_path)
     if given.name == "exercise.yaml":
@@ -117,9 +135,8 @@ def find_exercise(root: Path, slug_or_path: str) -> Exercise:
     else:
         folder = _folder_for_slug(root, slug_or_path)
     problems: list[Problem] = []
-    exercise = _load_exercise(root, folder, folder.parent.name, problems)
-    if problems:
-        raise ExerciseError(problems)
+    exercise = _load_exercise(root, folder, folder.parent.name, problems, recording=recording)
+    raise_errors(problems)
     return exercise
 
 
@@ -146,7 +163,7 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem]) -> Track |
         return None
     before = len(problems)
     doc = _Document.load(yaml_path, rel, "track", problems)
-    if not _SLUG.match(track_dir.name):
+    if not SLUG.match(track_dir.name):
         problems.append(Problem(rel, 1, f"track folder name {track_dir.name!r} is not a slug: "
                                          "use lowercase letters, digits and hyphens (it becomes a URL)"))
 
@@ -179,13 +196,14 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem]) -> Track |
     for name in sorted(set(folders) - seen):
         problems.append(Problem(rel, doc.line(listing_key),
                                 f"exercise folder {name!r} is not listed in {listing_key[0]}"))
-    if len(problems) > before:
+    if has_errors(problems[before:]):
         return None
     return Track(slug=track_dir.name, dir=track_dir, title=doc.data["title"], summary=doc.data["summary"],
                  parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts])
 
 
-def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]) -> Exercise | None:
+def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem], *,
+                   recording: bool = False) -> Exercise | None:
     yaml_path = folder / "exercise.yaml"
     rel = rel_path(yaml_path, root)
     before = len(problems)
@@ -226,7 +244,8 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
             listed_wrong.add(path)
             text = source(path, doc.line(("wrong_solutions", i, "file")), "wrong solution")
             if text is not None and isinstance(item.get("mistake"), str):
-                wrong.append(WrongSolution(path=path, mistake=item["mistake"], source=text))
+                wrong.append(WrongSolution(path=path, mistake=item["mistake"], source=text,
+                                           line=doc.line(("wrong_solutions", i))))
     for path in sorted((folder / "wrong").glob("*.py")):
         if path.resolve() not in listed_wrong:
             problems.append(Problem(rel, doc.line(("wrong_solutions",)),
@@ -235,14 +254,21 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
 
     first_line: dict[str, int] = {}
     for i, case in enumerate(data.get("cases") or []):
-        if isinstance(case, dict) and isinstance(case.get("name"), str):
+        if not isinstance(case, dict):
+            continue
+        if "expected" not in case and not recording:
+            # The schema lets `expected` be left out only so that `record` can fill it in.
+            problems.append(Problem(rel, doc.line(("cases", i)), _at(("cases", i), (
+                "no expected value; run `python build.py record "
+                f"{track}/{folder.name}` to fill it in from the reference solution"))))
+        if isinstance(case.get("name"), str):
             line = doc.line(("cases", i, "name"))
             if case["name"] in first_line:
                 problems.append(Problem(rel, line, f"duplicate case name {case['name']!r} "
                                                    f"(first used at line {first_line[case['name']]})"))
             first_line.setdefault(case["name"], line)
 
-    if len(problems) > before:
+    if has_errors(problems[before:]):
         return None
     return Exercise(
         slug=folder.name, track=track, dir=folder, title=data["title"], summary=data["summary"],
@@ -251,8 +277,8 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
         task=data["task"], constraints=list(data.get("constraints", [])),
         hints=list(data.get("hints", [])), sandbox_path=sandbox_path,
         sandbox_source=sandbox, starter_source=starter, solution_source=solution, wrong_solutions=wrong,
-        cases=[Case(name=c["name"], args=c["args"], expected=c["expected"], hidden=c.get("hidden", False),
-                    line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
+        cases=[Case(name=c["name"], args=c["args"], expected=c.get("expected", MISSING),
+                    hidden=c.get("hidden", False), line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
     )
 
 
@@ -267,10 +293,16 @@ class _Document:
     def load(cls, path: Path, rel: Path, kind: str, problems: list[Problem]) -> _Document | None:
         """Parse and validate; None if the file cannot be parsed at all (the problem is recorded)."""
         try:
-            tree = YAML(typ="rt").load(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             problems.append(Problem(rel, 1, f"not UTF-8 text: {exc.reason}"))
             return None
+        named = _SCHEMA_COMMENT.search(text)
+        if not named or posixpath.basename(named.group(1)) != f"{kind}.schema.json":
+            problems.append(Problem(rel, 1, f"add `{schema_comment(rel, kind)}` as the first line, "
+                                            "so that editors check this file as you type", note=True))
+        try:
+            tree = YAML(typ="rt").load(text)
         except MarkedYAMLError as exc:
             problems.append(_syntax_problem(rel, exc))
             return None
@@ -371,9 +403,21 @@ _TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a numbe
                "array": "a list", "object": "a mapping", "null": "null"}
 
 
-@cache
+def schema_comment(rel: Path, kind: str) -> str:
+    """The line naming the JSON Schema of a YAML file at `rel` (relative to the root), for editors."""
+    schema = posixpath.relpath(f"schemas/{kind}.schema.json", rel.parent.as_posix())
+    return f"# yaml-language-server: $schema={schema}"
+
+
 def _validator(kind: str) -> jsonschema.Draft202012Validator:
-    schema = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    path = SCHEMAS / f"{kind}.schema.json"
+    return _compiled_schema(path, path.stat().st_mtime_ns)
+
+
+@cache
+def _compiled_schema(path: Path, _mtime_ns: int) -> jsonschema.Draft202012Validator:
+    # Keyed by modification time too, so the dev server picks up an edited schema.
+    schema = json.loads(path.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 

@@ -4,11 +4,13 @@ Nothing here writes files; `render_pages` returns {site-relative path: HTML} for
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 from pathlib import Path
 
 import jinja2
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 from pygments import highlight
@@ -64,6 +66,24 @@ def salt(ex: Exercise) -> str:
     """Per-exercise salt for hidden-case digests: stable across builds, and not guessable without the
     unpublished reference solution, so expected values cannot be precomputed by brute force per site."""
     return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode("utf-8")).hexdigest()[:32]
+
+
+def solution_key(ex_salt: str, expected_values: list) -> bytes:
+    """The key of the published reference solution: SHA-256 of the salt and the canonical JSON list of every
+    case's expected value, hidden ones included. A run that passes every case returns exactly these values,
+    so the page can rebuild the key from the run's outcomes; nothing published gives it away before that."""
+    return hashlib.sha256((ex_salt + canonical_json(expected_values)).encode("utf-8")).digest()
+
+
+def encrypt_solution(ex: Exercise, ex_salt: str) -> dict:
+    """The reference solution, encrypted with AES-GCM under `solution_key`, as base64 for the page."""
+    key = solution_key(ex_salt, [case.expected for case in ex.cases])
+    plaintext = ex.solution_source.encode("utf-8")
+    # Derived, not random, so that builds are reproducible; a different plaintext or key gives another nonce.
+    iv = hashlib.sha256(b"loopcraft solution iv\0" + key + plaintext).digest()[:12]
+    ciphertext = AESGCM(key).encrypt(iv, plaintext, None)
+    return {"salt": ex_salt, "iv": base64.b64encode(iv).decode("ascii"),
+            "ciphertext": base64.b64encode(ciphertext).decode("ascii")}
 
 
 def challenge_url(ex: Exercise) -> str:
@@ -155,6 +175,7 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
             "starter": ex.starter_source,
             "sandbox": ex.sandbox_source,
             "cases": [page_case(c) for c in ex.cases],
+            "solution": encrypt_solution(ex, ex_salt),
         },
     }
 

@@ -1,9 +1,59 @@
-"""A local static server for the built site, with the headers Pyodide and the worker need."""
+"""A local static server for the built site, with the headers Pyodide and the worker need.
+
+As the dev server (`live` given) it also reloads open pages after a rebuild and shows a failed build over the
+page: it adds a script to the HTML it serves (never to the files of the site) that listens to an event stream.
+"""
 from __future__ import annotations
 
+import html
+import io
+import json
+import re
+import threading
 from functools import partial
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from .errors import LoopcraftError
+
+LIVE_SCRIPT = "/__loopcraft/live.js"
+LIVE_EVENTS = "/__loopcraft/events"
+KEEPALIVE_SECONDS = 15  # a comment line this often, so a closed tab's stream ends at the next write
+_BODY_END = re.compile(r"</body\s*>", re.IGNORECASE)
+
+
+class LiveState:
+    """What the dev server tells open pages: the number of the last good build and the last build's errors."""
+
+    def __init__(self):
+        self._changed = threading.Condition()
+        self.build = 0  # counts good builds; a page built from an older one reloads
+        self.errors: list[str] = []  # `path:line: message` lines of the last build, if it failed
+        self._version = 0  # counts every build, good or not, to wake the event streams
+        self._closed = False
+
+    def publish(self, errors: list[str]) -> None:
+        with self._changed:
+            self.build += not errors
+            self.errors = errors
+            self._version += 1
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def wait(self, seen: int | None, timeout: float) -> tuple[int, str] | None:
+        """(version, event data) once there is a version other than `seen`, or `seen`'s again after `timeout`;
+        None once closed."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._closed or self._version != seen, timeout)
+            if self._closed:
+                return None
+            return self._version, json.dumps({"build": self.build, "errors": self.errors})
 
 
 class SiteHandler(SimpleHTTPRequestHandler):
@@ -18,10 +68,69 @@ class SiteHandler(SimpleHTTPRequestHandler):
         ".html": "text/html; charset=utf-8",
     }
 
-    def __init__(self, *args, isolation: bool, quiet: bool, **kwargs):
+    def __init__(self, *args, isolation: bool, quiet: bool, live: LiveState | None, **kwargs):
         self.isolation = isolation  # set before super().__init__, which handles the request
         self.quiet = quiet
+        self.live = live
         super().__init__(*args, **kwargs)
+
+    def do_GET(self) -> None:
+        path = urlsplit(self.path).path
+        if self.live is not None and path == LIVE_EVENTS:
+            self._stream_events()
+        elif self.live is not None and path == LIVE_SCRIPT:
+            script = (Path(__file__).parent / "live.js").read_bytes()
+            self.copyfile(self._head(HTTPStatus.OK, ".js", script), self.wfile)
+        else:
+            super().do_GET()
+
+    def send_head(self):
+        if self.live is None:
+            return super().send_head()
+        file = Path(self.translate_path(self.path))
+        if file.is_dir() and urlsplit(self.path).path.endswith("/"):
+            file = file / "index.html"
+        if file.suffix != ".html" or not file.is_file():
+            return super().send_head()  # also redirects a folder to its URL with a slash
+        return self._head(HTTPStatus.OK, ".html", self._with_live_script(file.read_text(encoding="utf-8")))
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        if self.live is None or code != HTTPStatus.NOT_FOUND:
+            return super().send_error(code, message, explain)
+        # With the live script, so that a page asked for before it is built shows up once it is.
+        page = f"<!doctype html><title>Not found</title><p>Nothing at {html.escape(self.path)} (yet).</p>"
+        body = self._head(code, ".html", self._with_live_script(page))
+        if self.command != "HEAD":
+            self.copyfile(body, self.wfile)
+
+    def _head(self, code: int, extension: str, body: bytes | str) -> io.BytesIO:
+        """Send the headers of `body`; return it as a file for the caller to copy, as send_head does."""
+        body = body.encode("utf-8") if isinstance(body, str) else body
+        self.send_response(code)
+        self.send_header("Content-Type", self.extensions_map[extension])
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def _with_live_script(self, page: str) -> str:
+        tag = f'<script src="{LIVE_SCRIPT}" data-build="{self.live.build}"></script>'
+        ends = list(_BODY_END.finditer(page))
+        at = ends[-1].start() if ends else len(page)
+        return page[:at] + tag + page[at:]
+
+    def _stream_events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        seen = None
+        try:
+            while (state := self.live.wait(seen, KEEPALIVE_SECONDS)) is not None:
+                version, data = state
+                self.wfile.write(b": keep-alive\n\n" if version == seen else f"data: {data}\n\n".encode("utf-8"))
+                self.wfile.flush()
+                seen = version
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the page was closed or reloaded
 
     def log_request(self, code="-", size="-") -> None:
         # Quiet servers (tests) still log what went wrong: a missing file is worth seeing.
@@ -38,11 +147,15 @@ class SiteHandler(SimpleHTTPRequestHandler):
         super().end_headers()
 
 
-def make_server(root: Path, host: str, port: int, isolation: bool, quiet: bool = False) -> ThreadingHTTPServer:
+def make_server(root: Path, host: str, port: int, isolation: bool, quiet: bool = False,
+                live: LiveState | None = None) -> ThreadingHTTPServer:
     """A server for `root` (port 0 picks a free port); call serve_forever(), e.g. in a thread."""
     # The path, not an open dir handle, so a rebuilt site swapped in at the same path is served next request.
-    handler = partial(SiteHandler, directory=str(root), isolation=isolation, quiet=quiet)
-    return ThreadingHTTPServer((host, port), handler)
+    handler = partial(SiteHandler, directory=str(root), isolation=isolation, quiet=quiet, live=live)
+    try:
+        return ThreadingHTTPServer((host, port), handler)
+    except OSError as exc:
+        raise LoopcraftError(f"cannot serve on {host}:{port}: {exc.strerror}") from exc
 
 
 def url(server: ThreadingHTTPServer) -> str:

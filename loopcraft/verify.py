@@ -1,33 +1,77 @@
 """Prove the exercises right: every reference solution passes every case, every wrong solution fails one.
 
 Solutions run in Pyodide under Node, the interpreter learners use, so a verdict here is the learner's verdict.
+Each exercise also gets a case-strength table: which cases catch which wrong solutions.
 """
 from __future__ import annotations
 
+import json
+import os
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader.canonical import canonical_json
 from grader.judge import judge_run
 from grader.results import RunResult, Status
 
-from .errors import ExerciseError, Problem
-from .exercises import Exercise, rel_path
+from .errors import Problem
+from .exercises import Case, Exercise, WrongSolution, rel_path
 from .pyodide import PyodideRunner
 
+# Every solution runs as solution.py (see grader/execute.py), so its tracebacks name that file.
+_TRACEBACK_LINE = re.compile(r'File "solution\.py", line (\d+)')
 
-def verify(root: Path, exercises: Iterable[Exercise]) -> None:
-    """Raise ExerciseError with every problem found across all `exercises`."""
+
+@dataclass(frozen=True)
+class Strength:
+    """One exercise's verification: its problems, and the names of the cases that fail each wrong solution
+    (None for a wrong solution that does not even load)."""
+
+    exercise: Exercise
+    caught: list[tuple[WrongSolution, frozenset[str] | None]]
+    problems: list[Problem]
+
+    def table(self) -> str:
+        """The case-strength table, e.g.
+
+        basics/add: which case catches which wrong solution (x)
+          case               1
+          small numbers      x
+          negative (hidden)  .  catches none
+          1 wrong/subtract.py  caught by 1 case
+        """
+        ex = self.exercise
+        title = f"{ex.track}/{ex.slug}"
+        if not self.caught:
+            return f"{title}: no wrong solutions, so no case is shown to catch anything"
+        labels = [c.name + (" (hidden)" if c.hidden else "") for c in ex.cases]
+        width = max(map(len, ["case", *labels]))
+        numbers = "".join(f"{i:>3}" for i in range(1, len(self.caught) + 1))
+        lines = [f"{title}: which case catches which wrong solution (x)", f"  {'case':<{width}}{numbers}"]
+        for case, label in zip(ex.cases, labels):
+            marks = "".join(f"{'?' if names is None else 'x' if case.name in names else '.':>3}"
+                            for _, names in self.caught)
+            lines.append(f"  {label:<{width}}{marks}{'  catches none' if _catches_none(self.caught, case) else ''}")
+        files = [_name(ex, wrong) for wrong, _ in self.caught]
+        file_width = max(map(len, files))
+        number_width = len(str(len(files)))
+        for i, (file, (_, names)) in enumerate(zip(files, self.caught), start=1):
+            verdict = ("does not load" if names is None else "SURVIVES every case" if not names
+                       else f"caught by {len(names)} case{'s' if len(names) > 1 else ''}")
+            lines.append(f"  {i:>{number_width}} {file:<{file_width}}  {verdict}")
+        return "\n".join(lines)
+
+
+def verify(root: Path, exercises: Iterable[Exercise]) -> list[Strength]:
+    """Run every solution of every exercise; problems (errors and notes) are in each Strength."""
     root = root.resolve()
-    problems: list[Problem] = []
     with PyodideRunner() as runner:
-        for ex in exercises:
-            problems += verify_exercise(root, runner, ex)
-    if problems:
-        raise ExerciseError(problems)
+        return [verify_exercise(root, runner, ex) for ex in exercises]
 
 
-def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> list[Problem]:
+def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> Strength:
     # Judged as visible cases even when hidden: the author needs the difference, not the learner's hint.
     judged = [{"name": c.name, "hidden": False, "expected_json": canonical_json(c.expected)} for c in ex.cases]
     to_run = [{"name": c.name, "args": c.args} for c in ex.cases]
@@ -38,21 +82,74 @@ def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> list[Pro
         return judge_run(judged, outcomes, ex.time_limit_seconds)
 
     problems = []
-    solution = rel_path(ex.dir / "solution.py", root)
+    yaml = rel_path(ex.dir / "exercise.yaml", root)
     result = run(ex.solution_source)
     if result.status == "error":  # one problem, not the same load error once per case
-        problems.append(Problem(solution, 1, f"reference solution cannot be loaded: {result.message}"))
-    for test in [] if result.status == "error" else result.tests:
-        if test.status is not Status.PASS:
-            problems.append(Problem(solution, 1, f"reference solution fails case {test.name!r}: {test.message}"))
+        problems.append(reference_load_problem(root, ex, result.message))
+    else:
+        for case, test in zip(ex.cases, result.tests):
+            if test.status is Status.FAIL:
+                why = f"expected {json.dumps(test.expected)}, got {json.dumps(test.actual)}"
+                problems.append(reference_case_problem(yaml, case, why))
+            elif test.status is not Status.PASS:
+                problems.append(reference_case_problem(yaml, case, test.message))
+    caught: list[tuple[WrongSolution, frozenset[str] | None]] = []
     for wrong in ex.wrong_solutions:
-        where = rel_path(wrong.path, root)
         result = run(wrong.source)
         if result.status == "error":
             # Failing because it does not even load shows nothing about the cases.
-            problems.append(Problem(where, 1, "wrong solution cannot be loaded, so it proves nothing: "
-                                              f"{result.message}"))
-        elif all(test.status is Status.PASS for test in result.tests):
-            problems.append(Problem(where, 1, f"wrong solution passes every case; add a case that catches it: "
-                                              f"{wrong.mistake}"))
-    return problems
+            problems.append(Problem(rel_path(wrong.path, root), _error_line(result.message) or 1,
+                                    f"wrong solution cannot be loaded, so it proves nothing: "
+                                    f"{_last_line(result.message)}"))
+            caught.append((wrong, None))
+            continue
+        names = frozenset(test.name for test in result.tests if test.status is not Status.PASS)
+        caught.append((wrong, names))
+        if not names:
+            problems.append(Problem(yaml, wrong.line, f"wrong solution {_name(ex, wrong)} passes every case; "
+                                                      f"add a case that catches it: {wrong.mistake}"))
+    if not ex.wrong_solutions:
+        problems.append(Problem(yaml, 1, "no wrong solutions, so nothing shows that the cases catch a mistake; "
+                                         "add a plausible one under wrong/ and list it in wrong_solutions", note=True))
+    for case in ex.cases:
+        if _catches_none(caught, case):
+            problems.append(Problem(yaml, case.line, f"case {case.name!r} catches none of the wrong solutions",
+                                    note=True))
+    return Strength(exercise=ex, caught=caught, problems=problems)
+
+
+def reference_load_problem(root: Path, ex: Exercise, message: str) -> Problem:
+    """At the line of solution.py that the load error points at."""
+    return Problem(rel_path(ex.dir / "solution.py", root), _error_line(message) or 1,
+                   f"reference solution cannot be loaded: {_last_line(message)}")
+
+
+def reference_case_problem(yaml: Path, case: Case, message: str) -> Problem:
+    """At the case in exercise.yaml; a traceback is cut to its last line and the line of solution.py it names."""
+    where = _error_line(message)
+    return Problem(yaml, case.line, f"reference solution fails case {case.name!r}: {_last_line(message)}"
+                                    + (f" (solution.py line {where})" if where else ""))
+
+
+def _catches_none(caught: list[tuple[WrongSolution, frozenset[str] | None]], case: Case) -> bool:
+    """True if some wrong solution loads and every one that loads passes `case`; one that does not load
+    proves nothing either way."""
+    loaded = [names for _, names in caught if names is not None]
+    return bool(loaded) and not any(case.name in names for names in loaded)
+
+
+def _name(ex: Exercise, wrong: WrongSolution) -> str:
+    """A wrong solution as exercise.yaml names it, e.g. wrong/no_reset.py."""
+    return Path(os.path.relpath(wrong.path, ex.dir)).as_posix()
+
+
+def _error_line(message: str) -> int | None:
+    """The line of the solution's file that an error happened at: the last one its traceback names."""
+    lines = _TRACEBACK_LINE.findall(message)
+    return int(lines[-1]) if lines else None
+
+
+def _last_line(message: str) -> str:
+    """The exception of a traceback, so that a problem stays on one line."""
+    lines = message.strip().splitlines()
+    return lines[-1].strip() if lines else message

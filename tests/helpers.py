@@ -2,12 +2,26 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
 REGEN = os.environ.get("LOOPCRAFT_REGEN_GOLDEN") == "1"
+
+
+def make_project(parent: Path, exercises: Path) -> Path:
+    """A project to build in `parent`/project: tests/fixtures/project (templates, front end, grader stand-ins),
+    a copy of `exercises`, and the repository's node_modules for esbuild and Pyodide."""
+    # No skip without node_modules: the suite must fail loudly when set-up is incomplete.
+    assert (ROOT / "node_modules/.bin/esbuild").exists(), "node_modules missing: run `npm ci` (make setup)"
+    root = parent / "project"
+    shutil.copytree(FIXTURES / "project", root)
+    shutil.copytree(exercises, root / "exercises")
+    (root / "node_modules").symlink_to(ROOT / "node_modules")
+    return root
 
 
 def check_golden(path: Path, text: str) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import threading
 import urllib.request
 from pathlib import Path
@@ -26,8 +25,8 @@ from loopcraft.exercises import load_course
 from loopcraft.render import challenge_context, salt, tojson_script
 from loopcraft.serve import make_server, url
 from loopcraft.sitewriter import MARKER
+from tests.helpers import make_project
 
-REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
 GOLDEN = FIXTURES / "golden/challenge_context.json"
 
@@ -35,13 +34,7 @@ GOLDEN = FIXTURES / "golden/challenge_context.json"
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    # No skip without node_modules: the suite must fail loudly when set-up is incomplete.
-    assert (REPO / "node_modules/.bin/esbuild").exists(), "node_modules missing: run `npm ci` (make setup)"
-    root = tmp_path / "project"
-    shutil.copytree(FIXTURES / "project", root)
-    shutil.copytree(FIXTURES / "valid/exercises", root / "exercises")
-    (root / "node_modules").symlink_to(REPO / "node_modules")
-    return root
+    return make_project(tmp_path, FIXTURES / "valid/exercises")
 
 
 def leftovers(parent: Path) -> list[str]:
@@ -60,6 +53,7 @@ def test_build_writes_the_whole_site(project: Path):
         MARKER,
         "assets/app.js",
         "assets/highlight.css",
+        "assets/index.js",
         "assets/style.css",
         "assets/worker.js",
         "basics/add/index.html",
@@ -130,9 +124,9 @@ def test_failed_build_leaves_the_old_site_untouched(project: Path, capsys: pytes
     assert cli.main(["build", "--root", str(project), "--out", str(out), "--no-verify"]) == 1
 
     assert capsys.readouterr().err.splitlines()[1:] == [
-        "exercises/basics/add/exercise.yaml:1: unknown key 'titl' (did you mean 'title'?)",
         "exercises/basics/add/exercise.yaml:1: missing required field 'title'",
-        'exercises/basics/add/exercise.yaml:4: minutes: expected an integer, got a string ("two")',
+        "exercises/basics/add/exercise.yaml:2: unknown key 'titl' (did you mean 'title'?)",
+        'exercises/basics/add/exercise.yaml:5: minutes: expected an integer, got a string ("two")',
         "3 problem(s); nothing was written",
     ]
     assert (out / "marker.txt").read_text() == "old site"

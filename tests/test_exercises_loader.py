@@ -11,6 +11,7 @@ from loopcraft.exercises import find_exercise, load_course
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADD_YAML = "exercises/basics/add/exercise.yaml"
+NO_EXPECTED = "no expected value; run `python build.py record basics/add` to fill it in from the reference solution"
 
 
 @pytest.fixture
@@ -44,9 +45,9 @@ def test_valid_course_loads():
     assert add.solution_source.startswith("def add")
     assert [(w.path.name, w.mistake) for w in add.wrong_solutions] == [("subtract.py", "subtracts instead of adding")]
     assert [(c.name, c.args, c.expected, c.hidden, c.line) for c in add.cases] == [
-        ("small numbers", {"a": 1, "b": 2}, 3, False, 21),
-        ("text stays text", {"a": "<b>", "b": "&"}, "<b>&", False, 24),
-        ("negative", {"a": -5, "b": 2}, -3, True, 29),
+        ("small numbers", {"a": 1, "b": 2}, 3, False, 22),
+        ("text stays text", {"a": "<b>", "b": "&"}, "<b>&", False, 25),
+        ("negative", {"a": -5, "b": 2}, -3, True, 30),
     ]
     # Values are plain Python, not ruamel's subclasses, so they serialise and compare like JSON.
     assert type(add.cases[0].args) is dict and type(add.task) is str
@@ -58,7 +59,7 @@ def test_valid_course_loads():
 def test_yaml_syntax_error_has_line_and_column(course: Path):
     shutil.copy(FIXTURES / "broken/syntax_error.yaml", course / ADD_YAML)
     assert problems(course) == [
-        f"{ADD_YAML}:5: YAML syntax error at column 8: mapping values are not allowed here",
+        f"{ADD_YAML}:6: YAML syntax error at column 8: mapping values are not allowed here",
     ]
 
 
@@ -66,19 +67,19 @@ def test_every_problem_is_reported_at_once(course: Path):
     shutil.copy(FIXTURES / "broken/many_errors.yaml", course / ADD_YAML)
     assert problems(course) == [
         f"{ADD_YAML}:1: missing required field 'signature'",
-        f'{ADD_YAML}:3: difficulty: must be one of easy, medium, hard; got "tricky"',
-        f'{ADD_YAML}:4: minutes: expected an integer, got a string ("ten")',
-        f"{ADD_YAML}:6: unknown key 'signatur' (did you mean 'signature'?)",
-        f"{ADD_YAML}:7: sandbox file not found: exercises/basics/missing_helpers.py",
-        f"{ADD_YAML}:12: wrong solution not found: exercises/basics/add/wrong/nowhere.py",
-        f"{ADD_YAML}:18: duplicate case name 'small' (first used at line 15)",
-        f"{ADD_YAML}:19: cases[1].args: key 1 is an integer; JSON keys are strings, so quote it",
-        f"{ADD_YAML}:19: cases[1].args: key '1' is not a Python identifier",
-        f"{ADD_YAML}:20: cases[1].expected: 2024-01-01 is a YAML timestamp, not JSON; quote it to make it a string",
-        f"{ADD_YAML}:22: cases[2].args.a: nan is not a JSON number (JSON has no NaN or infinity)",
-        f'{ADD_YAML}:24: cases[2].hidden: expected true or false, got a string ("yes")',
-        f"{ADD_YAML}:25: cases[3]: missing required field 'expected'",
-        f"{ADD_YAML}:27: cases[3]: unknown key 'expect' (did you mean 'expected'?)",
+        f'{ADD_YAML}:4: difficulty: must be one of easy, medium, hard; got "tricky"',
+        f'{ADD_YAML}:5: minutes: expected an integer, got a string ("ten")',
+        f"{ADD_YAML}:7: unknown key 'signatur' (did you mean 'signature'?)",
+        f"{ADD_YAML}:8: sandbox file not found: exercises/basics/missing_helpers.py",
+        f"{ADD_YAML}:13: wrong solution not found: exercises/basics/add/wrong/nowhere.py",
+        f"{ADD_YAML}:19: duplicate case name 'small' (first used at line 16)",
+        f"{ADD_YAML}:20: cases[1].args: key 1 is an integer; JSON keys are strings, so quote it",
+        f"{ADD_YAML}:20: cases[1].args: key '1' is not a Python identifier",
+        f"{ADD_YAML}:21: cases[1].expected: 2024-01-01 is a YAML timestamp, not JSON; quote it to make it a string",
+        f"{ADD_YAML}:23: cases[2].args.a: nan is not a JSON number (JSON has no NaN or infinity)",
+        f'{ADD_YAML}:25: cases[2].hidden: expected true or false, got a string ("yes")',
+        f"{ADD_YAML}:26: cases[3]: {NO_EXPECTED}",
+        f"{ADD_YAML}:28: cases[3]: unknown key 'expect' (did you mean 'expected'?)",
     ]
 
 
@@ -86,38 +87,44 @@ def test_every_problem_is_reported_at_once(course: Path):
     ("old", "new", "expected"),
     [
         ("title: Add", "titel: Add", [
-            f"{ADD_YAML}:1: unknown key 'titel' (did you mean 'title'?)",
             f"{ADD_YAML}:1: missing required field 'title'",
+            f"{ADD_YAML}:2: unknown key 'titel' (did you mean 'title'?)",
         ]),
         ("minutes: 2", "colour: blue", [
             f"{ADD_YAML}:1: missing required field 'minutes'",
-            f"{ADD_YAML}:4: unknown key 'colour'",
+            f"{ADD_YAML}:5: unknown key 'colour'",
         ]),
-        ("minutes: 2", "minutes: 2.5", [f"{ADD_YAML}:4: minutes: expected an integer, got a number (2.5)"]),
+        ("minutes: 2", "minutes: 2.5", [f"{ADD_YAML}:5: minutes: expected an integer, got a number (2.5)"]),
         ("time_limit_seconds: 2", "time_limit_seconds: [2]",
-         [f"{ADD_YAML}:7: time_limit_seconds: expected a number, got a list ([2])"]),
-        ("    expected: 3\n", "", [f"{ADD_YAML}:21: cases[0]: missing required field 'expected'"]),
+         [f"{ADD_YAML}:8: time_limit_seconds: expected a number, got a list ([2])"]),
+        ("    expected: 3\n", "", [f"{ADD_YAML}:22: cases[0]: {NO_EXPECTED}"]),
         ("name: negative", "name: small numbers",
-         [f"{ADD_YAML}:29: duplicate case name 'small numbers' (first used at line 21)"]),
+         [f"{ADD_YAML}:30: duplicate case name 'small numbers' (first used at line 22)"]),
         ("file: wrong/subtract.py", "file: wrong/subtrac.py", [
-            f"{ADD_YAML}:17: wrong/subtract.py is not listed in wrong_solutions, "
+            f"{ADD_YAML}:18: wrong/subtract.py is not listed in wrong_solutions, "
             "so the build would never check that it fails",
-            f"{ADD_YAML}:18: wrong solution not found: exercises/basics/add/wrong/subtrac.py",
+            f"{ADD_YAML}:19: wrong solution not found: exercises/basics/add/wrong/subtrac.py",
         ]),
         ("sandbox: ../helpers.py", "sandbox: solution.py",
-         [f"{ADD_YAML}:8: sandbox must be a file in the track folder, other than a solution.py"]),
+         [f"{ADD_YAML}:9: sandbox must be a file in the track folder, other than a solution.py"]),
         ("expected: -3", "expected: {1: 2}",
-         [f"{ADD_YAML}:31: cases[2].expected: key 1 is an integer; JSON keys are strings, so quote it"]),
+         [f"{ADD_YAML}:32: cases[2].expected: key 1 is an integer; JSON keys are strings, so quote it"]),
         ("expected: -3", "expected: .inf",
-         [f"{ADD_YAML}:31: cases[2].expected: inf is not a JSON number (JSON has no NaN or infinity)"]),
+         [f"{ADD_YAML}:32: cases[2].expected: inf is not a JSON number (JSON has no NaN or infinity)"]),
         ("expected: -3", "expected: !!binary aGk=",
-         [f"{ADD_YAML}:31: cases[2].expected: a YAML bytes is not a JSON value"]),
+         [f"{ADD_YAML}:32: cases[2].expected: a YAML bytes is not a JSON value"]),
         ("args: {a: 1, b: 2}", "args: [1, 2]",
-         [f"{ADD_YAML}:22: cases[0].args: expected a mapping, got a list ([1, 2])"]),
+         [f"{ADD_YAML}:23: cases[0].args: expected a mapping, got a list ([1, 2])"]),
+        # A note alone never stops anything; it comes with the errors.
+        ("# yaml-language-server: $schema=../../../../../../schemas/exercise.schema.json\n", "colour: blue\n", [
+            f"{ADD_YAML}:1: note: add `# yaml-language-server: $schema=../../../schemas/exercise.schema.json` "
+            "as the first line, so that editors check this file as you type",
+            f"{ADD_YAML}:1: unknown key 'colour'",
+        ]),
     ],
-    ids=["unknown-key-close", "unknown-key-far", "wrong-type", "wrong-type-list", "missing-field",
+    ids=["unknown-key-close", "unknown-key-far", "wrong-type", "wrong-type-list", "no-expected",
          "duplicate-case", "missing-file", "sandbox-solution", "non-string-key", "infinity", "binary",
-         "args-not-mapping"],
+         "args-not-mapping", "no-schema-line"],
 )
 def test_single_problem(course: Path, old: str, new: str, expected: list[str]):
     edit(course, ADD_YAML, old, new)
@@ -136,10 +143,10 @@ def test_missing_fixed_files(course: Path):
 def test_track_challenges_must_match_folders(course: Path):
     edit(course, "exercises/basics/track.yaml", "  - double\n", "  - dubble\n  - add\n")
     assert problems(course) == [
-        "exercises/basics/track.yaml:3: exercise folder 'double' is not listed in challenges",
-        "exercises/basics/track.yaml:5: challenge 'dubble' has no folder with an exercise.yaml "
+        "exercises/basics/track.yaml:4: exercise folder 'double' is not listed in challenges",
+        "exercises/basics/track.yaml:6: challenge 'dubble' has no folder with an exercise.yaml "
         "(did you mean 'double'?)",
-        "exercises/basics/track.yaml:6: challenge 'add' is listed twice",
+        "exercises/basics/track.yaml:7: challenge 'add' is listed twice",
     ]
 
 
@@ -148,14 +155,18 @@ def test_track_yaml_is_validated(course: Path):
     (course / "exercises/other").mkdir()
     assert problems(course) == [
         "exercises/basics/track.yaml:1: missing required field 'summary'",
-        "exercises/basics/track.yaml:2: unknown key 'sumary' (did you mean 'summary'?)",
+        "exercises/basics/track.yaml:3: unknown key 'sumary' (did you mean 'summary'?)",
         "exercises/other:1: track folder has no track.yaml",
     ]
 
 
 def test_empty_exercise_yaml(course: Path):
     (course / ADD_YAML).write_text("# nothing yet\n")
-    assert problems(course) == [f"{ADD_YAML}:1: expected a mapping of fields, got null"]
+    assert problems(course) == [
+        f"{ADD_YAML}:1: note: add `# yaml-language-server: $schema=../../../schemas/exercise.schema.json` "
+        "as the first line, so that editors check this file as you type",
+        f"{ADD_YAML}:1: expected a mapping of fields, got null",
+    ]
 
 
 def test_find_exercise_by_slug_and_path(course: Path, monkeypatch: pytest.MonkeyPatch):
@@ -169,7 +180,7 @@ def test_find_exercise_by_slug_and_path(course: Path, monkeypatch: pytest.Monkey
 def test_find_exercise_loads_only_that_exercise(course: Path):
     edit(course, "exercises/basics/double/exercise.yaml", "minutes: 1", "minutes: one")
     assert find_exercise(course, "add").slug == "add"
-    with pytest.raises(ExerciseError, match=r"double/exercise.yaml:5: minutes: expected an integer"):
+    with pytest.raises(ExerciseError, match=r"double/exercise.yaml:6: minutes: expected an integer"):
         find_exercise(course, "double")
 
 

@@ -5,8 +5,13 @@
 #
 # Four deterministic tools, each described by a JSON-Schema-style argument
 # spec: the same shape you would hand to a real model's tool-calling API.
+#
+# The _trace.record calls write down every model call, parse and tool call,
+# so each case's "Trace" on the page shows what your loop did, step by step.
 # ---------------------------------------------------------------------------
 import json
+
+import grader.trace as _trace
 
 
 def _add(a, b):
@@ -121,10 +126,14 @@ def make_llm(script):
     """
     replies = list(script)
     position = 0
+    seen = None  # how many messages the previous call got, for the trace
 
     def llm(messages):
-        nonlocal position
+        nonlocal position, seen
+        start = seen if seen is not None else _after_system_prompt(messages)
+        seen = _count(messages)
         if position >= len(replies):
+            _trace.record("model", messages=_trace_messages(messages, start), reply="(script exhausted)")
             return "(script exhausted)"
         reply = replies[position]
         position += 1
@@ -143,9 +152,33 @@ def make_llm(script):
         # str.replace, not str.format: replies are full of JSON braces.
         reply = reply.replace("{last_tool_result}", last_tool_result)
         reply = reply.replace("{last_feedback}", last_feedback)
+        _trace.record("model", messages=_trace_messages(messages, start), reply=reply)
         return reply
 
     return llm
+
+
+# The trace helpers never raise: whatever the messages are, the model answers as before.
+def _count(messages):
+    try:
+        return len(messages)
+    except TypeError:
+        return 0
+
+
+def _after_system_prompt(messages):
+    try:
+        return 1 if messages[0].get("role") == "system" else 0
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return 0
+
+
+def _trace_messages(messages, start):
+    """The messages from index `start` on, as {role, content}: what the loop added since the last call."""
+    try:
+        return [{"role": m.get("role"), "content": m.get("content")} for m in messages[start:]]
+    except (AttributeError, KeyError, TypeError):
+        return [{"role": None, "content": repr(messages)}]
 
 
 def _json_type(value):
@@ -173,6 +206,16 @@ def parse_tool_call(reply):
     Raises ValueError when the reply starts with "{" but is not a valid tool
     call: broken JSON, or JSON of the wrong shape.
     """
+    try:
+        call = _parse_tool_call(reply)
+    except ValueError as e:
+        _trace.record("parse_error", error=str(e))
+        raise
+    _trace.record("parse", call=call)
+    return call
+
+
+def _parse_tool_call(reply):
     text = reply.strip()
     if not text.startswith("{"):
         return None
@@ -215,6 +258,13 @@ def dispatch(call):
     Never raises. A result that starts with "error:" means the call failed:
     unknown tool, wrong arguments, or the tool itself failed.
     """
+    result = _dispatch(call)
+    fields = call if isinstance(call, dict) else {}
+    _trace.record("tool", tool=fields.get("tool"), arguments=fields.get("arguments"), result=result)
+    return result
+
+
+def _dispatch(call):
     name = None
     try:
         if not isinstance(call, dict):

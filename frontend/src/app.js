@@ -4,9 +4,12 @@
 import { createSession } from "./session.js";
 import { judgeCase, summarize } from "./judge.js";
 import { createEditor } from "./editor.js";
-import { createAutosave, storageKey } from "./storage.js";
+import { createAutosave, isSolved, markSolved, storageKey } from "./storage.js";
 import { createResults } from "./results.js";
 import { repr } from "./pretty.js";
+import { h } from "./dom.js";
+import { setupHints } from "./hints.js";
+import { unlockSolution } from "./solution.js";
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
 const NOTE_MS = 8000;
@@ -22,6 +25,9 @@ const ui = {
   results: byTestId("results"),
   note: document.getElementById("editor-note"),
   mount: document.getElementById("editor"),
+  passed: document.querySelector("[data-passed]"),
+  solution: document.querySelector("[data-solution]"),
+  solvedBadge: document.querySelector("[data-solved-badge]"),
 };
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
 const undoKey = isMac ? "Cmd+Z" : "Ctrl+Z";
@@ -117,6 +123,28 @@ ui.upload.addEventListener("change", async () => {
   note(`Loaded ${file.name}. ${undoKey} undoes it.`);
 });
 
+// --- Hints and progress ---------------------------------------------------
+setupHints(document.querySelector(".hints"), data);
+ui.solvedBadge.hidden = !isSolved(data.track, data.slug);
+
+// Every case passed, hidden ones included: the challenge is solved, and the
+// values the run returned are the key to the reference solution.
+async function onPassed(outcomes) {
+  markSolved(data.track, data.slug);
+  ui.solvedBadge.hidden = false;
+  if (ui.solution.querySelector('[data-testid="solution"]')) return;
+  try {
+    const source = await unlockSolution(data.solution, outcomes.map((o) => o.value));
+    ui.solution.replaceChildren(h("details", { class: "solution", "data-testid": "solution" },
+      h("summary", {}, "Reference solution (unlocked)"),
+      h("p", { class: "hint" }, "One way to solve it. Compare it with yours: there is more than one right answer."),
+      h("pre", { class: "solution-code" }, h("code", {}, source))));
+  } catch (err) {
+    ui.solution.replaceChildren(h("p", { class: "solution-locked" },
+      `The reference solution could not be unlocked (${err.message}).`));
+  }
+}
+
 // --- Running --------------------------------------------------------------
 // Visible cases show the input as the examples print it; other cases show the
 // call's keyword arguments.
@@ -134,6 +162,7 @@ async function startRun() {
   if (run.busy || sessionState === "error") return;
   Object.assign(run, { busy: true, current: null, total: data.cases.length, summary: null, outcome: null });
   results.start(data.cases);
+  ui.passed.hidden = true;
   ui.results.setAttribute("aria-busy", "true");
   refresh();
   const verdicts = [];
@@ -162,6 +191,8 @@ async function startRun() {
     window.loopcraft = { lastResult: summary };
     const passed = tests.filter((t) => t.status === "pass").length;
     run.outcome = status;
+    ui.passed.hidden = status !== "pass";
+    if (status === "pass") await onPassed(outcomes);
     run.summary = `${passed} of ${tests.length} passed` + {
       pass: ". Well done!",
       fail: ".",

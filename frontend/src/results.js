@@ -2,6 +2,7 @@
 // Everything learner-produced is inserted as text (see dom.js).
 import { h } from "./dom.js";
 import { diff, prettyLines } from "./pretty.js";
+import { renderTrace } from "./trace.js";
 
 const BADGES = {
   pending: "Waiting",
@@ -38,7 +39,8 @@ export function createResults(container, { inputText }) {
     show(index, result) {
       const row = rows[index];
       setStatus(row, result.status);
-      row.body.replaceChildren(...renderBody(row.testCase, result, inputText));
+      // Parts left out (no trace, say) are null.
+      row.body.replaceChildren(...renderBody(row.testCase, result, inputText).filter(Boolean));
     },
     /** The run stopped early (e.g. Python failed to load): the rows left say why. */
     abort(message) {
@@ -80,7 +82,7 @@ function renderBody(testCase, result, inputText) {
     parts.push(h(tag, { class: `case-message${tag === "pre" ? " traceback" : ""}`, "data-testid": "message" },
       result.message));
   }
-  if (result.hidden) return parts;
+  if (result.hidden) return [...parts, renderTrace(result.trace)];
 
   const returned = result.actual !== null && result.actual !== undefined;
   const node = result.status === "fail" && returned ? diff(result.expected, result.actual) : null;
@@ -96,6 +98,7 @@ function renderBody(testCase, result, inputText) {
     parts.push(h("p", { class: "legend" }, "Highlighted: ",
       [...marks].map((mark) => h("mark", { class: `diff diff-${mark}` }, MARK_LABELS[mark]))));
   }
+  parts.push(renderTrace(result.trace));
   if (result.output) {
     parts.push(h("details", { class: "case-output", open: result.status !== "pass" },
       h("summary", {}, "Printed output"),

@@ -39,6 +39,8 @@ export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), in
     const started = performance.now();
     let settle;
     ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    // An interrupt left over from the worker being replaced would stop the new one's start-up.
+    if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
     worker = spawn();
     worker.listen(
       (message) => {

@@ -52,3 +52,43 @@ export function createAutosave({ key, starter, onStatus }) {
 export function storageKey(track, slug) {
   return `loopcraft:code:${track}/${slug}`;
 }
+
+// A challenge is solved once a run passed every case, hidden ones included.
+// The course index reads these marks; nothing else knows the learner's progress.
+const solvedKey = (track, slug) => `loopcraft:solved:${track}/${slug}`;
+
+export function isSolved(track, slug) {
+  return read(solvedKey(track, slug)) !== null;
+}
+
+export function markSolved(track, slug) {
+  write(solvedKey(track, slug), new Date().toISOString());
+}
+
+// How many hints the learner has revealed, so they stay revealed on a reload.
+const hintsKey = (track, slug) => `loopcraft:hints:${track}/${slug}`;
+
+export function revealedHints(track, slug) {
+  return Number.parseInt(read(hintsKey(track, slug)) ?? "0", 10) || 0;
+}
+
+export function saveRevealedHints(track, slug, count) {
+  write(hintsKey(track, slug), String(count));
+}
+
+// Storage can be disabled or full (some private modes): progress is then simply not kept.
+function read(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Not kept; the page works the same.
+  }
+}

@@ -1,0 +1,99 @@
+"""`python build.py record SLUG`: fill in the `expected` of new cases with what the reference solution returns.
+
+The values come from Pyodide, like every verdict. They are inserted into exercise.yaml as new lines, the rest of
+the file left as it was byte for byte (re-emitting the whole file with ruamel would restyle some flow
+collections). The author reviews them: a recorded value is only as right as solution.py.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from . import yamlfile
+from .errors import LoopcraftError, Problem, raise_errors
+from .exercises import MISSING, Case, find_exercise, rel_path
+from .pyodide import PyodideRunner
+from .verify import reference_case_problem, reference_load_problem
+
+FLOW_WIDTH = 60  # containers whose JSON is this short are written on one line, `{a: 1, b: [2]}`
+
+
+def record(root: Path, name: str) -> tuple[Path, list[Case]]:
+    """Record every case of exercise `name` that has no `expected`.
+
+    Returns exercise.yaml (relative to the root) and the recorded cases as reloaded from it.
+    """
+    root = root.resolve()
+    ex = find_exercise(root, name, recording=True)
+    yaml_path = ex.dir / "exercise.yaml"
+    rel = rel_path(yaml_path, root)
+    missing = [(i, case) for i, case in enumerate(ex.cases) if case.expected is MISSING]
+    if not missing:
+        return rel, []
+    with PyodideRunner() as runner:
+        outcomes = runner.run(source=ex.solution_source, sandbox=ex.sandbox_source, entry=ex.entry,
+                              cases=[{"name": c.name, "args": c.args} for _, c in missing],
+                              time_limit=ex.time_limit_seconds)
+    load_error = next((o["error"] for o in outcomes if o["kind"] == "error" and o.get("phase") == "load"), None)
+    if load_error is not None:
+        raise_errors([reference_load_problem(root, ex, load_error)])
+    problems = []
+    for (_, case), outcome in zip(missing, outcomes):
+        if outcome["kind"] == "timeout":
+            problems.append(Problem(rel, case.line, f"reference solution ran out of time on case {case.name!r} "
+                                                    f"(time_limit_seconds: {ex.time_limit_seconds:g})"))
+        elif outcome["kind"] == "error":
+            problems.append(reference_case_problem(rel, case, outcome["error"]))
+    raise_errors(problems)
+
+    lines = yaml_path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[-1] = lines[-1].rstrip("\n") + "\n"  # a case at the very end may get lines after it
+    cases = yamlfile.load(yaml_path)["cases"]
+    # From the bottom up, so that the line numbers of the cases above stay right.
+    for (i, case), outcome in reversed(list(zip(missing, outcomes))):
+        if cases[i].fa.flow_style():
+            raise LoopcraftError(f"{rel.as_posix()}:{case.line}: write case {case.name!r} as a block mapping "
+                                 "(one key a line) so that `record` can add its expected value")
+        at, indent = _after_args(cases, i, lines)
+        text = yamlfile.to_text({"expected": _yaml_value(json.loads(outcome["value"]))})
+        lines[at:at] = [" " * indent + line for line in text.splitlines(keepends=True)]
+    yaml_path.write_text("".join(lines), encoding="utf-8")
+    recorded = find_exercise(root, name)  # validates what was written, and gives the cases' new lines
+    return rel, [recorded.cases[i] for i, _ in missing]
+
+
+def _after_args(cases, i: int, lines: list[str]) -> tuple[int, int]:
+    """Where `expected` goes in case `i`: (0-based line, indentation) right after its `args`, where a reader
+    looks for it; before the comments that lead into what follows."""
+    item = cases[i]
+    keys = list(item)
+    line, indent = item.lc.key("args")
+    following = keys[keys.index("args") + 1:]
+    if following:
+        at = item.lc.key(following[0])[0]
+    else:
+        at = cases.lc.item(i + 1)[0] if i + 1 < len(cases) else len(lines)
+    while at - 1 > line and _leads_in(lines[at - 1], indent):
+        at -= 1
+    return at, indent
+
+
+def _leads_in(line: str, indent: int) -> bool:
+    """A blank line, or a comment no deeper than the case's keys (a deeper one is inside a block scalar)."""
+    text = line.lstrip()
+    return not text or (text.startswith("#") and len(line) - len(text) <= indent)
+
+
+def _yaml_value(value):
+    """A JSON value for ruamel to write: short containers in flow style, long ones as blocks."""
+    if isinstance(value, dict):
+        node = CommentedMap((key, _yaml_value(item)) for key, item in value.items())
+    elif isinstance(value, list):
+        node = CommentedSeq(_yaml_value(item) for item in value)
+    else:
+        return value
+    if len(json.dumps(value)) <= FLOW_WIDTH:
+        node.fa.set_flow_style()
+    return node

@@ -1,0 +1,32 @@
+"""Change YAML files that authors write, keeping their comments, quoting and layout (ruamel round-trip)."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096  # never re-wrap an author's long lines
+    yaml.indent(mapping=2, sequence=4, offset=2)  # the layout of every file in exercises/: `  - item`
+    # `answer: null`, as authors write it, rather than ruamel's bare `answer:`.
+    yaml.representer.add_representer(type(None), lambda r, _: r.represent_scalar("tag:yaml.org,2002:null", "null"))
+    return yaml
+
+
+def load(path: Path):
+    return _yaml().load(path.read_text(encoding="utf-8"))
+
+
+def dump(tree, path: Path) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        _yaml().dump(tree, f)
+
+
+def to_text(data) -> str:
+    text = io.StringIO()
+    _yaml().dump(data, text)
+    return text.getvalue()

@@ -1,0 +1,14 @@
+# include: reference
+# expect-status: pass
+# Every case runs in a fresh namespace, and mutating a case's input cannot change its expected value.
+_SEEN = []
+_solve = run_agent
+
+
+def run_agent(task, script, **options):
+    _SEEN.append(task)
+    assert len(_SEEN) == 1, "state leaked in from an earlier case"
+    result = _solve(task, script, **options)
+    script.clear()
+    task = "changed"
+    return result

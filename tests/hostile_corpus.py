@@ -1,0 +1,63 @@
+"""The corpus of hostile and broken solutions in tests/hostile/, for the CLI and the browser tests.
+
+Each file is a solution of `consecutive-error-limit` whose header says what must come of it:
+  # include: reference          the reference solution is put in front of the file's own code
+  # expect-status: a, b         exactly these statuses appear among the cases
+  # expect-message: text        the first case that does not pass has this in its message
+  # expect-output-ends: text    some case's printed output ends with this
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.helpers import ROOT
+
+CORPUS = ROOT / "tests" / "hostile"
+SLUG = "consecutive-error-limit"
+REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
+
+
+@dataclass(frozen=True)
+class Hostile:
+    name: str
+    source: str
+    statuses: frozenset[str]
+    message: str | None
+    output_ends: str | None
+
+
+def load() -> list[Hostile]:
+    found = []
+    for path in sorted(CORPUS.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        header = dict(re.findall(r"^# ([a-z-]+): (.*)$", text, flags=re.MULTILINE))
+        source = (REFERENCE.read_text(encoding="utf-8") + "\n\n" + text) if header.get("include") == "reference" else text
+        found.append(Hostile(
+            name=path.stem,
+            source=source,
+            statuses=frozenset(s.strip() for s in header["expect-status"].split(",")),
+            message=header.get("expect-message"),
+            output_ends=header.get("expect-output-ends"),
+        ))
+    return found
+
+
+def write(folder: Path) -> list[Hostile]:
+    """Write the corpus, includes expanded, as plain solution files into `folder`."""
+    corpus = load()
+    for item in corpus:
+        (folder / f"{item.name}.py").write_text(item.source, encoding="utf-8")
+    return corpus
+
+
+def check(item: Hostile, tests: list[dict]) -> None:
+    """Assert that a results document's tests match what the corpus file expects."""
+    statuses = {t["status"] for t in tests}
+    assert statuses == item.statuses, f"{item.name}: statuses {sorted(statuses)}"
+    if item.message:
+        first = next(t for t in tests if t["status"] != "pass")
+        assert item.message in first["message"], f"{item.name}: message {first['message']!r}"
+    if item.output_ends:
+        assert any(t["output"].endswith(item.output_ends) for t in tests), f"{item.name}: output"

@@ -1,0 +1,274 @@
+"""Authoring: `check` points each problem at a useful line and shows which cases catch which wrong solutions;
+`new` scaffolds a challenge that passes `check`; `record` fills in expected values; `serve` rebuilds and reloads.
+
+Tests that run solutions start Pyodide under Node (seconds each), so each of them starts it once or twice at most.
+The loader's own mistakes (schema, YAML syntax, missing files) are in test_exercises_loader.py.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import build as cli
+from loopcraft.errors import Problem
+from loopcraft.sitewriter import MARKER
+from loopcraft.verify import Strength
+from loopcraft.watch import DevServer
+from tests.browser.conftest import browser_type_launch_args, page  # noqa: F401 - Debian's Chromium, logs
+from tests.helpers import FIXTURES, make_project
+
+VALID = FIXTURES / "valid/exercises"
+WEAK = FIXTURES / "authoring/weak/exercises"
+ADD_YAML = "exercises/basics/add/exercise.yaml"
+NEW_YAML = "exercises/basics/sum-evens/exercise.yaml"
+RELOAD_MS = 15_000  # a change is seen within ~50 ms, then a rebuild takes about a second on a busy machine
+
+
+@pytest.fixture
+def course(tmp_path: Path) -> Path:
+    return make_project(tmp_path, VALID)
+
+
+def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_check_points_at_each_mistake_and_shows_the_case_strength(tmp_path: Path, capsys: pytest.CaptureFixture):
+    project = make_project(tmp_path, WEAK)
+    code, out, err = run(capsys, "check", "--root", str(project))
+    assert code == 1
+    assert out == """\
+mistakes/reference-fails: which case catches which wrong solution (x)
+  case     1
+  two      x
+  three    x
+  nothing  x
+  1 wrong/identity.py  caught by 3 cases
+
+mistakes/survivor: which case catches which wrong solution (x)
+  case               1  2
+  positive           .  .  catches none
+  zero               .  .  catches none
+  negative (hidden)  x  .
+  1 wrong/forgets_negatives.py  caught by 1 case
+  2 wrong/misses_minus_one.py   SURVIVES every case
+
+mistakes/unloadable: which case catches which wrong solution (x)
+  case  1
+  one   ?
+  1 wrong/typo.py  does not load
+
+mistakes/no-wrong: no wrong solutions, so no case is shown to catch anything
+
+"""
+    folder = "exercises/mistakes"
+    assert err.splitlines() == [
+        f"{folder}/no-wrong/exercise.yaml:1: note: no wrong solutions, so nothing shows that the cases catch a "
+        "mistake; add a plausible one under wrong/ and list it in wrong_solutions",
+        # A reference solution failing a case: the case in exercise.yaml.
+        f"{folder}/reference-fails/exercise.yaml:18: reference solution fails case 'three': expected 7, got 6",
+        f"{folder}/reference-fails/exercise.yaml:21: reference solution fails case 'nothing': TypeError: "
+        "unsupported operand type(s) for *: 'int' and 'NoneType' (solution.py line 2)",
+        # A wrong solution that survives: its entry in wrong_solutions.
+        f"{folder}/survivor/exercise.yaml:14: wrong solution wrong/misses_minus_one.py passes every case; "
+        "add a case that catches it: Leaves -1 negative.",
+        f"{folder}/survivor/exercise.yaml:17: note: case 'positive' catches none of the wrong solutions",
+        f"{folder}/survivor/exercise.yaml:20: note: case 'zero' catches none of the wrong solutions",
+        # A solution that does not load: the line of the error in that file.
+        f"{folder}/unloadable/solution.py:2: reference solution cannot be loaded: SyntaxError: expected ':'",
+        f"{folder}/unloadable/wrong/typo.py:3: wrong solution cannot be loaded, so it proves nothing: "
+        "SyntaxError: invalid syntax",
+        "5 problem(s); nothing was written",
+    ]
+
+
+def test_a_failed_verification_leaves_the_site_untouched(course: Path, capsys: pytest.CaptureFixture,
+                                                         monkeypatch: pytest.MonkeyPatch):
+    out = course / "site"
+    assert run(capsys, "build", "--root", str(course), "--out", str(out), "--no-verify")[0] == 0
+    (out / "marker.txt").write_text("old site")
+    problem = Problem(Path(ADD_YAML), 22, "reference solution fails case 'small numbers': expected 3, got 4")
+    # Stands in for Pyodide: what matters here is what the build does with the verdict.
+    monkeypatch.setattr("loopcraft.verify.verify", lambda root, exercises: [Strength(exercises[0], [], [problem])])
+
+    code, _, err = run(capsys, "build", "--root", str(course), "--out", str(out))
+
+    assert (code, err.splitlines()) == (1, [str(problem), "1 problem(s); nothing was written"])
+    assert (out / "marker.txt").read_text() == "old site"
+    assert sorted(p.name for p in course.iterdir() if p.name.startswith(".")) == []  # no staging dir left
+
+
+def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture):
+    root = str(course)
+    code, out, _ = run(capsys, "new", "--root", root, "basics/sum-evens")
+    assert (code, out.splitlines()) == (0, [
+        f"created {NEW_YAML}",
+        "created exercises/basics/sum-evens/starter.py",
+        "created exercises/basics/sum-evens/solution.py",
+        "created exercises/basics/sum-evens/wrong/adds_odd_numbers.py",
+        "created exercises/basics/sum-evens/sandbox.py",
+        "listed sum-evens in exercises/basics/track.yaml",
+        "Next: edit these files, then run `python build.py check` (`python build.py serve` shows the page as you "
+        "edit).",
+    ])
+    assert (course / "exercises/basics/track.yaml").read_text().endswith("  - add\n  - double\n  - sum-evens\n")
+    assert (course / NEW_YAML).read_text().startswith(
+        "# yaml-language-server: $schema=../../../schemas/exercise.schema.json\n")
+    assert run(capsys, "check", "--root", root, "--no-verify")[0] == 0
+
+    # The author adds two cases without `expected`; one of them makes the reference solution raise.
+    yaml = course / NEW_YAML
+    yaml.write_text(yaml.read_text() + """\
+  # Nothing to add up.
+  - name: empty
+    args: {numbers: []}
+  # The reference solution raises on this one at first.
+  - name: mixed types
+    args:
+      numbers: [2, "four"]
+    hidden: true  # a secret
+""")
+    code, _, err = run(capsys, "check", "--root", root, "--no-verify")
+    hint = "no expected value; run `python build.py record basics/sum-evens` to fill it in from the reference solution"
+    assert (code, err.splitlines()[1:]) == (1, [
+        f"{NEW_YAML}:52: cases[2]: {hint}",
+        f"{NEW_YAML}:55: cases[3]: {hint}",
+        "2 problem(s); nothing was written",
+    ])
+
+    before = yaml.read_text()
+    code, _, err = run(capsys, "record", "--root", root, "sum-evens")
+    assert (code, err.splitlines()) == (1, [
+        f"{NEW_YAML}:55: reference solution fails case 'mixed types': TypeError: not all arguments converted "
+        "during string formatting (solution.py line 2)",
+        "1 problem(s); nothing was written",
+    ])
+    assert yaml.read_text() == before  # nothing recorded unless everything can be
+
+    yaml.write_text(before.replace('[2, "four"]', "[2, 4, 5]"))
+    code, out, _ = run(capsys, "record", "--root", root, "basics/sum-evens")
+    assert (code, out.splitlines()) == (0, [
+        f"{NEW_YAML}:52: case 'empty': expected 0",
+        f"{NEW_YAML}:56: case 'mixed types': expected 6",
+        "Recorded 2 expected value(s) from the reference solution: review them, then run `python build.py check`.",
+    ])
+    assert yaml.read_text() == before.replace('[2, "four"]', "[2, 4, 5]").replace(
+        "    args: {numbers: []}\n", "    args: {numbers: []}\n    expected: 0\n").replace(
+        "      numbers: [2, 4, 5]\n", "      numbers: [2, 4, 5]\n    expected: 6\n")
+
+    code, out, err = run(capsys, "check", "--root", root)
+    assert code == 0, err
+    assert out.endswith("""\
+basics/sum-evens: which case catches which wrong solution (x)
+  case                               1
+  a few numbers                      x
+  negative and odd numbers (hidden)  x
+  empty                              .  catches none
+  mixed types (hidden)               x
+  1 wrong/adds_odd_numbers.py  caught by 3 cases
+
+OK: 1 track(s), 3 challenge(s), all verified
+""")
+    assert err.splitlines() == [
+        "exercises/basics/double/exercise.yaml:1: note: no wrong solutions, so nothing shows that the cases catch "
+        "a mistake; add a plausible one under wrong/ and list it in wrong_solutions",
+        f"{NEW_YAML}:52: note: case 'empty' catches none of the wrong solutions",
+    ]
+
+
+def test_record_with_nothing_to_record(course: Path, capsys: pytest.CaptureFixture):
+    assert run(capsys, "record", "--root", str(course), "add") == (
+        0, f"Nothing to record: every case in {ADD_YAML} has an expected value.\n", "")
+
+
+def test_new_appends_to_the_last_part_and_keeps_comments(tmp_path: Path, capsys: pytest.CaptureFixture):
+    shutil.copytree(FIXTURES / "authoring/parts/exercises", tmp_path / "exercises")
+    assert run(capsys, "new", "--root", str(tmp_path), "course/five")[0] == 0
+    assert (tmp_path / "exercises/course/track.yaml").read_text() == """\
+# yaml-language-server: $schema=../../../../../../schemas/track.schema.json
+title: Course
+summary: A track in parts, with planned challenges in comments.
+parts:
+  - title: First steps
+    challenges:
+      - one  # the easiest
+  - title: Further
+    challenges:
+      - two
+      - five
+      # - three (planned)
+  # - title: Later
+  #   challenges:
+  #     - four
+"""
+
+
+def test_new_makes_a_track_that_the_index_lists(course: Path, capsys: pytest.CaptureFixture):
+    code, out, _ = run(capsys, "new", "--root", str(course), "loops/first-loop")
+    assert code == 0 and out.startswith("created exercises/loops/track.yaml\n")
+    track = (course / "exercises/loops/track.yaml").read_text()
+    assert track.startswith("# yaml-language-server: $schema=../../schemas/track.schema.json\n")
+    assert "title: Loops\n" in track and track.endswith("challenges:\n  - first-loop\n")
+    out_dir = course / "site"
+    assert run(capsys, "build", "--root", str(course), "--out", str(out_dir), "--no-verify")[0] == 0
+    index = (out_dir / "index.html").read_text()
+    assert 'href="basics/add/"' in index and 'href="loops/first-loop/"' in index
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("sum-evens", "error: expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
+                  "(they become URLs), e.g. build-an-agent/retry-policy; got 'sum-evens'"),
+    ("basics/Sum_Evens", "error: expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
+                         "(they become URLs), e.g. build-an-agent/retry-policy; got 'basics/Sum_Evens'"),
+    ("basics/add", "error: exercises/basics/add already exists"),
+])
+def test_new_refuses_a_bad_or_taken_name(course: Path, capsys: pytest.CaptureFixture, name: str, message: str):
+    before = (course / "exercises/basics/track.yaml").read_text()
+    assert run(capsys, "new", "--root", str(course), name) == (1, "", message + "\n")
+    assert (course / "exercises/basics/track.yaml").read_text() == before
+
+
+def test_a_yaml_file_without_its_schema_line_is_a_note(course: Path, capsys: pytest.CaptureFixture):
+    yaml = course / ADD_YAML
+    yaml.write_text(yaml.read_text().split("\n", 1)[1])
+    code, out, err = run(capsys, "check", "--root", str(course), "--no-verify")
+    assert (code, out) == (0, "OK: 1 track(s), 2 challenge(s)\n")
+    assert err.splitlines()[1:] == [
+        f"{ADD_YAML}:1: note: add `# yaml-language-server: $schema=../../../schemas/exercise.schema.json` as the "
+        "first line, so that editors check this file as you type",
+    ]
+
+
+def test_dev_server_rebuilds_reloads_and_shows_build_errors(course: Path, page: Page):
+    yaml = course / ADD_YAML
+    good = yaml.read_text()
+    out = course / "site"
+    with DevServer(course, out, "127.0.0.1", 0, isolation=True, verify=False, quiet=True) as dev:
+        host, port = dev.server.server_address[:2]
+        page.goto(f"http://{host}:{port}/basics/add/")
+        heading = page.locator("h1")
+        expect(heading).to_have_text("Add two numbers")
+
+        page.evaluate("window.notReloaded = true")
+        yaml.write_text(good.replace("title: Add two numbers", "title: Add two numbers, live"))
+        expect(heading).to_have_text("Add two numbers, live", timeout=RELOAD_MS)
+        assert page.evaluate("window.notReloaded") is None  # a new page, not a patched one
+
+        yaml.write_text(good.replace("minutes: 2", "minutes: two"))
+        overlay = page.locator("#loopcraft-build-errors")
+        expect(overlay).to_contain_text(f'{ADD_YAML}:5: minutes: expected an integer, got a string ("two")',
+                                        timeout=RELOAD_MS)
+        expect(heading).to_have_text("Add two numbers, live")  # the last good site is still served
+        assert "Add two numbers, live" in (out / "basics/add/index.html").read_text()
+
+        yaml.write_text(good)
+        expect(heading).to_have_text("Add two numbers", timeout=RELOAD_MS)
+        expect(overlay).to_have_count(0)
+    # The live-reload script is added by the server as it serves a page, never written into the site.
+    assert not [p for p in out.rglob("*.html") if "__loopcraft" in p.read_text()]
+    assert (out / MARKER).is_file()

@@ -1,0 +1,123 @@
+"""Rendering the course: the index in parts, links across parts, and the reference solution published
+encrypted under a key only a run that passes every case can rebuild."""
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from grader.canonical import canonical_json
+from loopcraft.exercises import Part, load_course
+from loopcraft.render import challenge_context, render_pages, salt, solution_key
+from tests.helpers import ROOT
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def page_data(html: str) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="exercise-data">(.*?)</script>', html,
+                                re.S).group(1))
+
+
+def decrypt(secret: dict, key: bytes) -> str:
+    plain = AESGCM(key).decrypt(base64.b64decode(secret["iv"]), base64.b64decode(secret["ciphertext"]), None)
+    return plain.decode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def fixture_track():
+    (track,) = load_course(FIXTURES / "valid")
+    return track
+
+
+@pytest.fixture(scope="module")
+def course():
+    """The real course, rendered with the real templates."""
+    tracks = load_course(ROOT)
+    return tracks, render_pages(ROOT / "templates", tracks, "test")
+
+
+def test_the_key_from_the_expected_values_decrypts_the_solution(fixture_track):
+    add, _ = fixture_track.exercises
+    secret = challenge_context(fixture_track, add, None, None)["page_data"]["solution"]
+    assert secret["salt"] == salt(add)
+    # What the page does: the canonical JSON each case returned, hidden ones included, joined as a list.
+    returned = [canonical_json(case.expected) for case in add.cases]
+    material = secret["salt"] + "[" + ",".join(returned) + "]"
+    key = hashlib.sha256(material.encode("utf-8")).digest()
+    assert key == solution_key(secret["salt"], [case.expected for case in add.cases])
+    assert decrypt(secret, key) == add.solution_source
+
+
+def test_a_run_that_fails_one_hidden_case_cannot_decrypt(fixture_track):
+    add, _ = fixture_track.exercises
+    secret = challenge_context(fixture_track, add, None, None)["page_data"]["solution"]
+    values = [case.expected for case in add.cases]
+    assert add.cases[-1].hidden
+    with pytest.raises(InvalidTag):
+        decrypt(secret, solution_key(secret["salt"], [*values[:-1], 3]))
+
+
+def test_the_encryption_is_reproducible(fixture_track):
+    add, double = fixture_track.exercises
+    first = challenge_context(fixture_track, add, None, double)["page_data"]["solution"]
+    assert first == challenge_context(fixture_track, add, None, double)["page_data"]["solution"]
+    # Another solution means another salt, so another key and nonce.
+    changed = dataclasses.replace(add, solution_source=add.solution_source + "# changed\n")
+    assert challenge_context(fixture_track, changed, None, double)["page_data"]["solution"]["iv"] != first["iv"]
+
+
+def test_no_page_publishes_a_solution_or_its_key(course):
+    tracks, pages = course
+    html = "\n".join(pages.values())
+    exercises = [ex for track in tracks for ex in track.exercises]
+    # Code the pages show on purpose: a solution may share a line with any of it.
+    shown = {line.strip() for ex in exercises for text in (ex.starter_source, ex.sandbox_source, ex.task)
+             for line in text.splitlines()}
+    for ex in exercises:
+        page = pages[f"{ex.track}/{ex.slug}/index.html"]
+        secret = page_data(page)["solution"]
+        key = solution_key(secret["salt"], [case.expected for case in ex.cases])
+        assert decrypt(secret, key) == ex.solution_source
+        assert ex.solution_source.strip() not in html
+        own = {line.strip() for line in ex.solution_source.splitlines()} - shown
+        leaked = [line for line in own if len(line) > 30 and line in html]
+        assert leaked == [], f"{ex.slug}: solution lines in the pages: {leaked}"
+        for encoded in (key.hex(), base64.b64encode(key).decode()):
+            assert encoded not in html
+
+
+def test_the_index_shows_parts_with_challenges_numbered_across_them(fixture_track, tmp_path):
+    add, double = fixture_track.exercises
+    track = dataclasses.replace(fixture_track, parts=[Part("First steps", [add]), Part("Going further", [double])])
+    pages = render_pages(ROOT / "templates", [track], "test")
+    index = pages["index.html"]
+    assert re.search(r"Part 1</span> First steps.*Part 2</span> Going further", index, re.S)
+    numbers = re.findall(r'data-slug="(\w+)".*?<span class="challenge-number" aria-hidden="true">(\d+)</span>',
+                         index, re.S)
+    assert numbers == [("add", "1"), ("double", "2")]
+    assert 'data-testid="progress"' in index and "0 of 2 solved" in index
+    assert 'src="assets/index.js?v=test"' in index
+    # Up next goes from the last challenge of one part to the first of the next, and back.
+    first, second = pages["basics/add/index.html"], pages["basics/double/index.html"]
+    assert re.search(r'data-testid="up-next" href="../../basics/double/">Up next: Double', first)
+    assert re.search(r'class="pager-prev" href="../../basics/add/"', second)
+    assert 'href="../../index.html#track-basics">Back to the course' in second
+
+
+def test_hints_are_rendered_hidden_for_the_page_to_reveal(fixture_track):
+    add, _ = fixture_track.exercises
+    with_hints = dataclasses.replace(add, hints=["Use `plus`.", "Return <b>it</b>."])
+    pages = render_pages(ROOT / "templates", [dataclasses.replace(fixture_track, parts=[Part("P", [with_hints])])],
+                         "test")
+    html = pages["basics/add/index.html"]
+    assert html.count('<li class="hint-item prose" hidden>') == 2
+    assert "<code>plus</code>" in html and "Return &lt;b&gt;it&lt;/b&gt;." in html  # authors' raw HTML is text
+    assert 'data-testid="hint-button" hidden>Show a hint (1 of 2)</button>' in html
