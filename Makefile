@@ -1,6 +1,7 @@
 # Two commands on a fresh machine (see README):
 #   make serve   install everything, build the site, serve it on http://127.0.0.1:$(PORT)/
 #   make test    install everything, run the whole test suite
+#   make bench   the benchmark (bench/run.py): page start-up against Pyodide's floor, transfer, build scaling
 # Set-up steps are stamped, so later runs skip what is already installed.
 
 PY := .venv/bin/python
@@ -37,6 +38,9 @@ serve: setup
 
 test: setup
 	$(PY) -m pytest
+
+bench: setup
+	$(PY) bench/run.py
 
 clean:
 	rm -rf site .venv node_modules .pytest_cache test-results

@@ -104,28 +104,37 @@ def _check_returned(entry: str, value):
     return canonical_json(value)
 
 
+def _attempt(source: str, sandbox: str, entry: str, args_json: str) -> dict:
+    """Load and call the learner's code; exceptions are kept, not formatted: formatting runs code
+    (the traceback module, builtins) that must not be trusted until the guard has looked."""
+    try:
+        func = _load(source, sandbox, entry)
+    except _LoadError as exc:
+        return {"kind": "error", "phase": "load", "error": str(exc)}
+    # BaseException too: sys.exit(), KeyboardInterrupt and friends are learner mistakes, not crashes.
+    except BaseException as exc:  # noqa: BLE001
+        return {"kind": "error", "phase": "load", "exception": exc}
+    try:
+        value = func(**_loads(args_json))
+    except BaseException as exc:  # noqa: BLE001
+        return {"kind": "error", "phase": "call", "exception": exc}
+    try:
+        return {"kind": "value", "value": _check_returned(entry, value)}
+    except NotJSONError as exc:
+        return {"kind": "error", "phase": "return", "error": f"{entry}() must return JSON data, but {exc}."}
+    except BaseException as exc:  # noqa: BLE001
+        return {"kind": "error", "phase": "return", "exception": exc}
+
+
 def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit: int = DEFAULT_OUTPUT_LIMIT) -> str:
     """Run `entry(**args)` in a fresh namespace and return the outcome as a JSON string."""
     out = _CappedWriter(output_limit)
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = out
     sys.stdin = io.StringIO("")
-    phase = "load"
     trace.start()
     try:
-        try:
-            func = _load(source, sandbox, entry)
-            phase = "call"
-            value = func(**_loads(args_json))
-            phase = "return"
-            outcome = {"kind": "value", "value": _check_returned(entry, value)}
-        except _LoadError as exc:
-            outcome = {"kind": "error", "phase": "load", "error": str(exc)}
-        except NotJSONError as exc:
-            outcome = {"kind": "error", "phase": "return", "error": f"{entry}() must return JSON data, but {exc}."}
-        # BaseException too: sys.exit(), KeyboardInterrupt and friends are learner mistakes, not crashes.
-        except BaseException as exc:  # noqa: BLE001
-            outcome = {"kind": "error", "phase": phase, "error": _format_exception(exc)}
+        outcome = _attempt(source, sandbox, entry, args_json)
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved
     tampered = guard.changes(_PRISTINE)
@@ -133,11 +142,14 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     sys.setprofile(None)
     if tampered:
         # Whatever the case returned may have been forged; this interpreter is not to be trusted again.
+        guard.restore(_PRISTINE)
         outcome = {
             "kind": "error", "phase": "call", "restart": True,
             "error": "Your code changed the grader's environment (" + "; ".join(tampered[:3]) + "). "
             "Solutions must leave builtins, json and the grader as they are.",
         }
+    elif "exception" in outcome:
+        outcome["error"] = _format_exception(outcome.pop("exception"))
     outcome["output"] = out.getvalue()
     if outcome["kind"] == "value":
         outcome["trace"] = trace.take("return", value=_loads(outcome["value"]))

@@ -20,23 +20,35 @@ _MISSING = object()
 
 
 def snapshot() -> dict:
-    modules = {name: (sys.modules[name], dict(vars(sys.modules[name]))) for name in WATCHED_MODULES if name in sys.modules}
-    return {"modules": modules, "sys": {name: getattr(sys, name) for name in WATCHED_SYS}}
+    modules = {name: (sys.modules[name], dict(sys.modules[name].__dict__)) for name in WATCHED_MODULES if name in sys.modules}
+    return {"modules": modules, "sys": {name: sys.__dict__[name] for name in WATCHED_SYS}}
 
 
 def changes(before: dict) -> list[str]:
-    """What learner code changed of what the grader relies on, in its terms (empty when nothing)."""
+    """What learner code changed of what the grader relies on, in its terms (empty when nothing).
+
+    Uses no builtin functions: they are among what may have been replaced."""
     found = []
     for name, (module, items) in before["modules"].items():
         if sys.modules.get(name) is not module:
             found.append(f"the module {name} was replaced")
             continue
-        current = vars(module)
+        current = module.__dict__
         found.extend(f"{name}.{key} was changed" for key, value in items.items() if current.get(key, _MISSING) is not value)
-    found.extend(f"sys.{name} was replaced" for name, value in before["sys"].items() if getattr(sys, name) is not value)
+    found.extend(f"sys.{name} was replaced" for name, value in before["sys"].items() if sys.__dict__.get(name) is not value)
     if sys.gettrace() is not None or sys.getprofile() is not None:
         found.append("a trace or profile function was installed")
     return found
+
+
+def restore(before: dict) -> None:
+    """Put back what `changes` found changed, so the grader can still write its verdict of the case (a
+    replaced builtin breaks even json.dumps). The interpreter is still replaced afterwards: this cannot
+    undo everything learner code may have done."""
+    for name, (module, items) in before["modules"].items():
+        sys.modules[name] = module
+        module.__dict__.update(items)
+    sys.__dict__.update(before["sys"])
 
 
 def cut_javascript_handles() -> None:

@@ -17,8 +17,9 @@ _dumps = json.dumps  # bound at import, before learner code could replace it
 MAX_EVENTS = 200
 MAX_TEXT = 2_000
 
+# Mutated in place, never rebound: grader.guard checks that this module's names stay as they were.
 _events: list[dict] = []
-_dropped = 0
+_dropped = [0]
 
 
 def _safe(value, budget=MAX_TEXT):
@@ -35,9 +36,8 @@ def _safe(value, budget=MAX_TEXT):
 
 
 def record(kind: str, **fields) -> None:
-    global _dropped
     if len(_events) >= MAX_EVENTS:
-        _dropped += 1
+        _dropped[0] += 1
         return
     _events.append(_event(kind, fields))
 
@@ -52,16 +52,15 @@ def _event(kind: str, fields: dict) -> dict:
 
 
 def start() -> None:
-    global _dropped
     _events.clear()
-    _dropped = 0
+    _dropped[0] = 0
 
 
 def take(final_kind: str, **final_fields) -> list[dict]:
     """The case's events, ending with the grader's own final event, which the cap never drops."""
     events = list(_events)
-    if _dropped:
-        events.append({"kind": "note", "text": f"trace truncated: {_dropped} more events not recorded"})
+    if _dropped[0]:
+        events.append({"kind": "note", "text": f"trace truncated: {_dropped[0]} more events not recorded"})
     events.append(_event(final_kind, final_fields))
     start()
     return events

@@ -1,4 +1,5 @@
-"""The build's stages: load -> validate -> verify -> render in memory -> bundle into a staging dir -> swap."""
+"""The build's stages: load -> validate -> verify -> render in memory -> bundle into a staging dir -> service
+worker, headers and precompressed copies -> swap."""
 from __future__ import annotations
 
 import hashlib
@@ -12,7 +13,8 @@ from typing import TYPE_CHECKING
 from .errors import BuildError, Problem, in_order, raise_errors
 from .exercises import Track, load_course
 from .render import pygments_css, render_pages
-from .sitewriter import copy_file, staged_site, write_text
+from .precompress import precompress
+from .sitewriter import MARKER, copy_file, staged_site, write_text
 
 if TYPE_CHECKING:
     from .verify import Strength
@@ -21,6 +23,21 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 # The command-line entry points never run in the page.
 GRADER_EXCLUDED = {"cli.py", "__main__.py"}
 BUNDLES = {"app.js": [], "index.js": [], "worker.js": ["--external:../pyodide/*"]}
+SERVICE_WORKER = "sw.js"  # at the site's root, so that its scope is the whole site
+# Read by static hosts such as Netlify and Cloudflare Pages. Cross-origin isolation (COOP/COEP) gives the
+# worker SharedArrayBuffer, so a runaway case is interrupted instead of Python being restarted; where a host
+# ignores this file, the service worker adds the two headers itself.
+HEADERS = """\
+/*
+  Cross-Origin-Opener-Policy: same-origin
+  Cross-Origin-Embedder-Policy: require-corp
+  Cross-Origin-Resource-Policy: same-origin
+  Cache-Control: no-cache
+/pyodide/pyodide.asm.wasm
+  Content-Type: application/wasm
+/pyodide/*.mjs
+  Content-Type: text/javascript
+"""
 
 
 @dataclass(frozen=True)
@@ -52,7 +69,8 @@ def build(root: Path, out: Path, *, verify: bool = True) -> Report:
     report = check(root, verify=verify)
     raise_errors(report.problems)
     tracks = report.tracks
-    pages = render_pages(root / "templates", tracks, _asset_version(root))
+    asset_version = _asset_version(root)
+    pages = render_pages(root / "templates", tracks, asset_version)
     grader_files = _grader_files(root)
     with staged_site(out) as site:
         for page, html in pages.items():
@@ -65,14 +83,41 @@ def build(root: Path, out: Path, *, verify: bool = True) -> Report:
             copy_file(root / "node_modules/pyodide" / name, site, f"pyodide/{name}")
         for name in grader_files:
             copy_file(root / name, site, f"py/{name}")
-        write_text(site, "py/manifest.json", json.dumps({"files": grader_files}, indent=2) + "\n")
+        graders_hash = _hash_files(root, grader_files)
+        write_text(site, "py/manifest.json", json.dumps({"files": grader_files, "hash": graders_hash}, indent=2) + "\n")
+        write_text(site, "_headers", HEADERS)
+        _service_worker(root, site, asset_version, pages)
+        precompress(root, site)
     return report
+
+
+def _service_worker(root: Path, site: Path, asset_version: str, pages: dict[str, str]) -> None:
+    """Bundle sw.js with the build's version and the list of what it caches: every file of the site, the
+    assets under the versioned URLs the pages ask for."""
+    precache = []
+    for path in sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()):
+        if path in (MARKER, "_headers"):
+            continue
+        versioned = path.startswith("assets/") and path.endswith((".js", ".css"))
+        precache.append(f"{path}?v={asset_version}" if versioned else path)
+    h = hashlib.sha256(asset_version.encode())
+    for page in sorted(pages):
+        h.update(page.encode() + b"\0" + pages[page].encode())
+    defines = [f"--define:__VERSION__={json.dumps(h.hexdigest()[:10])}", f"--define:__PRECACHE__={json.dumps(precache)}"]
+    _esbuild(root, root / "frontend/src" / SERVICE_WORKER, site / SERVICE_WORKER, defines)
+
+
+def _hash_files(root: Path, names: list[str]) -> str:
+    h = hashlib.sha256()
+    for name in names:
+        h.update(name.encode() + b"\0" + (root / name).read_bytes())
+    return h.hexdigest()[:16]
 
 
 def _require_inputs(root: Path) -> None:
     """Fail before the slow stages, naming every missing file at once."""
     needed = [f"templates/{name}" for name in ("index.html", "challenge.html")]
-    needed += [f"frontend/src/{name}" for name in [*BUNDLES, "style.css"]]
+    needed += [f"frontend/src/{name}" for name in [*BUNDLES, SERVICE_WORKER, "style.css"]]
     needed += ["grader/__init__.py", "node_modules/.bin/esbuild"]
     needed += [f"node_modules/pyodide/{name}" for name in PYODIDE_FILES]
     missing = [name for name in needed if not (root / name).is_file()]

@@ -151,6 +151,11 @@ def _folder_for_slug(root: Path, slug: str) -> Path:
     raise LoopcraftError(f"unknown exercise {slug!r}{_did_you_mean(slug, known)}")
 
 
+def _list(value) -> list:
+    """A list field's items; a value of the wrong type has its schema error already, so it yields none."""
+    return value if isinstance(value, list) else []
+
+
 def _subdirs(folder: Path) -> list[Path]:
     return sorted(d for d in folder.iterdir() if d.is_dir() and not d.name.startswith((".", "_")))
 
@@ -175,11 +180,11 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem]) -> Track |
         return None
     # (part title, [(slug, yaml path of the entry)]) in course order, from either form of track.yaml.
     if "parts" in doc.data:
-        parts = [(part.get("title"), [(slug, ("parts", p, "challenges", i)) for i, slug in enumerate(part.get("challenges") or [])])
-                 for p, part in enumerate(doc.data.get("parts") or []) if isinstance(part, dict)]
+        parts = [(part.get("title"), [(slug, ("parts", p, "challenges", i)) for i, slug in enumerate(_list(part.get("challenges")))])
+                 for p, part in enumerate(_list(doc.data.get("parts"))) if isinstance(part, dict)]
         listing_key = ("parts",)
     else:
-        parts = [(doc.data.get("title"), [(slug, ("challenges", i)) for i, slug in enumerate(doc.data.get("challenges") or [])])]
+        parts = [(doc.data.get("title"), [(slug, ("challenges", i)) for i, slug in enumerate(_list(doc.data.get("challenges")))])]
         listing_key = ("challenges",)
     seen: set[str] = set()
     for _, entries in parts:
@@ -238,7 +243,7 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
 
     wrong: list[WrongSolution] = []
     listed_wrong: set[Path] = set()
-    for i, item in enumerate(data.get("wrong_solutions") or []):
+    for i, item in enumerate(_list(data.get("wrong_solutions"))):
         if isinstance(item, dict) and isinstance(item.get("file"), str):
             path = (folder / item["file"]).resolve()
             listed_wrong.add(path)
@@ -253,7 +258,7 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
                                     "so the build would never check that it fails"))
 
     first_line: dict[str, int] = {}
-    for i, case in enumerate(data.get("cases") or []):
+    for i, case in enumerate(_list(data.get("cases"))):
         if not isinstance(case, dict):
             continue
         if "expected" not in case and not recording:

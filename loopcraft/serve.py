@@ -1,10 +1,12 @@
 """A local static server for the built site, with the headers Pyodide and the worker need.
 
-As the dev server (`live` given) it also reloads open pages after a rebuild and shows a failed build over the
+It sends the build's precompressed copies (`.br`, `.gz` beside a file) with Content-Encoding when the request
+accepts them. As the dev server (`live` given) it also reloads open pages after a rebuild and shows a failed build over the
 page: it adds a script to the HTML it serves (never to the files of the site) that listens to an event stream.
 """
 from __future__ import annotations
 
+import email.utils
 import html
 import io
 import json
@@ -22,6 +24,21 @@ LIVE_SCRIPT = "/__loopcraft/live.js"
 LIVE_EVENTS = "/__loopcraft/events"
 KEEPALIVE_SECONDS = 15  # a comment line this often, so a closed tab's stream ends at the next write
 _BODY_END = re.compile(r"</body\s*>", re.IGNORECASE)
+ENCODINGS = [("br", ".br"), ("gzip", ".gz")]  # in order of preference
+
+
+def accepted_encodings(header: str) -> set[str]:
+    """The codings an Accept-Encoding header allows (a q of 0 refuses one)."""
+    allowed = set()
+    for item in header.split(","):
+        name, _, params = item.strip().partition(";")
+        q = params.strip().removeprefix("q=") if params.strip().startswith("q=") else "1"
+        try:
+            if float(q) > 0:
+                allowed.add(name.strip().lower())
+        except ValueError:
+            pass
+    return allowed
 
 
 class LiveState:
@@ -85,14 +102,41 @@ class SiteHandler(SimpleHTTPRequestHandler):
             super().do_GET()
 
     def send_head(self):
-        if self.live is None:
-            return super().send_head()
         file = Path(self.translate_path(self.path))
         if file.is_dir() and urlsplit(self.path).path.endswith("/"):
             file = file / "index.html"
-        if file.suffix != ".html" or not file.is_file():
-            return super().send_head()  # also redirects a folder to its URL with a slash
-        return self._head(HTTPStatus.OK, ".html", self._with_live_script(file.read_text(encoding="utf-8")))
+        if self.live is not None and file.suffix == ".html" and file.is_file():
+            return self._head(HTTPStatus.OK, ".html", self._with_live_script(file.read_text(encoding="utf-8")))
+        if file.is_file():
+            allowed = accepted_encodings(self.headers.get("Accept-Encoding", ""))
+            for encoding, suffix in ENCODINGS:
+                encoded = file.with_name(file.name + suffix)
+                if encoding in allowed and encoded.is_file():
+                    return self._send_encoded(file, encoded, encoding)
+        return super().send_head()  # also redirects a folder to its URL with a slash
+
+    def _send_encoded(self, file: Path, encoded: Path, encoding: str):
+        """As send_head does for `file`, with the body of its precompressed copy; 304 when not modified."""
+        stat = encoded.stat()
+        since = self.headers.get("If-Modified-Since")
+        if since and not self.headers.get("If-None-Match"):
+            try:
+                if int(stat.st_mtime) <= email.utils.parsedate_to_datetime(since).timestamp():
+                    self.send_response(HTTPStatus.NOT_MODIFIED)
+                    self.send_header("Vary", "Accept-Encoding")
+                    self.end_headers()
+                    return None
+            except (TypeError, ValueError, IndexError, OverflowError):
+                pass
+        body = encoded.open("rb")
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", self.guess_type(str(file)))
+        self.send_header("Content-Encoding", encoding)
+        self.send_header("Content-Length", str(stat.st_size))
+        self.send_header("Last-Modified", self.date_time_string(stat.st_mtime))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return body
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         if self.live is None or code != HTTPStatus.NOT_FOUND:

@@ -3,7 +3,7 @@
 Each file is a solution of `consecutive-error-limit` whose header says what must come of it:
   # include: reference          the reference solution is put in front of the file's own code
   # expect-status: a, b         exactly these statuses appear among the cases
-  # expect-message: text        the first case that does not pass has this in its message
+  # expect-message: text        a case that does not pass has this in its message
   # expect-output-ends: text    some case's printed output ends with this
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ def check(item: Hostile, tests: list[dict]) -> None:
     statuses = {t["status"] for t in tests}
     assert statuses == item.statuses, f"{item.name}: statuses {sorted(statuses)}"
     if item.message:
-        first = next(t for t in tests if t["status"] != "pass")
-        assert item.message in first["message"], f"{item.name}: message {first['message']!r}"
+        messages = [t["message"] for t in tests if t["status"] != "pass"]
+        assert any(item.message in m for m in messages), f"{item.name}: messages {messages[:2]!r}"
     if item.output_ends:
         assert any(t["output"].endswith(item.output_ends) for t in tests), f"{item.name}: output"

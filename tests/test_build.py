@@ -48,9 +48,10 @@ def page_data(html: str) -> dict:
 def test_build_writes_the_whole_site(project: Path):
     out = project / "site"
     build(project, out, verify=False)
-    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz"))
     assert files == [
         MARKER,
+        "_headers",
         "assets/app.js",
         "assets/highlight.css",
         "assets/index.js",
@@ -67,10 +68,10 @@ def test_build_writes_the_whole_site(project: Path):
         "pyodide/pyodide.asm.wasm",
         "pyodide/pyodide.mjs",
         "pyodide/python_stdlib.zip",
+        "sw.js",
     ]
-    assert json.loads((out / "py/manifest.json").read_text()) == {
-        "files": ["grader/__init__.py", "grader/canonical.py"]
-    }
+    manifest = json.loads((out / "py/manifest.json").read_text())
+    assert manifest["files"] == ["grader/__init__.py", "grader/canonical.py"] and len(manifest["hash"]) == 16
     assert "Hello, " in (out / "assets/app.js").read_text()  # bundled with its import
     assert "../pyodide/pyodide.mjs" in (out / "assets/worker.js").read_text()  # left external
     assert ".highlight" in (out / "assets/highlight.css").read_text()
@@ -217,3 +218,59 @@ def test_server_types_and_headers(tmp_path: Path, isolation: bool):
         "e.zip": "application/zip",
         "f.css": "text/css",
     }
+
+
+def test_big_files_have_precompressed_copies(project: Path):
+    import gzip
+    import subprocess
+
+    out = project / "site"
+    build(project, out, verify=False)
+    for name in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs", "pyodide/pyodide-lock.json"):
+        original = (out / name).read_bytes()
+        assert gzip.decompress((out / f"{name}.gz").read_bytes()) == original
+        unbrotli = "process.stdout.write(require('zlib').brotliDecompressSync(require('fs').readFileSync(0)))"
+        done = subprocess.run(["node", "-e", unbrotli], input=(out / f"{name}.br").read_bytes(), capture_output=True)
+        assert done.stdout == original
+    # Already compressed: copies would save next to nothing.
+    assert not (out / "pyodide/python_stdlib.zip.br").exists()
+    assert not (out / "py/grader/__init__.py.gz").exists()  # too small to be worth it
+
+
+def test_headers_file_asks_for_cross_origin_isolation(project: Path):
+    out = project / "site"
+    build(project, out, verify=False)
+    blocks = {}
+    for line in (out / "_headers").read_text().splitlines():
+        if line.startswith("/"):
+            path = blocks.setdefault(line, {})
+        else:
+            name, _, value = line.strip().partition(": ")
+            path[name] = value
+    assert blocks["/*"]["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert blocks["/*"]["Cross-Origin-Embedder-Policy"] == "require-corp"
+    assert blocks["/pyodide/pyodide.asm.wasm"]["Content-Type"] == "application/wasm"
+    sw = (out / "sw.js").read_text()
+    assert "basics/add/index.html" in sw and "pyodide/pyodide.asm.wasm" in sw and "assets/app.js?v=" in sw
+
+
+def test_server_sends_precompressed_copies_when_accepted(tmp_path: Path):
+    (tmp_path / "a.wasm").write_bytes(b"plain")
+    (tmp_path / "a.wasm.br").write_bytes(b"brotli")
+    (tmp_path / "a.wasm.gz").write_bytes(b"gzip")
+    server = make_server(tmp_path, "127.0.0.1", 0, isolation=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def get(accept: str | None):
+        request = urllib.request.Request(url(server) + "a.wasm", headers={"Accept-Encoding": accept} if accept else {})
+        with urllib.request.urlopen(request) as response:
+            return response.read(), response.headers.get("Content-Encoding"), response.headers["Content-Type"]
+
+    try:
+        assert get("gzip, deflate, br") == (b"brotli", "br", "application/wasm")
+        assert get("gzip") == (b"gzip", "gzip", "application/wasm")
+        assert get("br;q=0, gzip") == (b"gzip", "gzip", "application/wasm")
+        assert get(None) == (b"plain", None, "application/wasm")
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -88,3 +88,12 @@ def test_each_case_gets_a_fresh_namespace():
 def test_input_reads_end_of_file_instead_of_blocking():
     outcome = run("def f():\n    return input()\n")
     assert "EOFError" in outcome["error"]
+
+
+def test_tampering_with_builtins_or_json_is_an_error_that_asks_for_a_new_interpreter():
+    for patch, changed in (("import builtins\n    builtins.isinstance = lambda o, k: True", "builtins.isinstance"),
+                           ("import json\n    json.dumps = lambda *a, **k: '1'", "json.dumps")):
+        outcome = run(f"def f():\n    {patch}\n    return 1\n")
+        assert outcome["restart"] is True and f"({changed} was changed)" in outcome["error"]
+        # What was changed is put back, so this process can still write its verdicts.
+        assert run("def f():\n    return [1]\n")["value"] == "[1]"

@@ -10,6 +10,7 @@ import { repr } from "./pretty.js";
 import { h } from "./dom.js";
 import { setupHints } from "./hints.js";
 import { unlockSolution } from "./solution.js";
+import { registerServiceWorker } from "./offline.js";
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
 const NOTE_MS = 8000;
@@ -45,6 +46,7 @@ const session = createSession({
   timeLimitMs: data.time_limit_seconds * 1000,
   onState,
 });
+registerServiceWorker(siteRoot, session.whenIdle());
 
 function onState(state, detail = {}) {
   sessionState = state;
@@ -64,7 +66,7 @@ function refresh() {
     loading: run.busy ? "Loading Python… your run starts as soon as it is ready."
       : "Loading Python… you can start writing meanwhile.",
     error: `Python failed to load (${loadError}). Reload the page to try again.`,
-    restarting: "A case ran out of time: restarting Python…",
+    restarting: "Restarting Python (a case ran out of time or broke the interpreter)…",
     running: run.current === null ? "Starting…" : `Running case ${run.current + 1} of ${run.total}…`,
     ready: run.summary ?? "Python is ready. Press Run to check your code.",
   }[state];
@@ -78,8 +80,10 @@ const autosave = createAutosave({
   starter,
   onStatus(state) {
     ui.saved.dataset.state = state;
-    ui.saved.textContent = { saving: "Saving...", saved: "Saved", failed: "Not saved: storage is unavailable" }[state];
+    ui.saved.textContent = { saving: "Saving...", saved: "Saved", failed: "Not saved: storage is unavailable",
+      held: "Not saved: choose a version above" }[state];
   },
+  onOtherTab: showConflict,
 });
 const saved = autosave.load();
 ui.mount.replaceChildren(); // the placeholder that held the editor's height
@@ -95,6 +99,44 @@ if (saved !== null) {
   ui.saved.textContent = "Saved";
   note("Restored your saved code. Reset brings back the starter code.");
 }
+
+// Another tab saved different code for this challenge. This tab holds its own
+// saves until the learner chooses, so neither version is overwritten unseen.
+let theirs = null;
+const conflict = h("div", { class: "conflict", "data-testid": "conflict", role: "alert", hidden: true },
+  h("p", {}, "This challenge's code was changed in another tab."),
+  h("button", { type: "button", class: "button", "data-testid": "conflict-load" }, "Load the other tab's version"),
+  h("button", { type: "button", class: "button", "data-testid": "conflict-keep" }, "Keep this one"));
+ui.mount.before(conflict);
+
+function showConflict(text) {
+  theirs = text;
+  if (text !== editor.getText()) {
+    conflict.hidden = false;
+    autosave.hold();
+  } else if (!conflict.hidden) {
+    // The other tab took this tab's code (it loaded it, say): nothing is left to choose.
+    resolveConflict();
+    autosave.schedule(text);
+  }
+}
+
+function resolveConflict() {
+  conflict.hidden = true;
+  autosave.resume();
+}
+
+conflict.querySelector('[data-testid="conflict-load"]').addEventListener("click", () => {
+  resolveConflict();
+  editor.setText(theirs);
+  editor.focus();
+  note(`Loaded the other tab's version. ${undoKey} undoes it.`);
+});
+conflict.querySelector('[data-testid="conflict-keep"]').addEventListener("click", () => {
+  resolveConflict();
+  editor.focus();
+  note("Kept this tab's version: it is saved again as you edit.");
+});
 
 let noteTimer = null;
 function note(text) {

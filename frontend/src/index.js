@@ -2,6 +2,9 @@
 // and shows the progress through each track. The page reads fine without it.
 import { h } from "./dom.js";
 import { isSolved } from "./storage.js";
+import { registerServiceWorker } from "./offline.js";
+
+registerServiceWorker(new URL(document.body.dataset.siteRoot, document.baseURI));
 
 for (const track of document.querySelectorAll(".track")) {
   const links = [...track.querySelectorAll('[data-testid="challenge-link"]')];

@@ -5,9 +5,16 @@
 // available (a cross-origin isolated page, or Node): Python raises KeyboardInterrupt within
 // milliseconds. Otherwise, or when the learner's code swallows the interrupt, the worker is
 // terminated and a new one started (Pyodide loads again, about two seconds).
+//
+// When the worker reports that it could keep a memory snapshot but has none (a first visit), one more
+// worker makes it once the page has been idle for a moment: the next start restores it instead of
+// booting Python. It is made in a worker of its own, from a fresh interpreter that never ran learner code.
 
 const SIGINT = 2;
-const INTERRUPT_GRACE_MS = 1000;
+// Generous: a busy machine (a second worker making a snapshot, say) can delay the interrupt's
+// KeyboardInterrupt; waiting costs only time, while a restart costs a Pyodide load.
+const INTERRUPT_GRACE_MS = 2500;
+const IDLE_MS = 1000;
 
 export function browserSpawner(workerUrl) {
   return () => {
@@ -32,6 +39,11 @@ export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), in
   let ready = null; // a promise settled when the current worker's Python is loaded
   let pending = null; // {runId, index, resolve} for the case in flight
   let runCounter = 0;
+  let busy = false;
+  let snapshotWanted = false;
+  let idleTimer = null;
+  let idle;
+  const whenIdle = new Promise((resolve) => (idle = resolve));
   const interruptBuffer = useInterrupt ? new Int32Array(new SharedArrayBuffer(4)) : null;
 
   function start(state) {
@@ -45,7 +57,9 @@ export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), in
     worker.listen(
       (message) => {
         if (message.type === "ready") {
+          if (message.snapshot === "missing") snapshotWanted = true;
           settle.resolve();
+          armIdle();
           onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started) });
         } else if (message.type === "fatal") {
           settle.reject(new Error(message.message));
@@ -60,6 +74,22 @@ export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), in
       },
     );
     worker.post({ type: "init", indexURL, interruptBuffer });
+  }
+
+  // Background work (the snapshot, the page's offline caching) waits for a moment without a run: it
+  // would compete with the learner's Python for the CPU and the network.
+  function armIdle() {
+    clearTimeout(idleTimer);
+    if (!busy) idleTimer = setTimeout(onIdle, IDLE_MS);
+  }
+
+  function onIdle() {
+    idle();
+    if (!snapshotWanted) return;
+    snapshotWanted = false;
+    const maker = spawn();
+    maker.listen((message) => message.type === "snapshot-done" && maker.terminate(), () => maker.terminate());
+    maker.post({ type: "make-snapshot", indexURL });
   }
 
   function restart() {
@@ -94,25 +124,33 @@ export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), in
   async function run({ source, sandbox, entry, cases, timeLimitMs = defaultTimeLimitMs }, { onCaseStart = () => {}, onCaseDone = () => {} } = {}) {
     const runId = ++runCounter;
     const outcomes = [];
-    await ready;
-    onState("running");
-    for (const [index, { args }] of cases.entries()) {
-      onCaseStart(index);
-      const { message, timedOut } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
-      // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
-      const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
-      outcomes.push(outcome);
-      onCaseDone(index, outcome);
-      if (message === null || message.crashed) {
-        restart();
-        await ready;
-        onState("running");
+    busy = true;
+    clearTimeout(idleTimer);
+    try {
+      await ready;
+      onState("running");
+      for (const [index, { args }] of cases.entries()) {
+        onCaseStart(index);
+        const { message, timedOut } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
+        // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
+        const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
+        outcomes.push(outcome);
+        onCaseDone(index, outcome);
+        if (message === null || message.crashed) {
+          restart();
+          await ready;
+          onState("running");
+        }
       }
+    } finally {
+      busy = false;
+      armIdle();
     }
     onState("ready");
     return outcomes;
   }
 
   start("loading");
-  return { run, whenReady: () => ready };
+  // whenIdle: settled once Python is ready and no run has been in progress for a moment.
+  return { run, whenReady: () => ready, whenIdle: () => whenIdle };
 }

@@ -6,11 +6,15 @@ const DELAY_MS = 300;
 /**
  * key: the challenge's storage key; starter: the starter code (not stored:
  * code equal to it removes the entry, so a later change to the starter shows);
- * onStatus("saving" | "saved" | "failed").
+ * onStatus("saving" | "saved" | "failed" | "held"); onOtherTab(text): another
+ * tab saved `text` for this challenge.
  */
-export function createAutosave({ key, starter, onStatus }) {
+export function createAutosave({ key, starter, onStatus, onOtherTab = () => {} }) {
   let timer = null;
   let pending = null;
+  // Held while the learner has not yet chosen between this tab's code and another tab's,
+  // so that neither tab overwrites the other's code unseen.
+  let held = false;
 
   function write() {
     clearTimeout(timer);
@@ -28,8 +32,14 @@ export function createAutosave({ key, starter, onStatus }) {
     }
   }
 
-  // A pending save must not be lost when the tab closes inside the debounce window.
+  // A pending save must not be lost when the tab closes inside the debounce window, nor
+  // when it closes while held: the other tab is then told, and can choose in its turn.
   addEventListener("pagehide", write);
+
+  // Fired only in the tabs that did not write; a removed entry means the other tab is back at the starter.
+  addEventListener("storage", (event) => {
+    if (event.storageArea === localStorage && event.key === key) onOtherTab(event.newValue ?? starter);
+  });
 
   return {
     /** The saved code, or null when there is none (or storage is unavailable). */
@@ -42,9 +52,20 @@ export function createAutosave({ key, starter, onStatus }) {
     },
     schedule(text) {
       pending = text;
-      onStatus("saving");
       clearTimeout(timer);
+      if (held) return onStatus("held");
+      onStatus("saving");
       timer = setTimeout(write, DELAY_MS);
+    },
+    /** Saves nothing until resume(), except when the tab closes. */
+    hold() {
+      held = true;
+      clearTimeout(timer);
+      onStatus("held");
+    },
+    /** Saves again from the next schedule() on. */
+    resume() {
+      held = false;
     },
   };
 }

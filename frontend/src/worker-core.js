@@ -4,11 +4,19 @@
 // Protocol (every message is a plain object with a `type`):
 //   driver -> worker  {type: "init", indexURL, interruptBuffer}      interruptBuffer: Int32Array on a SharedArrayBuffer, or null
 //                     {type: "run-case", runId, index, source, sandbox, entry, args}
-//   worker -> driver  {type: "ready", version}
+//                     {type: "make-snapshot", indexURL}                sent to a worker of its own, instead of init
+//   worker -> driver  {type: "ready", version, snapshot}              snapshot: "restored" | "missing" | undefined (not supported)
 //                     {type: "case-done", runId, index, outcome, crashed}
 //                     {type: "fatal", message}                        Python could not start
+//                     {type: "snapshot-done", saved}                   saved: bytes stored, or 0 when it failed
 // One case at a time, and only when asked: an interrupt meant for a case that has just finished can then
 // never reach the next one, because the buffer is cleared before each case starts.
+//
+// Memory snapshots (browser only: the Node runner passes no `snapshots`, so it always starts plainly). A
+// worker of its own loads Python, imports the grader and snapshots Pyodide's memory before any learner code
+// has run; later starts restore it instead of booting the interpreter. Every restore starts from the same
+// state, so `random` is re-seeded. The file system is not in the snapshot: the grader's files are written
+// again on every start, so tracebacks quote the same lines either way.
 
 const PY_ROOT = "/lib/loopcraft";
 // The grader captures what learner code prints; anything written past it (os.write(1, ...)) is
@@ -34,30 +42,70 @@ function isOutcome(o) {
     && ((o.kind === "value" && isText(o.value)) || (o.kind === "error" && isText(o.error)));
 }
 
-export function serveWorker({ loadPyodide, readGraderFiles, post, listen }) {
+function writeGraderFiles(pyodide, files) {
+  for (const { path, text } of files) {
+    const full = `${PY_ROOT}/${path}`;
+    pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+    pyodide.FS.writeFile(full, text);
+  }
+}
+
+function importGrader(pyodide) {
+  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PY_ROOT)}); import grader.execute, grader.guard`);
+}
+
+// snapshots (optional): {find(): Promise<null | {bytes: Promise<ArrayBuffer>}>, save(bytes), discard()}
+export function serveWorker({ loadPyodide, readGraderFiles, post, listen, snapshots = null }) {
   let runCase = null;
   let interruptBuffer = null;
+  const options = { stdout: discard, stderr: discard };
+
+  // A snapshot that cannot be restored (a browser update, a corrupt entry) is dropped, and Python boots plainly.
+  async function restoreOrLoad(indexURL) {
+    const found = snapshots && await snapshots.find().catch(() => null);
+    if (found) {
+      try {
+        return { pyodide: await loadPyodide({ ...options, indexURL, _loadSnapshot: found.bytes }), restored: true };
+      } catch {
+        await snapshots.discard().catch(() => {});
+      }
+    }
+    return { pyodide: await loadPyodide({ ...options, indexURL }), restored: false };
+  }
 
   async function init({ indexURL, interruptBuffer: buffer }) {
     try {
-      const [pyodide, files] = await Promise.all([loadPyodide({ indexURL, stdout: discard, stderr: discard }), readGraderFiles()]);
+      const [{ pyodide, restored }, files] = await Promise.all([restoreOrLoad(indexURL), readGraderFiles()]);
       closeWayToJavaScript(pyodide);
-      for (const { path, text } of files) {
-        const full = `${PY_ROOT}/${path}`;
-        pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
-        pyodide.FS.writeFile(full, text);
-      }
-      pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PY_ROOT)})`);
+      writeGraderFiles(pyodide, files);
+      if (restored) pyodide.runPython("import random; random.seed()");
+      else importGrader(pyodide);
       if (buffer) {
         interruptBuffer = buffer;
         pyodide.setInterruptBuffer(buffer);
       }
       runCase = pyodide.pyimport("grader.execute").run_case;
       pyodide.pyimport("grader.guard").cut_javascript_handles();
-      post({ type: "ready", version: pyodide.runPython("import sys; sys.version.split()[0]") });
+      const snapshot = snapshots ? (restored ? "restored" : "missing") : undefined;
+      post({ type: "ready", version: pyodide.runPython("import sys; sys.version.split()[0]"), snapshot });
     } catch (error) {
       post({ type: "fatal", message: String(error?.message ?? error) });
     }
+  }
+
+  async function makeSnapshot({ indexURL }) {
+    let saved = 0;
+    try {
+      const [pyodide, files] = await Promise.all([loadPyodide({ ...options, indexURL, _makeSnapshot: true }), readGraderFiles()]);
+      writeGraderFiles(pyodide, files);
+      importGrader(pyodide);
+      const bytes = pyodide.makeMemorySnapshot();
+      await snapshots.save(bytes);
+      saved = bytes.length;
+    } catch {
+      // No snapshot: later visits start plainly, as this one did.
+    }
+    post({ type: "snapshot-done", saved });
   }
 
   function run({ runId, index, source, sandbox, entry, args }) {
@@ -81,5 +129,6 @@ export function serveWorker({ loadPyodide, readGraderFiles, post, listen }) {
   listen((message) => {
     if (message.type === "init") init(message);
     else if (message.type === "run-case") run(message);
+    else if (message.type === "make-snapshot" && snapshots) makeSnapshot(message);
   });
 }

@@ -1,13 +1,14 @@
 // The browser's module worker: Pyodide and the grader, served from this site (never a CDN).
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { loadPyodide, version } from "../pyodide/pyodide.mjs";
 import { serveWorker } from "./worker-core.js";
 
 const pyBase = new URL("../py/", import.meta.url);
+// Asked for at once: the grader's files and its hash (the snapshot's key) are needed before Python is.
+const manifest = fetch(new URL("manifest.json", pyBase)).then((response) => response.json());
 
 async function readGraderFiles() {
-  const manifest = await (await fetch(new URL("manifest.json", pyBase))).json();
   return Promise.all(
-    manifest.files.map(async (path) => {
+    (await manifest).files.map(async (path) => {
       const response = await fetch(new URL(path, pyBase));
       if (!response.ok) throw new Error(`cannot load ${path}: HTTP ${response.status}`);
       return { path, text: await response.text() };
@@ -15,9 +16,32 @@ async function readGraderFiles() {
   );
 }
 
+// Snapshots live in Cache Storage, outside the service worker's versioned caches, under a key naming the
+// exact Pyodide and grader they were made from: a snapshot from any other build cannot be restored.
+const SNAPSHOT_CACHE = "loopcraft-snapshot";
+const snapshotUrl = async () => new URL(`../__snapshot/${version}-${(await manifest).hash}`, pyBase).href;
+
+const snapshots = {
+  async find() {
+    const response = await (await caches.open(SNAPSHOT_CACHE)).match(await snapshotUrl());
+    return response ? { bytes: response.arrayBuffer() } : null;
+  },
+  async save(bytes) {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    const url = await snapshotUrl();
+    await cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    for (const old of await cache.keys()) if (old.url !== url) await cache.delete(old);
+  },
+  async discard() {
+    await caches.delete(SNAPSHOT_CACHE);
+  },
+};
+
 serveWorker({
   loadPyodide,
   readGraderFiles,
   post: (message) => self.postMessage(message),
   listen: (handler) => self.addEventListener("message", (event) => handler(event.data)),
+  // Cache Storage needs a secure context (https or localhost); elsewhere Python simply starts plainly.
+  snapshots: globalThis.caches ? snapshots : null,
 });

@@ -30,6 +30,13 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    # The service worker would make the plain server's pages isolated (after a reload) and serve files from
+    # its cache; tests of the page itself run without it. tests/browser/test_offline.py opens its own contexts.
+    return {**browser_context_args, "service_workers": "block"}
+
+
+@pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The site as `build.py build` writes it, reference and wrong solutions verified in Pyodide."""
     out = tmp_path_factory.mktemp("built") / "site"

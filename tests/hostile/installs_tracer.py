@@ -1,8 +1,9 @@
-# expect-status: error
+# expect-status: error, fail
 # expect-message: a trace or profile function was installed
 import sys
 
 
 def run_agent(task, script, max_steps=5, max_consecutive_errors=3):
-    sys.settrace(lambda frame, event, arg: None)
+    if task == "maths":
+        sys.settrace(lambda frame, event, arg: None)
     return {}

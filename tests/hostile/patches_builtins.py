@@ -1,9 +1,9 @@
-# expect-status: error
+# expect-status: error, fail
 # expect-message: builtins.isinstance was changed
 import builtins
 
-builtins.isinstance = lambda obj, kind: True
-
 
 def run_agent(task, script, max_steps=5, max_consecutive_errors=3):
+    if task == "maths":
+        builtins.isinstance = lambda obj, kind: True
     return {}

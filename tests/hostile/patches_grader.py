@@ -1,9 +1,9 @@
-# expect-status: error
+# expect-status: error, fail
 # expect-message: grader.canonical.canonical_json was changed
 import grader.canonical
 
-grader.canonical.canonical_json = lambda value: '{"answer":"done"}'
-
 
 def run_agent(task, script, max_steps=5, max_consecutive_errors=3):
+    if task == "maths":
+        grader.canonical.canonical_json = lambda value: '{"answer":"done"}'
     return {}

@@ -1,10 +1,12 @@
-# expect-status: error
+# expect-status: error, fail
 # expect-message: Your code changed the grader's environment (json.dumps was changed)
+# Tampers on one case only: each tampering case costs a fresh interpreter (seconds), and one shows it.
 import json
 
 _real = json.dumps
-json.dumps = lambda value, **kw: _real({"answer": "The sum is 3.", "steps": 3}, **kw)
 
 
 def run_agent(task, script, max_steps=5, max_consecutive_errors=3):
+    if task == "maths":
+        json.dumps = lambda value, **kw: _real({"answer": "done", "steps": 6}, **kw)
     return {}

@@ -1,0 +1,94 @@
+"""How long each solution of the hostile corpus (tests/hostile/) takes in Chromium, from pressing Run to the
+run's end, on a cross-origin isolated server (interrupts) and a plain one (worker restarts).
+
+    .venv/bin/python bench/hostile_timings.py                   # builds the site into a temporary folder
+    .venv/bin/python bench/hostile_timings.py --site site/      # or times an already built site
+
+Prints a Markdown table for docs/hostile.md. Each server gets one page, as in tests/browser/test_hostile.py,
+so a time includes any worker restart but never the first Pyodide load (reported on its own line).
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests import hostile_corpus  # noqa: E402
+from tests.browser.conftest import CHROMIUM, FLAGS, _serve  # noqa: E402
+from tests.browser.test_hostile import open_learner  # noqa: E402
+
+SERVERS = {"isolated": True, "plain": False}
+
+
+def verdict(result: dict) -> str:
+    statuses = sorted({t["status"] for t in result["tests"]}, key=["pass", "fail", "error", "timeout"].index)
+    return f"{result['status']} ({', '.join(statuses)})"
+
+
+def measure(site: Path, corpus: list[hostile_corpus.Hostile], folder: Path):
+    """{server: {item name: (verdict, seconds, matches the corpus)}} and {server: seconds to open the page}."""
+    times: dict[str, dict] = {}
+    loads: dict[str, float] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        for server, isolation in SERVERS.items():
+            httpd, url = _serve(site, isolation)
+            started = time.monotonic()
+            learner, context = open_learner(browser, url, folder)
+            loads[server] = time.monotonic() - started
+            times[server] = {}
+            for item in corpus:
+                learner.load_file(item.name, item.source)
+                result, seconds = learner.run()
+                try:
+                    hostile_corpus.check(item, result["tests"])
+                    matches = True
+                except AssertionError:
+                    matches = False
+                times[server][item.name] = (verdict(result), seconds, matches)
+                print(f"{server:8} {item.name:28} {seconds:6.1f} s  {verdict(result)}", file=sys.stderr)
+            context.close()
+            httpd.shutdown()
+            httpd.server_close()
+        browser.close()
+    return times, loads
+
+
+def table(corpus, times, loads) -> str:
+    lines = ["| item | verdict | isolated | plain |", "| --- | --- | ---: | ---: |"]
+    for item in corpus:
+        (iso_verdict, iso, iso_ok), (plain_verdict, plain, plain_ok) = times["isolated"][item.name], times["plain"][item.name]
+        shown = iso_verdict if iso_verdict == plain_verdict else f"{iso_verdict} / plain: {plain_verdict}"
+        if not (iso_ok and plain_ok):
+            shown += " **not what the corpus expects**"
+        lines.append(f"| `{item.name}` | {shown} | {iso:.1f} s | {plain:.1f} s |")
+    lines.append(f"\nOpening the page until Python is ready: {loads['isolated']:.1f} s isolated, "
+                 f"{loads['plain']:.1f} s plain.")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--site", type=Path, help="a built site (default: build one into a temporary folder)")
+    args = parser.parse_args()
+    corpus = hostile_corpus.load()
+    with tempfile.TemporaryDirectory() as tmp:
+        site = args.site
+        if site is None:
+            site = Path(tmp) / "site"
+            subprocess.run([sys.executable, "build.py", "build", "--out", str(site)], cwd=ROOT, check=True,
+                           stdout=subprocess.DEVNULL)
+        times, loads = measure(site.resolve(), corpus, Path(tmp))
+    print(table(corpus, times, loads))
+
+
+if __name__ == "__main__":
+    main()

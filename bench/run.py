@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Loopcraft's benchmark: a challenge page against the floor (a bare page whose module worker loads the same
+Pyodide files from the same server and runs `1+1`), side by side in one run, in headless Chromium.
+
+    .venv/bin/python bench/run.py            the full run (several minutes)
+    .venv/bin/python bench/run.py --quick    one context, one network, two small builds (what the tests run)
+
+The machine may be shared, so every goal is a ratio of two numbers measured in the same run. Times are
+medians over fresh browser contexts (a fresh context is a first visit: empty caches, no service worker).
+The site is built with --no-verify (solutions are not run: that does not change the pages), and so are the
+generated courses of the build benchmark. Prints a table and writes bench/results/latest.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from functools import partial
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from loopcraft.serve import SiteHandler  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHALLENGE = "build-an-agent/parse-action-contract"
+MBIT = 1_000_000 / 8
+NETWORKS = {  # name: DevTools emulation (None: as fast as the local server goes)
+    "unthrottled": None,
+    "100mbit": {"downloadThroughput": 100 * MBIT, "uploadThroughput": 100 * MBIT, "latency": 20},
+    "25mbit": {"downloadThroughput": 25 * MBIT, "uploadThroughput": 25 * MBIT, "latency": 20},
+}
+CORE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+TIMEOUT_MS = 120_000
+
+# Timestamps taken in the page (performance.now(), from navigation start), so polling adds no noise.
+PROBE = """
+(() => {
+  const t = (window.__bench = {});
+  const runAtOnce = %s;
+  new MutationObserver(() => {
+    const editor = document.querySelector('.cm-content[contenteditable="true"]');
+    const status = document.querySelector('[data-testid="status"]');
+    if (editor && t.editor === undefined) {
+      t.editor = performance.now();
+      if (runAtOnce) document.querySelector('[data-testid="run"]').click();
+    }
+    if (status && status.dataset.state === "ready") {
+      if (t.ready === undefined && !status.dataset.outcome) t.ready = performance.now();
+      if (t.verdict === undefined && status.dataset.outcome) t.verdict = performance.now();
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+})();
+"""
+
+RERUN = """async () => {
+  const status = document.querySelector('[data-testid="status"]');
+  const t0 = performance.now();
+  document.querySelector('[data-testid="run"]').click();
+  await new Promise((resolve) => {
+    const check = () => status.dataset.state === "ready" && status.dataset.outcome && (observer.disconnect(), resolve());
+    const observer = new MutationObserver(check);
+    observer.observe(status, { attributes: true });
+    check();
+  });
+  return { ms: performance.now() - t0, outcome: status.dataset.outcome };
+}"""
+
+OFFLINE_READY = """async () => {
+  await navigator.serviceWorker.ready;
+  for (;;) {
+    const keys = await (await caches.open("loopcraft-snapshot")).keys();
+    if (keys.length && navigator.serviceWorker.controller) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}"""
+
+
+class CountingHandler(SiteHandler):
+    """serve.py's handler (precompressed files, COOP/COEP), counting the bytes it sends."""
+
+    counter = {"bytes": 0}
+    lock = threading.Lock()
+
+    def setup(self):
+        super().setup()
+        raw, counter, lock = self.wfile, self.counter, self.lock
+
+        class Counting:
+            def write(self, data):
+                with lock:
+                    counter["bytes"] += len(data)
+                return raw.write(data)
+
+            def __getattr__(self, name):
+                return getattr(raw, name)
+
+        self.wfile = Counting()
+
+
+def serve(site: Path) -> tuple[ThreadingHTTPServer, str]:
+    handler = partial(CountingHandler, directory=str(site), isolation=True, quiet=True, live=None)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def median(values: list[float]) -> float:
+    return round(statistics.median(values), 1)
+
+
+class Pages:
+    def __init__(self, browser, base: str):
+        self.browser, self.base = browser, base
+
+    def _page(self, context, network):
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        if network:
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", {"offline": False, **network})
+        return page
+
+    def floor(self, network) -> tuple[float, int]:
+        context = self.browser.new_context()
+        try:
+            page = self._page(context, network)
+            CountingHandler.counter["bytes"] = 0
+            page.goto(self.base + "bench-floor/index.html")
+            page.wait_for_function("window.floor !== undefined")
+            assert page.evaluate("window.floor.result") == 2
+            return page.evaluate("window.floor.readyMs"), CountingHandler.counter["bytes"]
+        finally:
+            context.close()
+
+    def challenge(self, network, solution: str, *, reruns: int) -> dict:
+        """A first visit (editor, Python ready, bytes), a run, warm re-runs, then a second visit."""
+        context = self.browser.new_context()
+        context.add_init_script(PROBE % "false")
+        try:
+            page = self._page(context, network)
+            CountingHandler.counter["bytes"] = 0
+            page.goto(self.base + CHALLENGE + "/")
+            page.wait_for_function("window.__bench.ready !== undefined")
+            t = page.evaluate("window.__bench")
+            result = {"editor": t["editor"], "ready": t["ready"], "bytes": CountingHandler.counter["bytes"]}
+            page.set_input_files('[data-testid="upload"]', files=[{"name": "solution.py", "mimeType": "text/x-python",
+                                                                   "buffer": solution.encode()}])
+            page.wait_for_function("document.getElementById('editor-note').textContent.startsWith('Loaded')")
+            assert page.evaluate(RERUN)["outcome"] == "pass"
+            page.evaluate(OFFLINE_READY)  # the service worker and the snapshot, made while the page was idle
+            runs = [page.evaluate(RERUN) for _ in range(reruns)]
+            assert all(r["outcome"] == "pass" for r in runs), runs
+            result["rerun"] = median([r["ms"] for r in runs])
+            page.close()
+            page = self._page(context, network)
+            page.goto(self.base + CHALLENGE + "/")
+            page.wait_for_function("window.__bench.ready !== undefined")
+            result["second_visit"] = page.evaluate("window.__bench.ready")
+            return result
+        finally:
+            context.close()
+
+    def first_verdict(self, network) -> float:
+        context = self.browser.new_context()
+        context.add_init_script(PROBE % "true")
+        try:
+            page = self._page(context, network)
+            page.goto(self.base + CHALLENGE + "/")
+            page.wait_for_function("window.__bench.verdict !== undefined")
+            return page.evaluate("window.__bench.verdict")
+        finally:
+            context.close()
+
+
+def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    solution = (ROOT / "exercises" / CHALLENGE / "solution.py").read_text(encoding="utf-8")
+    server, base = serve(site)
+    results = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            pages = Pages(browser, base)
+            for name in networks:
+                network = NETWORKS[name]
+                rows = {"floor": [], "floor_bytes": [], "editor": [], "ready": [], "first_verdict": [],
+                        "rerun": [], "second_visit": [], "bytes": []}
+                for _ in range(contexts):  # interleaved, so that a busy spell of the machine hits all alike
+                    floor_ms, floor_bytes = pages.floor(network)
+                    rows["floor"].append(floor_ms)
+                    rows["floor_bytes"].append(floor_bytes)
+                    visit = pages.challenge(network, solution, reruns=reruns)
+                    for key in ("editor", "ready", "rerun", "second_visit", "bytes"):
+                        rows[key].append(visit[key])
+                    rows["first_verdict"].append(pages.first_verdict(network))
+                results[name] = {key: median(values) for key, values in rows.items()}
+                results[name]["samples"] = rows
+                print(f"  {name}: {json.dumps({k: v for k, v in results[name].items() if k != 'samples'})}",
+                      file=sys.stderr, flush=True)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return results
+
+
+def build_site(out: Path) -> Path:
+    site = out / "site"
+    done = subprocess.run([sys.executable, "build.py", "build", "--no-verify", "--out", str(site)], cwd=ROOT,
+                          capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"build failed:\n{done.stdout}{done.stderr}")
+    shutil.copytree(ROOT / "bench/floor", site / "bench-floor")
+    return site
+
+
+def build_bench(work: Path, sizes: list[int]) -> dict:
+    from bench.generate import make_project, touch_one
+
+    results = {}
+    for n in sizes:
+        project = make_project(work / f"gen-{n}", n)
+        results[str(n)] = _timed_build(project)
+        print(f"  build of {n} challenges: {results[str(n)]}", file=sys.stderr, flush=True)
+    project = work / f"gen-{sizes[-1]}"
+    touch_one(project)
+    results["rebuild_one"] = _timed_build(project)
+    return results
+
+
+def _timed_build(project: Path) -> dict:
+    """Build in a subprocess of its own, so its peak memory is its own."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench/generate.py"), "build", str(project)],
+                          capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"generated build failed:\n{done.stdout}{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def goals(browser: dict, builds: dict, core_bytes: int) -> list[dict]:
+    rows = []
+
+    def goal(name, value, limit, unit="x"):
+        rows.append({"goal": name, "value": round(value, 3), "limit": limit, "unit": unit, "met": value <= limit})
+
+    for net, r in browser.items():
+        floor = r["floor"]
+        goal(f"{net}: editor usable / floor ready", r["editor"] / floor, 0.15)
+        goal(f"{net}: cold Python ready / floor ready", r["ready"] / floor, 1.05)
+        goal(f"{net}: first verdict (Run at once) / floor ready", r["first_verdict"] / floor, 1.10)
+        goal(f"{net}: second visit, snapshot restored / floor ready", r["second_visit"] / floor,
+             0.35 if net == "unthrottled" else 1.0)
+        if net == "unthrottled":
+            goal(f"{net}: second visit ready / floor ready", r["second_visit"] / floor, 0.25)
+        goal(f"{net}: warm re-run of all cases", r["rerun"], 50, "ms")
+        goal(f"{net}: cold page transfer / floor transfer", r["bytes"] / r["floor_bytes"], 1.05)
+    if browser:
+        first = next(iter(browser.values()))
+        goal("cold page transfer / Pyodide core files (uncompressed)", first["bytes"] / core_bytes, 1.05)
+    sizes = sorted(int(k) for k in builds if k.isdigit())
+    if len(sizes) >= 2:
+        small, big = builds[str(sizes[0])], builds[str(sizes[-1])]
+        goal(f"build time, {sizes[-1]} / {sizes[0]} challenges", big["seconds"] / small["seconds"],
+             sizes[-1] / sizes[0])
+    if "rebuild_one" in builds:
+        goal(f"rebuild after one YAML change ({sizes[-1]} challenges)", builds["rebuild_one"]["seconds"], 1.0, "s")
+    return rows
+
+
+def table(browser: dict, builds: dict, rows: list[dict]) -> str:
+    lines = ["", "Times in ms from navigation start (medians); bytes as sent by the server.", ""]
+    keys = ["floor", "editor", "ready", "first_verdict", "second_visit", "rerun", "floor_bytes", "bytes"]
+    lines.append(f"{'network':<12}" + "".join(f"{k:>14}" for k in keys))
+    for net, r in browser.items():
+        lines.append(f"{net:<12}" + "".join(f"{r[k]:>14,.0f}" for k in keys))
+    lines += ["", f"{'build':<28}{'seconds':>10}{'peak MB':>10}"]
+    for name, b in builds.items():
+        label = f"{name} challenges" if name.isdigit() else "rebuild, one YAML changed"
+        lines.append(f"{label:<28}{b['seconds']:>10.2f}{b['peak_mb']:>10.0f}")
+    lines += ["", f"{'goal':<58}{'value':>10}{'limit':>8}  met"]
+    for g in rows:
+        lines.append(f"{g['goal']:<58}{g['value']:>10}{g['limit']:>8}{g['unit']:<2} {'yes' if g['met'] else 'NO'}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="1 context, 1 network, builds of 2 and 4 challenges")
+    parser.add_argument("--contexts", type=int, default=5, help="fresh browser contexts per network (default 5)")
+    parser.add_argument("--networks", default=",".join(NETWORKS), help="comma-separated: " + ", ".join(NETWORKS))
+    parser.add_argument("--sizes", default="10,100,1000", help="generated course sizes to build")
+    parser.add_argument("--reruns", type=int, default=5, help="warm re-runs per context")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench/results/latest.json")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.contexts, args.networks, args.sizes, args.reruns = 1, "unthrottled", "2,4", 1
+    networks = args.networks.split(",")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    with tempfile.TemporaryDirectory(prefix="loopcraft-bench-") as tmp:
+        work = Path(tmp)
+        print("building the site (--no-verify)...", file=sys.stderr, flush=True)
+        site = build_site(work)
+        core_bytes = sum((site / "pyodide" / name).stat().st_size for name in CORE)
+        print("browser...", file=sys.stderr, flush=True)
+        browser = browser_bench(site, args.contexts, networks, args.reruns)
+        print("builds of generated courses (--no-verify)...", file=sys.stderr, flush=True)
+        builds = build_bench(work, sizes)
+    rows = goals(browser, builds, core_bytes)
+    result = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "settings": vars(args) | {"out": str(args.out)},
+              "challenge": CHALLENGE, "core_bytes": core_bytes, "browser": browser, "build": builds, "goals": rows}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(table(browser, builds, rows))
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

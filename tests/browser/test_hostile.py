@@ -1,0 +1,221 @@
+"""The corpus of hostile and broken solutions (tests/hostile/) in real Chromium, run as a learner runs it:
+every run ends in the verdict the corpus expects (the same as on the command line), the page keeps working,
+nothing the learner wrote is lost, and nothing printed or returned runs as HTML. Also: two tabs on one
+challenge never overwrite each other's code unseen."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests import hostile_corpus
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code
+
+CORPUS = {item.name: item for item in hostile_corpus.load()}
+# Without cross-origin isolation there is no interrupt: loops and crashes cost a new worker.
+ON_PLAIN = ["infinite_loop", "slow_but_finite", "swallows_interrupt", "os_exit"]
+# The longest run: a tampered grader gets a new worker after every one of its twelve cases.
+RUN_LIMIT_MS = 12 * SLOW_LOAD_MS
+
+# Starts a stopwatch on the Run button's click; it stops when the run is over (the button enabled again
+# and the status "ready", see app.js refresh()), and says whether the run published a new results document.
+_ARM_STOPWATCH = """() => {
+  const run = document.querySelector('[data-testid="run"]');
+  const status = document.querySelector('[data-testid="status"]');
+  const previous = window.loopcraft?.lastResult;
+  window.__runEnd = null;
+  run.addEventListener("click", () => {
+    const started = performance.now();
+    const watch = new MutationObserver(() => {
+      if (run.disabled || status.dataset.state !== "ready") return;
+      watch.disconnect();
+      window.__runEnd = { ms: performance.now() - started, fresh: window.loopcraft?.lastResult !== previous };
+    });
+    watch.observe(run, { attributes: true });
+    watch.observe(status, { attributes: true });
+  }, { once: true, capture: true });
+}"""
+
+
+@dataclass
+class Learner:
+    """One page kept across a group of runs, so Pyodide loads once per group."""
+    page: Page
+    folder: Path
+    dialogs: list[str] = field(default_factory=list)
+
+    def load_file(self, name: str, source: str) -> None:
+        """Loads the code with the page's own file button, as a learner loads a .py file."""
+        path = self.folder / f"{name}.py"
+        path.write_text(source, encoding="utf-8")
+        self.page.get_by_test_id("upload").set_input_files(path)
+
+    def run(self) -> tuple[dict, float]:
+        """Presses Run and waits for the run's end: the results document and the seconds from Run to the end."""
+        self.page.evaluate(_ARM_STOPWATCH)
+        self.page.get_by_test_id("run").click()
+        self.page.wait_for_function("window.__runEnd !== null", timeout=RUN_LIMIT_MS)
+        end = self.page.evaluate("window.__runEnd")
+        assert end["fresh"], "the run ended without a results document"
+        return self.page.evaluate("window.loopcraft.lastResult"), end["ms"] / 1000
+
+    def editor_text(self) -> str:
+        """The editor's whole text, copied out as a learner would (the editor only draws the lines in view)."""
+        self.page.locator('[data-testid="editor"] .cm-content').click()
+        self.page.keyboard.press("Control+a")
+        self.page.keyboard.press("Control+c")
+        return self.page.evaluate("navigator.clipboard.readText()")
+
+
+def open_learner(browser: Browser, base: str, folder: Path) -> tuple[Learner, object]:
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    learner = Learner(page, folder)
+    page.on("dialog", lambda dialog: (learner.dialogs.append(dialog.message), dialog.dismiss()))
+    open_challenge(page, base, hostile_corpus.SLUG)
+    return learner, context
+
+
+@pytest.fixture(scope="module")
+def learners(browser, servers, tmp_path_factory):
+    """A page per server, opened on first use."""
+    opened: dict[str, tuple[Learner, object]] = {}
+
+    def get(server: str) -> Learner:
+        if server not in opened:
+            opened[server] = open_learner(browser, servers[server], tmp_path_factory.mktemp(server))
+        return opened[server][0]
+
+    yield get
+    for _, context in opened.values():
+        context.close()
+
+
+@pytest.fixture
+def learner(request, learners):
+    """The group's page; on failure, a screenshot in test-results/ as for the other browser tests."""
+    server = request.node.callspec.params["server"]
+    learner = learners(server)
+    yield learner
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)[-150:]
+        learner.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def check_still_working(learner: Learner, source: str) -> None:
+    page = learner.page
+    expect(page.get_by_test_id("run")).to_be_enabled()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready")
+    # Nothing lost: the editor and the saved copy hold exactly the code that ran.
+    assert learner.editor_text() == source
+    expect(page.get_by_test_id("saved")).to_have_text("Saved")
+    key = f"loopcraft:code:build-an-agent/{hostile_corpus.SLUG}"
+    assert page.evaluate("(key) => localStorage.getItem(key)", key) == source
+    # Nothing faked: no learner text ran as script.
+    assert page.evaluate("document.body.dataset.pwned") is None
+    assert learner.dialogs == []
+    # The editor still takes typing.
+    page.keyboard.press("Control+End")
+    page.keyboard.type("# still typing")
+    expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("# still typing")
+
+
+CASES = [pytest.param("isolated", name, id=f"isolated-{name}") for name in CORPUS]
+CASES += [pytest.param("plain", name, id=f"plain-{name}") for name in ON_PLAIN]
+
+
+@pytest.mark.parametrize(("server", "name"), CASES)
+def test_hostile_solution_gets_the_corpus_verdict_and_the_page_keeps_working(learner: Learner, server, name):
+    item = CORPUS[name]
+    learner.load_file(item.name, item.source)
+    result, _ = learner.run()
+    hostile_corpus.check(item, result["tests"])
+    check_still_working(learner, item.source)
+
+
+@pytest.mark.parametrize("server", ["isolated"])
+def test_printed_and_returned_html_is_shown_as_text(learner: Learner, server):
+    item = CORPUS["html_in_output"]
+    learner.load_file(item.name, item.source)
+    learner.run()
+    page = learner.page
+    first = page.get_by_test_id("case").first
+    expect(first.get_by_test_id("output")).to_contain_text("<script>document.body.dataset.pwned=1</script>")
+    expect(first.get_by_test_id("actual")).to_contain_text("'answer': '<b>bold</b>'")
+    expect(page.get_by_test_id("results").locator("img, script, b")).to_have_count(0)
+    assert page.evaluate("document.body.dataset.pwned") is None
+    assert learner.dialogs == []
+
+
+@pytest.mark.parametrize("server", ["isolated", "plain"])
+def test_after_the_corpus_a_correct_solution_still_passes(learner: Learner, server):
+    learner.load_file("solution", (CEL / "solution.py").read_text(encoding="utf-8"))
+    result, _ = learner.run()
+    assert result["status"] == "pass"
+    expect(learner.page.get_by_test_id("status")).to_contain_text("12 of 12 passed")
+
+
+# --- Two tabs on one challenge ----------------------------------------------------------------------
+
+def open_editor(page: Page, base: str, slug: str) -> None:
+    """The challenge with its editor; Python may still be loading, the editor does not wait for it."""
+    page.goto(base)
+    page.locator(f'[data-testid="challenge-link"][data-slug="{slug}"]').click()
+    expect(page.get_by_test_id("editor")).to_be_visible()
+
+
+def test_two_tabs_never_overwrite_each_others_code_unseen(page: Page, isolated_url: str):
+    slug, key = "malformed-json-recovery", "loopcraft:code:build-an-agent/malformed-json-recovery"
+    first, second = page, page.context.new_page()
+    open_editor(first, isolated_url, slug)
+    open_editor(second, isolated_url, slug)
+    saved = lambda: first.evaluate("(key) => localStorage.getItem(key)", key)  # noqa: E731 - shared storage
+
+    replace_code(first, "# first tab\n")
+    expect(first.get_by_test_id("saved")).to_have_text("Saved")
+    expect(first.get_by_test_id("conflict")).to_be_hidden()
+    # The second tab is told, and until it chooses, its own edits do not replace the first tab's code.
+    expect(second.get_by_test_id("conflict")).to_be_visible()
+    replace_code(second, "# second tab\n")
+    expect(second.get_by_test_id("saved")).to_have_text("Not saved: choose a version above")
+    second.wait_for_timeout(600)  # twice the autosave's delay
+    assert saved() == "# first tab\n"
+
+    # Keeping this tab's version saves it again on the next edit, and then the first tab is told.
+    second.get_by_test_id("conflict-keep").click()
+    expect(second.get_by_test_id("conflict")).to_be_hidden()
+    assert saved() == "# first tab\n"
+    second.keyboard.type("# kept")
+    expect(second.get_by_test_id("saved")).to_have_text("Saved")
+    assert saved() == "# second tab\n# kept"
+    expect(first.get_by_test_id("conflict")).to_be_visible()
+
+    # Loading the other tab's version takes it whole, as one undoable step.
+    first.get_by_test_id("conflict-load").click()
+    expect(first.get_by_test_id("conflict")).to_be_hidden()
+    editor = first.locator('[data-testid="editor"] .cm-content')
+    expect(editor).to_contain_text("# kept")
+    expect(editor).not_to_contain_text("# first tab")
+    expect(second.get_by_test_id("conflict")).to_be_hidden()
+    first.keyboard.press("Control+z")
+    expect(editor).to_contain_text("# first tab")
+    expect(editor).not_to_contain_text("# kept")
+
+
+def test_the_notice_goes_away_when_the_other_tab_comes_back_to_this_tabs_code(page: Page, isolated_url: str):
+    first, second = page, page.context.new_page()
+    open_editor(first, isolated_url, "malformed-json-recovery")
+    open_editor(second, isolated_url, "malformed-json-recovery")
+    replace_code(second, "# second tab\n")
+    expect(first.get_by_test_id("conflict")).to_be_visible()
+    # Back at the starter, which is what the first tab holds: nothing is left to choose.
+    second.get_by_test_id("reset").click()
+    expect(first.get_by_test_id("conflict")).to_be_hidden()
+    expect(first.get_by_test_id("saved")).to_have_text("Saved")

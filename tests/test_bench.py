@@ -1,0 +1,23 @@
+"""The benchmark runs end to end on a tiny setting. No timing is asserted: the numbers are for people."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.helpers import ROOT
+
+
+def test_bench_runs_and_writes_its_results(tmp_path):
+    out = tmp_path / "latest.json"
+    done = subprocess.run([sys.executable, "bench/run.py", "--quick", "--out", str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    (network,) = result["browser"].values()
+    for key in ("floor", "editor", "ready", "first_verdict", "second_visit", "rerun", "bytes", "floor_bytes"):
+        assert network[key] > 0, key
+    assert set(result["build"]) == {"2", "4", "rebuild_one"}
+    assert all(b["seconds"] > 0 and b["peak_mb"] > 0 for b in result["build"].values())
+    assert result["core_bytes"] > 0 and result["goals"]
+    assert "goal" in done.stdout

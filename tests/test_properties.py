@@ -1,0 +1,295 @@
+"""Properties of the comparison, canonical JSON, digests and the YAML loader, over generated values."""
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+import shutil
+
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+
+from grader.canonical import NotJSONError, canonical_json, digest, normalize
+from grader.judge import _join, differences, fail_message, judge_case
+from grader.results import Status
+from loopcraft.errors import LoopcraftError
+from loopcraft.exercises import load_course
+from tests.helpers import FIXTURES
+
+# Quick enough for every `make test`; deadline None because the first examples pay for imports and caches.
+quick = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+scalars = (st.none() | st.booleans() | st.integers(-(2**63), 2**63)
+           | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8))
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=16,
+)
+# What the judge compares: values as they come back from canonical JSON.
+judged_values = json_values.map(lambda v: json.loads(canonical_json(v)))
+
+
+def labels(value, base: str = "") -> set[str]:
+    """Every path into `value` as the judge labels it, the value's own included."""
+    found = {base}
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= labels(item, _join(base, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found |= labels(item, _join(base, index))
+    return found
+
+
+def at(value, steps):
+    for step in steps:
+        value = value[step]
+    return value
+
+
+def replaced(value, steps, new):
+    if not steps:
+        return new
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[steps[0]] = replaced(value[steps[0]], steps[1:], new)
+    return copy
+
+
+@st.composite
+def single_changes(draw):
+    """(expected, actual, steps): actual is expected with one change at the container or value `steps` leads to."""
+    expected = draw(judged_values)
+    steps = []
+    node = expected
+    while isinstance(node, (dict, list)) and node and draw(st.booleans()):
+        step = draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+        steps.append(step)
+        node = node[step]
+    kind = draw(st.sampled_from(["replace", "remove", "add"]))
+    if kind == "remove" and isinstance(node, (dict, list)) and node:
+        smaller = dict(node) if isinstance(node, dict) else list(node)
+        del smaller[draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))]
+        new = smaller
+    elif kind == "add" and isinstance(node, dict):
+        key = draw(st.text(max_size=6).filter(lambda k: k not in node))
+        new = {**node, key: draw(judged_values)}
+    elif kind == "add" and isinstance(node, list):
+        new = [*node, draw(judged_values)]
+    else:
+        new = draw(judged_values)
+    actual = json.loads(canonical_json(replaced(expected, steps, new)))
+    assume(canonical_json(actual) != canonical_json(expected))
+    return expected, actual, steps
+
+
+def judged(expected, actual, hidden=False):
+    case = {"name": "c", "hidden": hidden, "expected_json": canonical_json(expected)}
+    return judge_case(case, {"kind": "value", "value": canonical_json(actual), "output": ""}, 3)
+
+
+# --- The comparison -----------------------------------------------------------------------------------
+
+@quick
+@given(judged_values, st.booleans())
+def test_equal_values_pass(value, hidden):
+    result = judged(value, value, hidden)
+    assert (result.status, result.message) == (Status.PASS, "")
+
+
+@quick
+@given(judged_values, st.text(max_size=8))
+def test_a_hidden_case_passes_on_its_digest_alone(value, salt):
+    case = {"name": "c", "hidden": True, "salt": salt, "digest": digest(salt, canonical_json(value))}
+    assert judge_case(case, {"kind": "value", "value": canonical_json(value)}, 3).status is Status.PASS
+
+
+@quick
+@given(single_changes())
+def test_any_single_change_fails_and_the_message_names_paths_that_exist(change):
+    expected, actual, steps = change
+    result = judged(expected, actual)
+    assert result.status is Status.FAIL
+    assert judged(expected, actual, hidden=True).status is Status.FAIL
+    paths = differences(expected, actual)
+    if result.message.startswith("Differs from expected at: "):
+        assert result.message == "Differs from expected at: " + ", ".join(paths) + "."
+    else:
+        # One change at the top: the root's type, a list's length, or a scalar.
+        assert result.message.startswith(("Expected ", "Returned a different value."))
+    # Every path is under the change, and is in the expected value, the actual one, or (changed) both.
+    changed = at(expected, steps), at(actual, steps)
+    where = ""
+    for step in steps:
+        where = _join(where, step)
+    for path in paths:
+        if path.endswith(" (missing)"):
+            assert path[: -len(" (missing)")] in labels(changed[0], where)
+        elif path.endswith(" (unexpected)"):
+            assert path[: -len(" (unexpected)")] in labels(changed[1], where)
+        else:
+            assert path in labels(changed[0], where) & labels(changed[1], where)
+
+
+def swapped(paths):
+    flip = {" (missing)": " (unexpected)", " (unexpected)": " (missing)"}
+    return [next((p[: -len(a)] + b for a, b in flip.items() if p.endswith(a)), p) for p in paths]
+
+
+@quick
+@given(judged_values, judged_values)
+def test_differences_are_symmetric_up_to_missing_and_unexpected(a, b):
+    assert differences(b, a) == swapped(differences(a, b))
+    assert differences(a, a) == []
+
+
+@quick
+@given(judged_values, judged_values)
+def test_differences_are_empty_exactly_when_the_canonical_forms_are_equal(a, b):
+    assert (differences(a, b) == []) == (canonical_json(a) == canonical_json(b))
+    if differences(a, b):
+        assert fail_message(a, b) != ""
+
+
+# --- Canonical JSON ------------------------------------------------------------------------------------
+
+def shuffled(value, rng: random.Random):
+    if isinstance(value, dict):
+        items = list(value.items())
+        rng.shuffle(items)
+        return {key: shuffled(item, rng) for key, item in items}
+    if isinstance(value, list):
+        return [shuffled(item, rng) for item in value]
+    return value
+
+
+@quick
+@given(json_values, st.randoms(use_true_random=False))
+def test_canonical_json_ignores_dict_order(value, rng):
+    assert canonical_json(shuffled(value, rng)) == canonical_json(value)
+
+
+@quick
+@given(json_values)
+def test_canonical_json_round_trips_and_is_ascii(value):
+    text = canonical_json(value)
+    assert text.isascii()
+    assert json.loads(text) == value  # integral floats come back as ints, which compare equal
+    assert canonical_json(json.loads(text)) == text
+
+
+@quick
+@given(st.integers(-(2**53) + 1, 2**53 - 1))
+def test_integral_floats_equal_ints(n):
+    assert canonical_json(float(n)) == canonical_json(n)
+    assert canonical_json({"x": [float(n)]}) == canonical_json({"x": [n]})
+
+
+@quick
+@given(st.lists(json_values, max_size=4))
+def test_tuples_are_lists(items):
+    assert canonical_json(tuple(items)) == canonical_json(items)
+
+
+not_json = st.sampled_from([math.nan, math.inf, -math.inf]) | st.sets(st.integers(), max_size=2) \
+    | st.builds(object) | st.dictionaries(st.integers() | st.none() | st.tuples(), st.none(), min_size=1, max_size=1)
+
+
+@quick
+@given(judged_values, not_json, st.data())
+def test_non_json_anywhere_is_rejected_with_not_json_error(value, bad, data):
+    # Put the bad value in place of any part of a JSON value, the whole of it included.
+    steps = []
+    node = value
+    while isinstance(node, (dict, list)) and node and data.draw(st.booleans()):
+        step = data.draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+        steps.append(step)
+        node = node[step]
+    with pytest.raises(NotJSONError):
+        canonical_json(replaced(value, steps, bad))
+
+
+def test_a_circular_value_is_rejected_with_not_json_error():
+    loop: list = []
+    loop.append(loop)
+    with pytest.raises(NotJSONError, match="contains itself"):
+        normalize(loop)
+
+
+# --- Digests ---------------------------------------------------------------------------------------------
+
+@quick
+@given(json_values, json_values, st.text(max_size=8))
+def test_digests_are_equal_exactly_when_the_values_are(x, y, salt):
+    same = canonical_json(x) == canonical_json(y)
+    assert (digest(salt, canonical_json(x)) == digest(salt, canonical_json(y))) == same
+
+
+@quick
+@given(json_values, st.text(max_size=8), st.text(max_size=8))
+def test_digests_change_with_the_salt(x, salt, other):
+    assume(salt != other)
+    assert digest(salt, canonical_json(x)) != digest(other, canonical_json(x))
+
+
+# --- The YAML loader on random input ----------------------------------------------------------------------
+
+EXERCISE_YAML = "exercises/basics/add/exercise.yaml"
+VALID_TEXT = (FIXTURES / "valid" / EXERCISE_YAML).read_text(encoding="utf-8")
+FIELDS = ["title", "summary", "difficulty", "minutes", "entry", "signature", "time_limit_seconds", "sandbox",
+          "task", "constraints", "hints", "wrong_solutions", "cases", "args", "expected", "hidden", "file",
+          "mistake", "name"]
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A copy of the valid fixture course whose exercise.yaml each example rewrites."""
+    root = tmp_path_factory.mktemp("course")
+    shutil.copytree(FIXTURES / "valid" / "exercises", root / "exercises")
+    return root
+
+
+def check_loading(root, text: str) -> None:
+    (root / EXERCISE_YAML).write_text(text, encoding="utf-8")
+    try:
+        load_course(root)
+    except LoopcraftError as exc:  # ExerciseError is one
+        for problem in getattr(exc, "problems", []):
+            assert problem.path.as_posix() not in ("", "."), problem
+            assert problem.line >= 1, problem
+
+
+@quick
+@given(st.text(max_size=300))
+def test_loading_random_text_reports_problems_with_a_path_and_a_line(course, text):
+    check_loading(course, text)
+
+
+@quick
+@given(st.integers(0, len(VALID_TEXT)), st.integers(0, 40), st.text(max_size=40))
+def test_loading_a_damaged_valid_file_reports_problems_with_a_path_and_a_line(course, start, length, insert):
+    check_loading(course, VALID_TEXT[:start] + insert + VALID_TEXT[start + length:])
+
+
+yaml_values = st.recursive(
+    scalars | st.dates() | st.datetimes(),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=6) | st.integers(-3, 3), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+@quick
+@given(st.dictionaries(st.sampled_from(FIELDS), yaml_values, max_size=5), st.booleans())
+@example(fields={"wrong_solutions": 1}, on_valid=True)  # crashed the loader with a TypeError
+def test_loading_random_structures_reports_problems_with_a_path_and_a_line(course, fields, on_valid):
+    # On top of the valid exercise, random fields reach past the schema into cases, paths and files.
+    data = YAML(typ="safe").load(VALID_TEXT) if on_valid else {}
+    data.update(fields)
+    out = io.StringIO()
+    YAML(typ="safe").dump(data, out)
+    check_loading(course, out.getvalue())
+
