@@ -72,7 +72,9 @@ class Learner:
 
 
 def open_learner(browser: Browser, base: str, folder: Path) -> tuple[Learner, object]:
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    # No service worker: on the plain server it would add COOP/COEP itself, and the plain page is here to
+    # exercise worker restarts (tests/browser/test_offline.py covers the service worker).
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], service_workers="block")
     page = context.new_page()
     page.set_default_timeout(30_000)
     learner = Learner(page, folder)
