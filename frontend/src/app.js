@@ -1,18 +1,20 @@
 // Page entry of a challenge: the editor, the autosave, the Python session and
 // the Run button. Python starts loading as soon as the page opens; the editor
 // does not wait for it.
-import { createSession } from "./session.js";
+import { browserSpawner, createSession } from "./session.js";
 import { judgeCase, summarize } from "./judge.js";
 import { createEditor } from "./editor.js";
 import { createAutosave, isSolved, markSolved, storageKey } from "./storage.js";
 import { createResults } from "./results.js";
 import { repr } from "./pretty.js";
-import { h } from "./dom.js";
+import { createBatch, h } from "./dom.js";
 import { setupHints } from "./hints.js";
 import { unlockSolution } from "./solution.js";
 import { registerServiceWorker } from "./offline.js";
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
+// A run shows its progress at most this often: a quick run (most are tens of milliseconds) draws once.
+const PROGRESS_MS = 100;
 const NOTE_MS = 8000;
 
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -38,11 +40,11 @@ let sessionState = "loading";
 let loadError = "";
 const run = { busy: false, current: null, total: 0, summary: null, outcome: null };
 
-// The asset version rides on app.js's own URL; the worker gets the same one.
+// The asset version rides on app.js's own URL; the worker gets the same one (challenge.html spawns it early).
 const siteRoot = new URL(document.body.dataset.siteRoot, document.baseURI);
+const workerUrl = new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href;
 const session = createSession({
-  workerUrl: new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href,
-  indexURL: new URL("pyodide/", siteRoot).href,
+  spawn: browserSpawner(workerUrl, window.loopcraftWorker),
   timeLimitMs: data.time_limit_seconds * 1000,
   onState,
 });
@@ -203,10 +205,11 @@ for (const kbd of document.querySelectorAll(".mod-key")) kbd.textContent = isMac
 async function startRun() {
   if (run.busy || sessionState === "error") return;
   Object.assign(run, { busy: true, current: null, total: data.cases.length, summary: null, outcome: null });
-  results.start(data.cases);
   ui.passed.hidden = true;
   ui.results.setAttribute("aria-busy", "true");
-  refresh();
+  refresh(); // at once: "ready" must never show while a run is on
+  const progress = createBatch(PROGRESS_MS);
+  progress.add(() => results.start(data.cases));
   const verdicts = [];
   try {
     // A run pressed while Python loads waits inside session.run until it is ready.
@@ -216,17 +219,20 @@ async function startRun() {
       {
         onCaseStart(index) {
           run.current = index;
-          results.running(index);
-          refresh();
+          progress.add(() => {
+            results.running(index);
+            refresh();
+          });
         },
         // Each case is judged as soon as its outcome arrives, while the next one runs.
         onCaseDone(index, outcome) {
           verdicts[index] = judgeCase(data.cases[index], outcome, data.time_limit_seconds)
-            .then((result) => (results.show(index, result), result));
+            .then((result) => (progress.add(() => results.show(index, result)), result));
         },
       },
     );
     const tests = await Promise.all(verdicts);
+    progress.flush();
     const summary = summarize(tests, outcomes);
     const { status } = summary;
     // The results document, in the CLI's --json shape, for tests and for anyone scripting the page.
@@ -241,6 +247,7 @@ async function startRun() {
       error: ": your code could not be loaded (see the error below).",
     }[status];
   } catch (err) {
+    progress.flush();
     results.abort(`Not run: ${err.message}`);
     run.outcome = "error";
     run.summary = `The run stopped: ${err.message}`;

@@ -16,14 +16,18 @@ const SIGINT = 2;
 const INTERRUPT_GRACE_MS = 2500;
 const IDLE_MS = 1000;
 
-export function browserSpawner(workerUrl) {
-  return () => {
-    const worker = new Worker(workerUrl, { type: "module" });
+// `early`: a worker the page spawned before its scripts loaded (see challenge.html), used for the first start.
+export function browserSpawner(workerUrl, early = null) {
+  return (role = "session") => {
+    let worker;
+    if (role === "session" && early) [worker, early] = [early, null];
+    else worker = new Worker(workerUrl, { type: "module", name: role });
     return {
       post: (message) => worker.postMessage(message),
       listen: (onMessage, onError) => {
         worker.onmessage = (event) => onMessage(event.data);
         worker.onerror = (event) => onError(new Error(event.message || "the Python worker failed to start"));
+        if (worker.earlyError) onError(new Error(worker.earlyError));
       },
       terminate: () => worker.terminate(),
     };
@@ -34,7 +38,7 @@ function canInterrupt() {
   return typeof SharedArrayBuffer !== "undefined" && globalThis.crossOriginIsolated !== false;
 }
 
-export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), indexURL, timeLimitMs: defaultTimeLimitMs = 3000, onState = () => {}, useInterrupt = canInterrupt() }) {
+export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, onState = () => {}, useInterrupt = canInterrupt() }) {
   let worker = null;
   let ready = null; // a promise settled when the current worker's Python is loaded
   let pending = null; // {runId, index, resolve} for the case in flight
@@ -73,7 +77,7 @@ export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), in
         onState("error", { message: error.message });
       },
     );
-    worker.post({ type: "init", indexURL, interruptBuffer });
+    worker.post({ type: "init", interruptBuffer });
   }
 
   // Background work (the snapshot, the page's offline caching) waits for a moment without a run: it
@@ -87,9 +91,9 @@ export function createSession({ workerUrl, spawn = browserSpawner(workerUrl), in
     idle();
     if (!snapshotWanted) return;
     snapshotWanted = false;
-    const maker = spawn();
+    const maker = spawn("snapshot");
     maker.listen((message) => message.type === "snapshot-done" && maker.terminate(), () => maker.terminate());
-    maker.post({ type: "make-snapshot", indexURL });
+    maker.post({ type: "make-snapshot" });
   }
 
   function restart() {

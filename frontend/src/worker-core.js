@@ -2,15 +2,18 @@
 // Node runner's worker thread (../node-worker.mjs); each passes in what differs between them.
 //
 // Protocol (every message is a plain object with a `type`):
-//   driver -> worker  {type: "init", indexURL, interruptBuffer}      interruptBuffer: Int32Array on a SharedArrayBuffer, or null
+//   driver -> worker  {type: "init", interruptBuffer}                 interruptBuffer: Int32Array on a SharedArrayBuffer, or null
 //                     {type: "run-case", runId, index, source, sandbox, entry, args}
-//                     {type: "make-snapshot", indexURL}                sent to a worker of its own, instead of init
+//                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
 //   worker -> driver  {type: "ready", version, snapshot}              snapshot: "restored" | "missing" | undefined (not supported)
 //                     {type: "case-done", runId, index, outcome, crashed}
 //                     {type: "fatal", message}                        Python could not start
 //                     {type: "snapshot-done", saved}                   saved: bytes stored, or 0 when it failed
 // One case at a time, and only when asked: an interrupt meant for a case that has just finished can then
 // never reach the next one, because the buffer is cleared before each case starts.
+//
+// Python boots on "init", or at once when the worker is created with `eager` (the page's worker, spawned
+// before the page's own script has even loaded): the worker says nothing until "init" all the same.
 //
 // Memory snapshots (browser only: the Node runner passes no `snapshots`, so it always starts plainly). A
 // worker of its own loads Python, imports the grader and snapshots Pyodide's memory before any learner code
@@ -55,37 +58,43 @@ function importGrader(pyodide) {
 }
 
 // snapshots (optional): {find(): Promise<null | {bytes: Promise<ArrayBuffer>}>, save(bytes), discard()}
-export function serveWorker({ loadPyodide, readGraderFiles, post, listen, snapshots = null }) {
+export function serveWorker({ loadPyodide, readGraderFiles, post, listen, snapshots = null, eager = false }) {
   let runCase = null;
   let interruptBuffer = null;
   const options = { stdout: discard, stderr: discard };
+  let booting = null;
 
   // A snapshot that cannot be restored (a browser update, a corrupt entry) is dropped, and Python boots plainly.
-  async function restoreOrLoad(indexURL) {
+  async function restoreOrLoad() {
     const found = snapshots && await snapshots.find().catch(() => null);
     if (found) {
       try {
-        return { pyodide: await loadPyodide({ ...options, indexURL, _loadSnapshot: found.bytes }), restored: true };
+        return { pyodide: await loadPyodide({ ...options, _loadSnapshot: found.bytes }), restored: true };
       } catch {
         await snapshots.discard().catch(() => {});
       }
     }
-    return { pyodide: await loadPyodide({ ...options, indexURL }), restored: false };
+    return { pyodide: await loadPyodide(options), restored: false };
   }
 
-  async function init({ indexURL, interruptBuffer: buffer }) {
+  async function boot() {
+    const [{ pyodide, restored }, files] = await Promise.all([restoreOrLoad(), readGraderFiles()]);
+    closeWayToJavaScript(pyodide);
+    writeGraderFiles(pyodide, files);
+    if (restored) pyodide.runPython("import random; random.seed()");
+    else importGrader(pyodide);
+    pyodide.pyimport("grader.guard").cut_javascript_handles();
+    return { pyodide, restored };
+  }
+
+  async function init({ interruptBuffer: buffer }) {
     try {
-      const [{ pyodide, restored }, files] = await Promise.all([restoreOrLoad(indexURL), readGraderFiles()]);
-      closeWayToJavaScript(pyodide);
-      writeGraderFiles(pyodide, files);
-      if (restored) pyodide.runPython("import random; random.seed()");
-      else importGrader(pyodide);
+      const { pyodide, restored } = await (booting ??= boot());
       if (buffer) {
         interruptBuffer = buffer;
         pyodide.setInterruptBuffer(buffer);
       }
       runCase = pyodide.pyimport("grader.execute").run_case;
-      pyodide.pyimport("grader.guard").cut_javascript_handles();
       const snapshot = snapshots ? (restored ? "restored" : "missing") : undefined;
       post({ type: "ready", version: pyodide.runPython("import sys; sys.version.split()[0]"), snapshot });
     } catch (error) {
@@ -93,10 +102,10 @@ export function serveWorker({ loadPyodide, readGraderFiles, post, listen, snapsh
     }
   }
 
-  async function makeSnapshot({ indexURL }) {
+  async function makeSnapshot() {
     let saved = 0;
     try {
-      const [pyodide, files] = await Promise.all([loadPyodide({ ...options, indexURL, _makeSnapshot: true }), readGraderFiles()]);
+      const [pyodide, files] = await Promise.all([loadPyodide({ ...options, _makeSnapshot: true }), readGraderFiles()]);
       writeGraderFiles(pyodide, files);
       importGrader(pyodide);
       const bytes = pyodide.makeMemorySnapshot();
@@ -126,9 +135,13 @@ export function serveWorker({ loadPyodide, readGraderFiles, post, listen, snapsh
     post({ type: "case-done", runId, index, outcome, crashed });
   }
 
+  if (eager) {
+    booting = boot();
+    booting.catch(() => {}); // a failure is reported when "init" asks
+  }
   listen((message) => {
     if (message.type === "init") init(message);
     else if (message.type === "run-case") run(message);
-    else if (message.type === "make-snapshot" && snapshots) makeSnapshot(message);
+    else if (message.type === "make-snapshot" && snapshots) makeSnapshot();
   });
 }

@@ -3,6 +3,7 @@ import { loadPyodide, version } from "../pyodide/pyodide.mjs";
 import { serveWorker } from "./worker-core.js";
 
 const pyBase = new URL("../py/", import.meta.url);
+const indexURL = new URL("../pyodide/", import.meta.url).href;
 // Asked for at once: the grader's files and its hash (the snapshot's key) are needed before Python is.
 const manifest = fetch(new URL("manifest.json", pyBase)).then((response) => response.json());
 
@@ -38,10 +39,12 @@ const snapshots = {
 };
 
 serveWorker({
-  loadPyodide,
+  loadPyodide: (options) => loadPyodide({ ...options, indexURL }),
   readGraderFiles,
   post: (message) => self.postMessage(message),
   listen: (handler) => self.addEventListener("message", (event) => handler(event.data)),
   // Cache Storage needs a secure context (https or localhost); elsewhere Python simply starts plainly.
   snapshots: globalThis.caches ? snapshots : null,
+  // The session's worker boots Python as soon as it exists; the snapshot maker must start from nothing.
+  eager: self.name !== "snapshot",
 });
