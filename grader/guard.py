@@ -58,8 +58,15 @@ def cut_javascript_handles() -> None:
         from pyodide.ffi import JsProxy
     except ImportError:  # plain CPython: there is no JavaScript to reach
         return
+    # isinstance against JsProxy goes through a metaclass written in Python: slow enough, over every global of
+    # every module, to delay Python's start-up by a tenth of a second. Its answer depends only on the type.
+    is_handle: dict[type, bool] = {}
     for module in list(sys.modules.values()):
         namespace = getattr(module, "__dict__", None)
         if isinstance(namespace, dict):
-            for key in [k for k, v in namespace.items() if isinstance(v, JsProxy)]:
-                del namespace[key]
+            for key, value in list(namespace.items()):
+                kind = type(value)
+                if kind not in is_handle:
+                    is_handle[kind] = isinstance(value, JsProxy)
+                if is_handle[kind]:
+                    del namespace[key]
