@@ -24,7 +24,9 @@ const snapshotUrl = async () => new URL(`../__snapshot/${version}-${(await manif
 
 const snapshots = {
   async find() {
-    const response = await (await caches.open(SNAPSHOT_CACHE)).match(await snapshotUrl());
+    // A first visit answers at once, without waiting for the manifest or creating the cache.
+    if (!(await caches.has(SNAPSHOT_CACHE))) return null;
+    const response = await caches.match(await snapshotUrl(), { cacheName: SNAPSHOT_CACHE });
     return response ? { bytes: response.arrayBuffer() } : null;
   },
   async save(bytes) {
