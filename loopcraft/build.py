@@ -1,20 +1,24 @@
-"""The build's stages: load -> validate -> verify -> render in memory -> bundle into a staging dir -> service
-worker, headers and precompressed copies -> swap."""
+"""The build's stages: load -> validate -> verify -> render, bundle and gather every file of the site in memory
+(the service worker last, as it lists the others) -> precompressed copies -> write into a staging dir -> swap.
+
+Loading, rendering and bundling keep what they make in the build cache (loopcraft/cache.py), keyed by all their
+inputs, so a rebuild after an edit redoes only what the edit changed.
+"""
 from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .bundle import bundle
+from .cache import BuildCache
 from .errors import BuildError, Problem, in_order, raise_errors
 from .exercises import Track, load_course
 from .render import pygments_css, render_pages
-from .precompress import precompress
-from .sitewriter import MARKER, copy_file, staged_site, write_text
+from .precompress import Brotli, precompress
+from .sitewriter import staged_site
 
 if TYPE_CHECKING:
     from .verify import Strength
@@ -49,11 +53,11 @@ class Report:
     strengths: list[Strength]  # one per exercise; empty when not verified
 
 
-def check(root: Path, *, verify: bool = True) -> Report:
+def check(root: Path, *, verify: bool = True, cache: BuildCache | None = None) -> Report:
     """Load, validate and (unless told not to) verify every exercise. Raises ExerciseError if the course cannot
     be loaded; verification errors are in the report, so that its strength tables can be shown with them."""
     notes: list[Problem] = []
-    tracks = load_course(root, notes)
+    tracks = load_course(root, notes, cache)
     strengths = []
     if verify:
         from .verify import verify as verify_exercises  # needs Node and Pyodide, so only when asked
@@ -66,37 +70,48 @@ def build(root: Path, out: Path, *, verify: bool = True) -> Report:
     """Build the site into `out`, replacing it only if every stage succeeds."""
     root = root.resolve()
     _require_inputs(root)
-    report = check(root, verify=verify)
+    cache = BuildCache(root)
+    report = check(root, verify=verify, cache=cache)
     raise_errors(report.problems)
-    tracks = report.tracks
-    asset_version = _asset_version(root)
-    pages = render_pages(root / "templates", tracks, asset_version)
-    grader_files = _grader_files(root)
-    with staged_site(out) as site:
-        for page, html in pages.items():
-            write_text(site, page, html)
-        for name, extra in BUNDLES.items():
-            _esbuild(root, root / "frontend/src" / name, site / "assets" / name, extra)
-        copy_file(root / "frontend/src/style.css", site, "assets/style.css")
-        write_text(site, "assets/highlight.css", pygments_css())
-        for name in PYODIDE_FILES:
-            copy_file(root / "node_modules/pyodide" / name, site, f"pyodide/{name}")
-        for name in grader_files:
-            copy_file(root / name, site, f"py/{name}")
-        graders_hash = _hash_files(root, grader_files)
-        write_text(site, "py/manifest.json", json.dumps({"files": grader_files, "hash": graders_hash}, indent=2) + "\n")
-        write_text(site, "_headers", HEADERS)
-        _service_worker(root, site, asset_version, pages)
-        precompress(root, site)
+    with Brotli() as brotli:  # Node starts now, to be ready by the time the files to compress are known
+        asset_version = _asset_version(root)
+        pages = render_pages(root / "templates", report.tracks, asset_version, cache)
+        files = _site_files(root, cache, pages, asset_version)
+        with precompress(root, files, {*pages, SERVICE_WORKER}, brotli) as compression, \
+                staged_site(out, cache.spare_site) as site:
+            for relative, data in files.items():
+                site.write(relative, data)
+            for relative, entry in compression.copies().items():
+                site.copy(entry, relative)
+    cache.prune()
     return report
 
 
-def _service_worker(root: Path, site: Path, asset_version: str, pages: dict[str, str]) -> None:
-    """Bundle sw.js with the build's version and the list of what it caches: every file of the site, the
-    assets under the versioned URLs the pages ask for."""
+def _site_files(root: Path, cache: BuildCache, pages: dict[str, str], asset_version: str) -> dict[str, bytes]:
+    """Every file of the site but the precompressed copies, {path relative to the site: bytes}."""
+    files = {page: html.encode("utf-8") for page, html in pages.items()}
+    files.update({f"assets/{name}": bundle(root, cache, name, extra) for name, extra in BUNDLES.items()})
+    files["assets/style.css"] = (root / "frontend/src/style.css").read_bytes()
+    files["assets/highlight.css"] = pygments_css().encode("utf-8")
+    for name in PYODIDE_FILES:
+        files[f"pyodide/{name}"] = (root / "node_modules/pyodide" / name).read_bytes()
+    grader_files = _grader_files(root)
+    for name in grader_files:
+        files[f"py/{name}"] = (root / name).read_bytes()
+    manifest = {"files": grader_files, "hash": _hash_files(root, grader_files)}
+    files["py/manifest.json"] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
+    files["_headers"] = HEADERS.encode("utf-8")
+    files[SERVICE_WORKER] = _service_worker(root, cache, sorted(files), asset_version, pages)
+    return files
+
+
+def _service_worker(root: Path, cache: BuildCache, paths: list[str], asset_version: str,
+                    pages: dict[str, str]) -> bytes:
+    """Bundle sw.js with the build's version and the list of what it caches: every file of the site (`paths`),
+    the assets under the versioned URLs the pages ask for."""
     precache = []
-    for path in sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()):
-        if path in (MARKER, "_headers"):
+    for path in paths:
+        if path == "_headers":
             continue
         versioned = path.startswith("assets/") and path.endswith((".js", ".css"))
         precache.append(f"{path}?v={asset_version}" if versioned else path)
@@ -104,7 +119,7 @@ def _service_worker(root: Path, site: Path, asset_version: str, pages: dict[str,
     for page in sorted(pages):
         h.update(page.encode() + b"\0" + pages[page].encode())
     defines = [f"--define:__VERSION__={json.dumps(h.hexdigest()[:10])}", f"--define:__PRECACHE__={json.dumps(precache)}"]
-    _esbuild(root, root / "frontend/src" / SERVICE_WORKER, site / SERVICE_WORKER, defines)
+    return bundle(root, cache, SERVICE_WORKER, defines)
 
 
 def _hash_files(root: Path, names: list[str]) -> str:
@@ -147,15 +162,3 @@ def _asset_version(root: Path) -> str:
         h.update(path.read_bytes() if path.is_file() else b"")
     h.update(pygments_css().encode())
     return h.hexdigest()[:10]
-
-
-def _esbuild(root: Path, entry: Path, outfile: Path, extra: list[str]) -> None:
-    command = [str(root / "node_modules/.bin/esbuild"), str(entry.relative_to(root)), "--bundle", "--format=esm",
-               "--minify", f"--outfile={outfile}", "--log-level=warning", *extra]
-    try:
-        done = subprocess.run(command, cwd=root, capture_output=True, text=True)
-    except OSError as exc:
-        raise BuildError(f"cannot run esbuild: {exc}") from exc
-    if done.returncode != 0:
-        raise BuildError(f"esbuild failed on {entry.relative_to(root)}:\n{done.stderr.strip()}")
-    sys.stderr.write(done.stderr)  # warnings

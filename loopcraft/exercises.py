@@ -1,18 +1,21 @@
 """Load exercises/ into dataclasses, reporting every problem with the file and line it comes from.
 
 Each YAML file is parsed with ruamel's round-trip loader (which keeps line numbers), turned into plain
-JSON data, then validated against its schema in schemas/; schema errors are mapped back to lines.
+JSON data, then validated against its schema in schemas/; schema errors are mapped back to lines. A file that
+loads without errors is kept in the build cache (its data and the line of each key), keyed by its text and
+its schema, so a rebuild parses only the files that changed.
 """
 from __future__ import annotations
 
 import datetime
 import difflib
+import functools
 import json
 import math
+import os
 import posixpath
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import jsonschema
@@ -20,6 +23,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.scalarbool import ScalarBoolean
 
+from .cache import BuildCache
 from .errors import LoopcraftError, Problem, has_errors, raise_errors
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -96,7 +100,7 @@ class Track:
         return [ex for part in self.parts for ex in part.exercises]
 
 
-def load_course(root: Path, notes: list[Problem] | None = None) -> list[Track]:
+def load_course(root: Path, notes: list[Problem] | None = None, cache: BuildCache | None = None) -> list[Track]:
     """Every track under root/exercises, sorted by folder name; raises ExerciseError with all problems.
 
     Notes (see Problem.note) come with the errors, or, when there are none, are added to `notes` if given.
@@ -106,7 +110,7 @@ def load_course(root: Path, notes: list[Problem] | None = None) -> list[Track]:
     if not exercises_dir.is_dir():
         raise LoopcraftError(f"no exercises folder at {exercises_dir}")
     problems: list[Problem] = []
-    tracks = [_load_track(root, d, problems) for d in _subdirs(exercises_dir)]
+    tracks = [_load_track(root, d, problems, cache) for d in _subdirs(exercises_dir)]
     raise_errors(problems)
     if not tracks:
         raise LoopcraftError(f"no tracks in {exercises_dir}")
@@ -157,24 +161,30 @@ def _list(value) -> list:
 
 
 def _subdirs(folder: Path) -> list[Path]:
-    return sorted(d for d in folder.iterdir() if d.is_dir() and not d.name.startswith((".", "_")))
+    with os.scandir(folder) as entries:  # rather than pathlib, which takes twice as long on a big course
+        names = sorted(e.name for e in entries if e.is_dir() and not e.name.startswith((".", "_")))
+    return [folder / name for name in names]
 
 
-def _load_track(root: Path, track_dir: Path, problems: list[Problem]) -> Track | None:
+def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: BuildCache | None) -> Track | None:
     yaml_path = track_dir / "track.yaml"
     rel = rel_path(yaml_path, root)
     if not yaml_path.is_file():
         problems.append(Problem(rel_path(track_dir, root), 1, "track folder has no track.yaml"))
         return None
     before = len(problems)
-    doc = _Document.load(yaml_path, rel, "track", problems)
+    doc = _Document.load(yaml_path, rel, "track", problems, cache)
     if not SLUG.match(track_dir.name):
         problems.append(Problem(rel, 1, f"track folder name {track_dir.name!r} is not a slug: "
                                          "use lowercase letters, digits and hyphens (it becomes a URL)"))
 
-    folders = {d.name: d for d in _subdirs(track_dir) if (d / "exercise.yaml").is_file()}
+    folders = {d.name: d for d in _subdirs(track_dir) if os.path.isfile(os.path.join(d, "exercise.yaml"))}
     # Load every exercise folder, listed or not, so all of their problems are reported in one run.
-    loaded = {name: _load_exercise(root, d, track_dir.name, problems) for name, d in folders.items()}
+    real_dir = track_dir.resolve()  # once for all of its exercises (see _resolve_in)
+    shared: dict[str, str] = {}  # files read by several exercises, such as the track's sandbox
+    loaded = {name: _load_exercise(root, d, track_dir.name, problems, cache=cache, track_real_dir=real_dir,
+                                   shared=shared)
+              for name, d in folders.items()}
 
     if doc is None:
         return None
@@ -207,52 +217,61 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem]) -> Track |
                  parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts])
 
 
-def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem], *,
-                   recording: bool = False) -> Exercise | None:
-    yaml_path = folder / "exercise.yaml"
-    rel = rel_path(yaml_path, root)
+def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem], *, recording: bool = False,
+                   cache: BuildCache | None = None, track_real_dir: Path | None = None,
+                   shared: dict[str, str] | None = None) -> Exercise | None:
+    # Paths are mostly strings here: a course has thousands of files, and pathlib would double the loading time.
+    track_real_dir = track_real_dir or folder.parent.resolve()
+    real_folder = _resolve_in(str(track_real_dir), folder.name)
+    rel = _relative(Path(_resolve_in(real_folder, "exercise.yaml")), root)
     before = len(problems)
-    doc = _Document.load(yaml_path, rel, "exercise", problems)
+    doc = _Document.load(os.path.join(folder, "exercise.yaml"), rel, "exercise", problems, cache)
 
-    def source(path: Path, line: int, what: str) -> str | None:
-        if not path.is_file():
-            problems.append(Problem(rel, line, f"{what} not found: {rel_path(path, root).as_posix()}"))
+    def source(path: str, line: int, what: str) -> str | None:
+        if not os.path.isfile(path):
+            problems.append(Problem(rel, line, f"{what} not found: {rel_path(Path(path), root).as_posix()}"))
             return None
         try:
-            return path.read_text(encoding="utf-8")
+            with open(path, encoding="utf-8") as f:
+                return f.read()
         except UnicodeDecodeError as exc:
-            problems.append(Problem(rel_path(path, root), 1, f"not UTF-8 text: {exc.reason}"))
+            problems.append(Problem(rel_path(Path(path), root), 1, f"not UTF-8 text: {exc.reason}"))
             return None
 
     # Fixed names, so they are checked even when exercise.yaml itself is broken.
-    starter = source(folder / "starter.py", 1, "starter file")
-    solution = source(folder / "solution.py", 1, "reference solution")
+    starter = source(os.path.join(folder, "starter.py"), 1, "starter file")
+    solution = source(os.path.join(folder, "solution.py"), 1, "reference solution")
     if doc is None:
         return None
     data = doc.data
 
     sandbox_path = sandbox = None
     if isinstance(data.get("sandbox"), str):
-        sandbox_path = (folder / data["sandbox"]).resolve()
+        sandbox_path = Path(_resolve_in(real_folder, data["sandbox"]))
         line = doc.line(("sandbox",))
         # The sandbox is published in the site, so it must not be able to reach a reference solution.
-        if not sandbox_path.is_relative_to(folder.parent.resolve()) or sandbox_path.name == "solution.py":
+        if not sandbox_path.is_relative_to(track_real_dir) or sandbox_path.name == "solution.py":
             problems.append(Problem(rel, line, "sandbox must be a file in the track folder, other than a solution.py"))
+        elif shared is not None and str(sandbox_path) in shared:
+            sandbox = shared[str(sandbox_path)]
         else:
-            sandbox = source(sandbox_path, line, "sandbox file")
+            sandbox = source(str(sandbox_path), line, "sandbox file")
+            if shared is not None and sandbox is not None:
+                shared[str(sandbox_path)] = sandbox
 
     wrong: list[WrongSolution] = []
     listed_wrong: set[Path] = set()
     for i, item in enumerate(_list(data.get("wrong_solutions"))):
         if isinstance(item, dict) and isinstance(item.get("file"), str):
-            path = (folder / item["file"]).resolve()
+            path = Path(_resolve_in(real_folder, item["file"]))
             listed_wrong.add(path)
-            text = source(path, doc.line(("wrong_solutions", i, "file")), "wrong solution")
+            text = source(str(path), doc.line(("wrong_solutions", i, "file")), "wrong solution")
             if text is not None and isinstance(item.get("mistake"), str):
                 wrong.append(WrongSolution(path=path, mistake=item["mistake"], source=text,
                                            line=doc.line(("wrong_solutions", i))))
-    for path in sorted((folder / "wrong").glob("*.py")):
-        if path.resolve() not in listed_wrong:
+    wrong_dir = os.path.join(folder, "wrong")
+    for path in sorted(Path(wrong_dir).glob("*.py")) if os.path.isdir(wrong_dir) else []:
+        if Path(_resolve_in(real_folder, f"wrong/{path.name}")) not in listed_wrong:
             problems.append(Problem(rel, doc.line(("wrong_solutions",)),
                                     f"{path.relative_to(folder).as_posix()} is not listed in wrong_solutions, "
                                     "so the build would never check that it fails"))
@@ -288,17 +307,19 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
 
 
 class _Document:
-    """A parsed YAML file: plain JSON `data` plus the ruamel tree, kept to look up line numbers."""
+    """A parsed YAML file: plain JSON `data`, and the 1-based line of every key and list item by its path."""
 
-    def __init__(self, tree, data):
-        self.tree = tree
+    def __init__(self, data, lines: dict[tuple, int]):
         self.data = data
+        self.lines = lines
 
     @classmethod
-    def load(cls, path: Path, rel: Path, kind: str, problems: list[Problem]) -> _Document | None:
+    def load(cls, path: Path | str, rel: Path, kind: str, problems: list[Problem],
+             cache: BuildCache | None = None) -> _Document | None:
         """Parse and validate; None if the file cannot be parsed at all (the problem is recorded)."""
         try:
-            text = path.read_text(encoding="utf-8")
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
         except UnicodeDecodeError as exc:
             problems.append(Problem(rel, 1, f"not UTF-8 text: {exc.reason}"))
             return None
@@ -306,6 +327,10 @@ class _Document:
         if not named or posixpath.basename(named.group(1)) != f"{kind}.schema.json":
             problems.append(Problem(rel, 1, f"add `{schema_comment(rel, kind)}` as the first line, "
                                             "so that editors check this file as you type", note=True))
+        schema = _schema(kind)
+        key = cache.key("yaml", kind, schema, text) if cache else ""
+        if cache and (cached := cache.get_json("yaml", key)) is not None:
+            return cls(cached["data"], {tuple(path): line for path, line in cached["lines"]})
         try:
             tree = YAML(typ="rt").load(text)
         except MarkedYAMLError as exc:
@@ -314,24 +339,24 @@ class _Document:
         except YAMLError as exc:
             problems.append(Problem(rel, 1, f"YAML error: {exc}"))
             return None
-        doc = cls(tree, None)
+        before = len(problems)
+        doc = cls(None, _lines(tree))
         doc.data = doc._plain(tree, (), rel, problems)
         if not isinstance(doc.data, dict):
             problems.append(Problem(rel, 1, f"expected a mapping of fields, got {_kind(doc.data)}"))
             return None
-        doc._validate(_validator(kind), rel, problems)
+        doc._validate(_validator(schema), rel, problems)
+        if cache and len(problems) == before:  # only error-free files, so errors are always found afresh
+            cache.put_json("yaml", key, {"data": doc.data, "lines": [[list(p), n] for p, n in doc.lines.items()]})
         return doc
 
     def line(self, path: tuple) -> int:
         """1-based line of the key (or list item) at `path`; the nearest enclosing one if it is missing."""
-        node, line = self.tree, 1
-        for key in path:
-            try:
-                pos = node.lc.key(key) if isinstance(node, dict) else node.lc.item(key)
-                node = node[key]
-            except (AttributeError, KeyError, IndexError, TypeError):
+        line = 1
+        for end in range(1, len(path) + 1):
+            if path[:end] not in self.lines:
                 break
-            line = pos[0] + 1
+            line = self.lines[path[:end]]
         return line
 
     def _plain(self, node, path: tuple, rel: Path, problems: list[Problem]):
@@ -404,25 +429,52 @@ class _Document:
                 problems.append(Problem(rel, line, _at(path, error.message)))
 
 
+def _lines(tree) -> dict[tuple, int]:
+    """The line of every key and list item of a ruamel tree that has one, by path (merged keys have none)."""
+    lines: dict[tuple, int] = {}
+
+    def walk(node, path: tuple) -> None:
+        for key in node if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else ():
+            try:
+                pos = node.lc.key(key) if isinstance(node, dict) else node.lc.item(key)
+            except (AttributeError, KeyError, IndexError, TypeError):
+                continue
+            lines[path + (key,)] = pos[0] + 1
+            walk(node[key], path + (key,))
+
+    walk(tree, ())
+    return lines
+
+
 _TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
                "array": "a list", "object": "a mapping", "null": "null"}
 
 
 def schema_comment(rel: Path, kind: str) -> str:
     """The line naming the JSON Schema of a YAML file at `rel` (relative to the root), for editors."""
-    schema = posixpath.relpath(f"schemas/{kind}.schema.json", rel.parent.as_posix())
+    if rel.is_absolute():  # outside the root
+        schema = posixpath.relpath(f"schemas/{kind}.schema.json", rel.parent.as_posix())
+    else:  # the same answer from "/" as from the working directory, which relpath would look up twice each time
+        schema = posixpath.relpath(f"/schemas/{kind}.schema.json", f"/{rel.parent.as_posix()}")
     return f"# yaml-language-server: $schema={schema}"
 
 
-def _validator(kind: str) -> jsonschema.Draft202012Validator:
-    path = SCHEMAS / f"{kind}.schema.json"
-    return _compiled_schema(path, path.stat().st_mtime_ns)
+def _schema(kind: str) -> str:
+    """A schema's text: part of the cache key of every file it validates."""
+    path = os.path.join(SCHEMAS, f"{kind}.schema.json")  # a string: this runs for every file loaded
+    return _read_schema(path, os.stat(path).st_mtime_ns)
 
 
-@cache
-def _compiled_schema(path: Path, _mtime_ns: int) -> jsonschema.Draft202012Validator:
+@functools.cache
+def _read_schema(path: str, _mtime_ns: int) -> str:
     # Keyed by modification time too, so the dev server picks up an edited schema.
-    schema = json.loads(path.read_text(encoding="utf-8"))
+    return Path(path).read_text(encoding="utf-8")
+
+
+@functools.cache
+def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
+    """Compiled only when a file is not in the cache."""
+    schema = json.loads(schema_text)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 
@@ -478,5 +530,25 @@ def _did_you_mean(word: str, choices) -> str:
 
 def rel_path(path: Path, root: Path) -> Path:
     """`path` as problems show it: relative to the (resolved) repository root when inside it."""
-    path = path.resolve()
-    return path.relative_to(root) if path.is_relative_to(root) else path
+    return _relative(path.resolve(), root)
+
+
+def _relative(path: Path, root: Path) -> Path:
+    try:
+        return path.relative_to(root)
+    except ValueError:  # outside the root
+        return path
+
+
+def _resolve_in(real_dir: str, relative: str) -> str:
+    """`os.path.realpath(real_dir/relative)` for a folder already resolved, looking up only the components of
+    `relative`: realpath looks up every one from the root, which made up a third of loading a course."""
+    path = "/" if relative.startswith("/") else real_dir
+    for part in relative.split("/"):
+        if part == "..":
+            path = os.path.dirname(path)
+        elif part not in ("", "."):
+            path = os.path.join(path, part)
+            if os.path.islink(path):
+                return os.path.realpath(os.path.join(real_dir, relative))  # rare: leave it to the general case
+    return path

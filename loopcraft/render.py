@@ -1,12 +1,16 @@
 """Render the site's pages in memory: Jinja2 contexts built from loaded exercises.
 
-Nothing here writes files; `render_pages` returns {site-relative path: HTML} for the site writer.
+Nothing here writes files; `render_pages` returns {site-relative path: HTML} for the site writer. A page whose
+inputs (the templates, the asset version, and what its context is made from) are in the build cache is taken
+from there instead of being rendered again.
 """
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
@@ -20,6 +24,7 @@ from pygments.util import ClassNotFound
 
 from grader.canonical import canonical_json, digest
 
+from .cache import BuildCache
 from .errors import BuildError
 from .exercises import Exercise, Track
 
@@ -47,9 +52,40 @@ def tojson_script(value) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def make_environment(templates_dir: Path) -> jinja2.Environment:
+def read_templates(templates_dir: Path) -> dict[str, bytes]:
+    """Every template file (but hidden ones, such as an editor's), read once, so that pages are rendered from the
+    very bytes their cache key hashes."""
+    return {path.relative_to(templates_dir).as_posix(): path.read_bytes()
+            for path in sorted(templates_dir.rglob("*")) if path.is_file() and not path.name.startswith(".")}
+
+
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept in the build cache, by name and source: compiling takes Jinja a good part of the
+    time of a rebuild that renders only a page or two."""
+
+    def __init__(self, cache: BuildCache):
+        self.cache = cache
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.cache.get("template", self.cache.key("template", bucket.key, bucket.checksum))
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.cache.put("template", self.cache.key("template", bucket.key, bucket.checksum),
+                       bucket.bytecode_to_string())
+
+
+def make_environment(templates_dir: Path, templates: dict[str, bytes],
+                     cache: BuildCache | None = None) -> jinja2.Environment:
+    def load(name: str):
+        if name not in templates:
+            return None
+        return templates[name].decode("utf-8"), str(templates_dir / name), lambda: True
+
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir),
+        loader=jinja2.FunctionLoader(load),
+        bytecode_cache=_CompiledTemplates(cache) if cache else None,
         autoescape=True,
         undefined=jinja2.StrictUndefined,  # a misspelt variable fails the build instead of rendering blank
     )
@@ -121,7 +157,20 @@ def index_context(tracks: list[Track]) -> dict:
     }
 
 
+def challenge_inputs(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> str:
+    """Everything challenge_context reads, as text for the page's cache key: the whole exercise, and of the
+    track and the neighbours only what the page shows (so that editing one challenge re-renders few pages)."""
+    def link(other: Exercise | None) -> list | None:
+        return [other.title, challenge_url(other)] if other else None
+
+    def fields(value) -> list | str:
+        return list(vars(value).values()) if dataclasses.is_dataclass(value) else str(value)  # Path, MISSING
+
+    return json.dumps([track.slug, track.title, ex, link(prev), link(next_)], ensure_ascii=False, default=fields)
+
+
 def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> dict:
+    # Reads nothing that challenge_inputs leaves out, or cached pages would miss a change.
     site_root = "../../"
     visible = [c for c in ex.cases if not c.hidden]
     ex_salt = salt(ex)
@@ -180,21 +229,35 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
     }
 
 
-def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str) -> dict[str, str]:
+def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
+                 cache: BuildCache | None = None) -> dict[str, str]:
     """Every page of the site, {path relative to the site root: HTML}. prev/next stay within a track."""
-    env = make_environment(templates_dir)
-    contexts = {"index.html": ("index.html", index_context(tracks))}
+    templates = read_templates(templates_dir)
+    env = make_environment(templates_dir, templates, cache)
+    common = cache.key("templates", asset_version, *(x for item in templates.items() for x in item)) if cache else ""
+    # {page: (template, the context's inputs as text, the context)}; the index's context is cheap, so it is its
+    # own input, while a challenge's (Markdown, highlighting, encryption) is made only when the cache misses.
+    index = index_context(tracks)
+    jobs: dict[str, tuple[str, str, Callable[[], dict]]] = {
+        "index.html": ("index.html", json.dumps(index, ensure_ascii=False), lambda: index)}
     for track in tracks:
         exs = track.exercises
         for i, ex in enumerate(exs):
             prev, next_ = exs[i - 1] if i else None, exs[i + 1] if i + 1 < len(exs) else None
-            contexts[challenge_path(ex)] = ("challenge.html", challenge_context(track, ex, prev, next_))
+            jobs[challenge_path(ex)] = ("challenge.html", challenge_inputs(track, ex, prev, next_),
+                                        lambda t=track, e=ex, p=prev, n=next_: challenge_context(t, e, p, n))
     pages = {}
-    for page, (template, context) in contexts.items():
+    for page, (template, inputs, context) in jobs.items():
+        key = cache.key("page", common, page, template, inputs) if cache else ""
+        if cache and (html := cache.get("page", key)) is not None:
+            pages[page] = html.decode("utf-8")
+            continue
         try:
-            pages[page] = env.get_template(template).render(context, asset_version=asset_version)
+            pages[page] = env.get_template(template).render(context(), asset_version=asset_version)
         except jinja2.TemplateSyntaxError as exc:
             raise BuildError(f"{exc.filename}:{exc.lineno}: template syntax error: {exc.message}") from exc
         except jinja2.TemplateError as exc:
             raise BuildError(f"rendering {page} with templates/{template}: {exc}") from exc
+        if cache:
+            cache.put("page", key, pages[page].encode("utf-8"))
     return pages

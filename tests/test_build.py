@@ -38,7 +38,8 @@ def project(tmp_path: Path) -> Path:
 
 
 def leftovers(parent: Path) -> list[str]:
-    return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
+    """Staging or old site dirs left beside the site (the build cache, .cache/, is meant to stay)."""
+    return sorted(p.name for p in parent.iterdir() if p.name.startswith(".") and p.name != ".cache")
 
 
 def page_data(html: str) -> dict:
