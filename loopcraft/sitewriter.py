@@ -140,6 +140,12 @@ def staged_site(out: Path, spare: Path | None = None) -> Iterator[StagedSite]:
 def _swap(staging: Path, out: Path, spare: Path | None) -> None:
     if not out.exists():
         staging.rename(out)
+        if spare and not spare.exists():
+            # No site replaced to keep: link one (cheap), or the next build would make every folder again.
+            try:
+                shutil.copytree(out, spare, copy_function=os.link)
+            except (OSError, shutil.Error):
+                shutil.rmtree(spare, ignore_errors=True)
         return
     # Two renames: the old site is gone only for the instant between them, and comes back if the second fails.
     old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
