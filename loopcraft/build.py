@@ -82,7 +82,7 @@ def build(root: Path, out: Path, *, verify: bool = True) -> Report:
             for relative, data in files.items():
                 site.write(relative, data)
             for relative, entry in compression.copies().items():
-                site.copy(entry, relative)
+                site.link(entry, relative)
     cache.prune()
     return report
 

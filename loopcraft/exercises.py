@@ -223,7 +223,7 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
     # Paths are mostly strings here: a course has thousands of files, and pathlib would double the loading time.
     track_real_dir = track_real_dir or folder.parent.resolve()
     real_folder = _resolve_in(str(track_real_dir), folder.name)
-    rel = _relative(Path(_resolve_in(real_folder, "exercise.yaml")), root)
+    rel = _relative(_resolve_in(real_folder, "exercise.yaml"), root)
     before = len(problems)
     doc = _Document.load(os.path.join(folder, "exercise.yaml"), rel, "exercise", problems, cache)
 
@@ -247,17 +247,18 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
 
     sandbox_path = sandbox = None
     if isinstance(data.get("sandbox"), str):
-        sandbox_path = Path(_resolve_in(real_folder, data["sandbox"]))
+        real_sandbox = _resolve_in(real_folder, data["sandbox"])
+        sandbox_path = Path(real_sandbox)
         line = doc.line(("sandbox",))
         # The sandbox is published in the site, so it must not be able to reach a reference solution.
-        if not sandbox_path.is_relative_to(track_real_dir) or sandbox_path.name == "solution.py":
+        if not _inside(real_sandbox, str(track_real_dir)) or sandbox_path.name == "solution.py":
             problems.append(Problem(rel, line, "sandbox must be a file in the track folder, other than a solution.py"))
-        elif shared is not None and str(sandbox_path) in shared:
-            sandbox = shared[str(sandbox_path)]
+        elif shared is not None and real_sandbox in shared:
+            sandbox = shared[real_sandbox]
         else:
-            sandbox = source(str(sandbox_path), line, "sandbox file")
+            sandbox = source(real_sandbox, line, "sandbox file")
             if shared is not None and sandbox is not None:
-                shared[str(sandbox_path)] = sandbox
+                shared[real_sandbox] = sandbox
 
     wrong: list[WrongSolution] = []
     listed_wrong: set[Path] = set()
@@ -530,14 +531,20 @@ def _did_you_mean(word: str, choices) -> str:
 
 def rel_path(path: Path, root: Path) -> Path:
     """`path` as problems show it: relative to the (resolved) repository root when inside it."""
-    return _relative(path.resolve(), root)
+    return _relative(str(path.resolve()), root)
 
 
-def _relative(path: Path, root: Path) -> Path:
-    try:
-        return path.relative_to(root)
-    except ValueError:  # outside the root
-        return path
+def _relative(path: str, root: Path) -> Path:
+    """rel_path of a resolved path, given as a string (cheaper than pathlib's relative_to, loading a course)."""
+    prefix = os.path.join(root, "")
+    if path.startswith(prefix):
+        return Path(path[len(prefix):])
+    return Path(".") if path == str(root) else Path(path)
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Path.is_relative_to for resolved paths given as strings."""
+    return path == folder or path.startswith(os.path.join(folder, ""))
 
 
 def _resolve_in(real_dir: str, relative: str) -> str:

@@ -50,9 +50,11 @@ class Brotli:
 
     def start(self, jobs: list) -> None:
         """[[source file, file to write, quality], ...]; brotli.mjs reads them all before it writes anything."""
-        if self._error and jobs:
+        if not jobs:
+            self._stop()  # nothing to wait for
+        elif self._error:
             raise BuildError(f"cannot run node to compress the site: {self._error}")
-        if self._process:
+        else:
             with self._process.stdin:
                 self._process.stdin.write(json.dumps(jobs))
 
@@ -65,9 +67,13 @@ class Brotli:
             self._process = None
 
     def __exit__(self, *exc) -> None:
-        if self._process:  # the build failed before the jobs were done
+        self._stop()  # if the build failed before the jobs were done
+
+    def _stop(self) -> None:
+        if self._process:
             self._process.kill()
             self._process.wait()
+            self._process = None
 
 
 class Compression:

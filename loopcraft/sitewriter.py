@@ -47,9 +47,21 @@ class StagedSite:
                     f.write(data)
         self.written.add(relative)
 
-    def copy(self, source: Path | str, relative: str) -> None:
-        with open(source, "rb") as f:
-            self.write(relative, f.read())
+    def link(self, source: str, relative: str) -> None:
+        """Make `relative` a hard link to `source`, a file that is never written into (a cache entry): then
+        checking the spare's file is comparing two inodes, not two files. A copy where links cannot be made."""
+        path = os.path.join(self._staging, relative)
+        self._make_dirs(os.path.dirname(path))
+        try:
+            kept = os.path.samestat(os.lstat(path), os.stat(source))
+        except OSError:
+            kept = False
+        if not kept:
+            _remove(path)
+            if not _link(source, path):
+                with open(source, "rb") as f:
+                    self.write(relative, f.read())
+        self.written.add(relative)
 
     def finish(self) -> None:
         """Remove whatever the spare held that this build did not write."""
