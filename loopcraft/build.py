@@ -101,23 +101,23 @@ def _site_files(root: Path, cache: BuildCache, pages: dict[str, str], asset_vers
     manifest = {"files": grader_files, "hash": _hash_files(root, grader_files)}
     files["py/manifest.json"] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
     files["_headers"] = HEADERS.encode("utf-8")
-    files[SERVICE_WORKER] = _service_worker(root, cache, sorted(files), asset_version, pages)
+    files[SERVICE_WORKER] = _service_worker(root, cache, files, sorted(pages), asset_version)
     return files
 
 
-def _service_worker(root: Path, cache: BuildCache, paths: list[str], asset_version: str,
-                    pages: dict[str, str]) -> bytes:
-    """Bundle sw.js with the build's version and the list of what it caches: every file of the site (`paths`),
-    the assets under the versioned URLs the pages ask for."""
+def _service_worker(root: Path, cache: BuildCache, files: dict[str, bytes], pages: list[str],
+                    asset_version: str) -> bytes:
+    """Bundle sw.js with the build's version and the list of what it caches: every file of the site, the
+    assets under the versioned URLs the pages ask for."""
     precache = []
-    for path in paths:
+    for path in sorted(files):
         if path == "_headers":
             continue
         versioned = path.startswith("assets/") and path.endswith((".js", ".css"))
         precache.append(f"{path}?v={asset_version}" if versioned else path)
     h = hashlib.sha256(asset_version.encode())
-    for page in sorted(pages):
-        h.update(page.encode() + b"\0" + pages[page].encode())
+    for page in pages:
+        h.update(page.encode() + b"\0" + files[page])
     defines = [f"--define:__VERSION__={json.dumps(h.hexdigest()[:10])}", f"--define:__PRECACHE__={json.dumps(precache)}"]
     return bundle(root, cache, SERVICE_WORKER, defines)
 

@@ -1,8 +1,9 @@
 """Precompressed copies (`.br`, `.gz`) beside the site's big files, for servers that can send them as they are.
 
 Brotli at its best setting takes minutes on Pyodide's WebAssembly, so compressed files are kept in a cache
-keyed by their content and the quality (node_modules/.cache/, shared by every build of the project): a rebuild
-only compresses what changed, usually a page or two, the index and the service worker. Python has no Brotli, so
+keyed by their content and the quality (node_modules/.cache/, shared by every build of the project), which the
+site's copies are hard links to: a rebuild only compresses what changed, usually a page or two, the index and
+the service worker. Entries are written once, atomically, and never into. Python has no Brotli, so
 Node compresses; it takes about 0.15 s just to start, so it starts early and compresses while the site is staged.
 """
 from __future__ import annotations
