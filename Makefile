@@ -43,4 +43,4 @@ bench: setup
 	$(PY) bench/run.py
 
 clean:
-	rm -rf site .venv node_modules .pytest_cache test-results
+	rm -rf site .venv node_modules .pytest_cache test-results .cache

@@ -1,9 +1,10 @@
 """`python build.py serve`: build, serve, and rebuild on every change, reloading the pages open in a browser.
 
-A rebuild is a whole build (about half a second): the site is swapped in atomically, so it cannot be patched
-file by file. Rebuilds after a change skip running the solutions in Pyodide, which takes many seconds; the
-first build runs them (unless --no-verify), and `python build.py check` and `build` always do. A failed
-rebuild leaves the last good site served and shows its errors over the open pages.
+A rebuild is a whole build, which takes whatever an edit did not change from the build cache (about 0.4 s for
+the course, under a second for a thousand challenges): the site is swapped in atomically, so it cannot be
+patched file by file. Rebuilds after a change skip running the solutions in Pyodide, which takes many
+seconds; the first build runs them (unless --no-verify), and `python build.py check` and `build` always do.
+A failed rebuild leaves the last good site served and shows its errors over the open pages.
 """
 from __future__ import annotations
 
