@@ -39,6 +39,27 @@ function closeWayToJavaScript(pyodide) {
   }
 }
 
+// Pyodide 314 only logs a failure to fetch or instantiate its WebAssembly, and loadPyodide then never settles:
+// the page would say "Loading Python…" forever. So `load` runs with WebAssembly's instantiation watched, and
+// fails with the reason instead.
+async function failingLoudly(load) {
+  const originals = { instantiate: WebAssembly.instantiate, instantiateStreaming: WebAssembly.instantiateStreaming };
+  let fail;
+  const failed = new Promise((_, reject) => (fail = reject));
+  for (const [name, original] of Object.entries(originals)) {
+    WebAssembly[name] = (...args) => {
+      const result = original.apply(WebAssembly, args);
+      result.catch((error) => fail(new Error(`its WebAssembly could not be loaded: ${error?.message ?? error}`)));
+      return result;
+    };
+  }
+  try {
+    return await Promise.race([load(), failed]);
+  } finally {
+    Object.assign(WebAssembly, originals);
+  }
+}
+
 const isText = (v) => typeof v === "string";
 function isOutcome(o) {
   return o !== null && typeof o === "object" && isText(o.output) && Array.isArray(o.trace)
@@ -58,10 +79,10 @@ function importGrader(pyodide) {
 }
 
 // snapshots (optional): {find(): Promise<null | {bytes: Promise<ArrayBuffer>}>, save(bytes), discard()}
-export function serveWorker({ loadPyodide, readGraderFiles, post, listen, snapshots = null, eager = false }) {
+export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, snapshots = null, eager = false }) {
   let runCase = null;
   let interruptBuffer = null;
-  const options = { stdout: discard, stderr: discard };
+  const loadPyodide = (extra = {}) => failingLoudly(() => loadAny({ stdout: discard, stderr: discard, ...extra }));
   let booting = null;
 
   // A snapshot that cannot be restored (a browser update, a corrupt entry) is dropped, and Python boots plainly.
@@ -69,12 +90,12 @@ export function serveWorker({ loadPyodide, readGraderFiles, post, listen, snapsh
     const found = snapshots && await snapshots.find().catch(() => null);
     if (found) {
       try {
-        return { pyodide: await loadPyodide({ ...options, _loadSnapshot: found.bytes }), restored: true };
+        return { pyodide: await loadPyodide({ _loadSnapshot: found.bytes }), restored: true };
       } catch {
         await snapshots.discard().catch(() => {});
       }
     }
-    return { pyodide: await loadPyodide(options), restored: false };
+    return { pyodide: await loadPyodide(), restored: false };
   }
 
   async function boot() {
@@ -105,7 +126,7 @@ export function serveWorker({ loadPyodide, readGraderFiles, post, listen, snapsh
   async function makeSnapshot() {
     let saved = 0;
     try {
-      const [pyodide, files] = await Promise.all([loadPyodide({ ...options, _makeSnapshot: true }), readGraderFiles()]);
+      const [pyodide, files] = await Promise.all([loadPyodide({ _makeSnapshot: true }), readGraderFiles()]);
       writeGraderFiles(pyodide, files);
       importGrader(pyodide);
       const bytes = pyodide.makeMemorySnapshot();

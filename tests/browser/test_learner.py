@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.helpers import ROOT
@@ -143,3 +144,26 @@ def test_browser_and_command_line_give_identical_results(page: Page, isolated_ur
     on_command_line.pop("file")
     assert {t["status"] for t in in_browser["tests"]} == {"pass", "fail", "error"}
     assert in_browser == on_command_line
+
+
+@pytest.mark.parametrize("missing", ["pyodide.asm.wasm", "python_stdlib.zip"])
+def test_python_that_cannot_start_says_so_and_keeps_the_editor(page: Page, isolated_url: str, missing: str):
+    # A file of Pyodide's never arrives (a proxy, a broken deploy): the page must say so, not load forever
+    # (Pyodide itself only logs a failed WebAssembly download, and never settles).
+    page.route(f"**/pyodide/{missing}*", lambda route: route.abort())
+    page.goto(isolated_url + "build-an-agent/consecutive-error-limit/")
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-state", "error", timeout=SLOW_LOAD_MS)
+    expect(status).to_contain_text("Python failed to load")
+    expect(page.get_by_test_id("run")).to_be_disabled()
+    replace_code(page, "def run_agent(task):\n    return {}\n")
+    expect(page.get_by_test_id("saved")).to_have_text("Saved")
+
+
+def test_a_worker_that_fails_before_the_page_script_listens_is_reported(page: Page, isolated_url: str):
+    # The worker is spawned by an inline script before app.js loads; an error it raises meanwhile is kept.
+    page.route("**/assets/worker.js*", lambda route: route.fulfill(status=404, body="not found"))
+    page.goto(isolated_url + "build-an-agent/consecutive-error-limit/")
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-state", "error", timeout=SLOW_LOAD_MS)
+    expect(status).to_contain_text("Python failed to load")
