@@ -161,7 +161,8 @@ class Pages:
             result = {"editor": t["editor"], "ready": t["ready"], "bytes": CountingHandler.counter["bytes"]}
             page.set_input_files('[data-testid="upload"]', files=[{"name": "solution.py", "mimeType": "text/x-python",
                                                                    "buffer": solution.encode()}])
-            page.wait_for_function("document.getElementById('editor-note').textContent.startsWith('Loaded')", polling=POLL_MS)
+            page.wait_for_function("document.getElementById('editor-note').textContent.startsWith('Loaded')",
+                                   polling=POLL_MS)
             assert page.evaluate(RERUN)["outcome"] == "pass"
             page.evaluate(OFFLINE_READY)  # the service worker and the snapshot, made while the page was idle
             runs = [page.evaluate(RERUN) for _ in range(reruns)]

@@ -46,6 +46,7 @@ async function failingLoudly(load) {
   const originals = { instantiate: WebAssembly.instantiate, instantiateStreaming: WebAssembly.instantiateStreaming };
   let fail;
   const failed = new Promise((_, reject) => (fail = reject));
+  failed.catch(() => {}); // once `load` has settled, a late failure is nobody's to handle
   for (const [name, original] of Object.entries(originals)) {
     WebAssembly[name] = (...args) => {
       const result = original.apply(WebAssembly, args);
