@@ -48,7 +48,11 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
   let idleTimer = null;
   let idle;
   const whenIdle = new Promise((resolve) => (idle = resolve));
-  const interruptBuffer = useInterrupt ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  const shared = useInterrupt ? new SharedArrayBuffer(8) : null;
+  const interruptBuffer = shared && new Int32Array(shared, 0, 1);
+  // Counts the cases the worker has answered, as it answers them: a busy page may not have read an answer yet
+  // when the grace after an interrupt runs out, and that worker must not be taken for stuck.
+  const answered = shared && new Int32Array(shared, 4, 1);
 
   function start(state) {
     onState(state);
@@ -77,7 +81,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
         onState("error", { message: error.message });
       },
     );
-    worker.post({ type: "init", interruptBuffer });
+    worker.post({ type: "init", interruptBuffer, answered });
   }
 
   // Background work (the snapshot, the page's offline caching) waits for a moment without a run: it
@@ -113,12 +117,15 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
         resolve({ message, timedOut });
       };
       pending = { runId, index, resolve: finish };
+      const answeredBefore = answered && Atomics.load(answered, 0);
       timers.push(
         setTimeout(() => {
           timedOut = true;
           if (!interruptBuffer) return finish(null);
           Atomics.store(interruptBuffer, 0, SIGINT);
-          timers.push(setTimeout(() => finish(null), INTERRUPT_GRACE_MS));
+          timers.push(setTimeout(() => {
+            if (Atomics.load(answered, 0) === answeredBefore) finish(null); // else its answer is on the way
+          }, INTERRUPT_GRACE_MS));
         }, timeLimitMs),
       );
       worker.post({ type: "run-case", runId, index, ...request });

@@ -2,7 +2,7 @@
 // Node runner's worker thread (../node-worker.mjs); each passes in what differs between them.
 //
 // Protocol (every message is a plain object with a `type`):
-//   driver -> worker  {type: "init", interruptBuffer}                 interruptBuffer: Int32Array on a SharedArrayBuffer, or null
+//   driver -> worker  {type: "init", interruptBuffer, answered}       Int32Arrays of one item on a SharedArrayBuffer, or null
 //                     {type: "run-case", runId, index, source, sandbox, entry, args}
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
 //   worker -> driver  {type: "ready", version, snapshot}              snapshot: "restored" | "missing" | undefined (not supported)
@@ -83,6 +83,7 @@ function importGrader(pyodide) {
 export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, snapshots = null, eager = false }) {
   let runCase = null;
   let interruptBuffer = null;
+  let answered = null; // counts the cases answered, for a driver too busy to have read the answer yet
   const loadPyodide = (extra = {}) => failingLoudly(() => loadAny({ stdout: discard, stderr: discard, ...extra }));
   let booting = null;
 
@@ -109,7 +110,8 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     return { pyodide, restored };
   }
 
-  async function init({ interruptBuffer: buffer }) {
+  async function init({ interruptBuffer: buffer, answered: counter = null }) {
+    answered = counter;
     try {
       const { pyodide, restored } = await (booting ??= boot());
       if (buffer) {
@@ -154,6 +156,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       crashed = true;
       outcome = { kind: "error", phase: "call", output: "", error: `Python crashed while running your code: ${error?.message ?? error}` };
     }
+    if (answered) Atomics.add(answered, 0, 1);
     post({ type: "case-done", runId, index, outcome, crashed });
   }
 
