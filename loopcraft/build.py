@@ -16,6 +16,7 @@ from .bundle import bundle
 from .cache import BuildCache
 from .errors import BuildError, Problem, in_order, raise_errors
 from .exercises import Track, load_course
+from .grading import grader_files
 from .render import pygments_css, render_pages
 from .precompress import Brotli, precompress
 from .sitewriter import staged_site
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 # The command-line entry points never run in the page.
-GRADER_EXCLUDED = {"cli.py", "__main__.py"}
 BUNDLES = {"app.js": [], "index.js": [], "worker.js": ["--external:../pyodide/*"]}
 SERVICE_WORKER = "sw.js"  # at the site's root, so that its scope is the whole site
 # Read by static hosts such as Netlify and Cloudflare Pages. Cross-origin isolation (COOP/COEP) gives the
@@ -95,10 +95,10 @@ def _site_files(root: Path, cache: BuildCache, pages: dict[str, str], asset_vers
     files["assets/highlight.css"] = pygments_css().encode("utf-8")
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = (root / "node_modules/pyodide" / name).read_bytes()
-    grader_files = _grader_files(root)
-    for name in grader_files:
+    shipped = grader_files(root)
+    for name in shipped:
         files[f"py/{name}"] = (root / name).read_bytes()
-    manifest = {"files": grader_files, "hash": _hash_files(root, grader_files)}
+    manifest = {"files": shipped, "hash": _hash_files(root, shipped)}
     files["py/manifest.json"] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
     files["_headers"] = HEADERS.encode("utf-8")
     files[SERVICE_WORKER] = _service_worker(root, cache, files, sorted(pages), asset_version)
@@ -141,21 +141,11 @@ def _require_inputs(root: Path) -> None:
         raise BuildError(f"missing files the build needs{hint}:\n" + "\n".join(f"  {name}" for name in missing))
 
 
-def _grader_files(root: Path) -> list[str]:
-    """The grader package as the page's worker loads it, e.g. ["grader/__init__.py", ...]."""
-    grader = root / "grader"
-    return sorted(
-        path.relative_to(root).as_posix()
-        for path in grader.rglob("*.py")
-        if "__pycache__" not in path.parts and path.relative_to(grader).as_posix() not in GRADER_EXCLUDED
-    )
-
-
 def _asset_version(root: Path) -> str:
     """Hash of everything the assets are made from, known before bundling, so pages render before any write."""
     h = hashlib.sha256()
     inputs = sorted(p for p in (root / "frontend/src").rglob("*") if p.is_file())
-    inputs += [root / name for name in _grader_files(root)]
+    inputs += [root / name for name in grader_files(root)]
     inputs += [root / "node_modules/pyodide/package.json", root / "node_modules/esbuild/package.json"]
     for path in inputs:
         h.update(path.relative_to(root).as_posix().encode() + b"\0")

@@ -13,7 +13,10 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from . import yamlfile
 from .errors import LoopcraftError, Problem, raise_errors
+from grader.results import Status
+
 from .exercises import MISSING, Case, find_exercise, rel_path
+from .grading import grade
 from .pyodide import PyodideRunner
 from .verify import reference_case_problem, reference_load_problem
 
@@ -33,31 +36,29 @@ def record(root: Path, name: str) -> tuple[Path, list[Case]]:
     if not missing:
         return rel, []
     with PyodideRunner() as runner:
-        outcomes = runner.run(source=ex.solution_source, sandbox=ex.sandbox_source, entry=ex.entry,
-                              cases=[{"name": c.name, "args": c.args} for _, c in missing],
-                              time_limit=ex.time_limit_seconds)
-    load_error = next((o["error"] for o in outcomes if o["kind"] == "error" and o.get("phase") == "load"), None)
-    if load_error is not None:
-        raise_errors([reference_load_problem(root, ex, load_error)])
+        # Cases without an expected value pass on whatever the reference solution returns, which they report.
+        result = grade(ex, ex.solution_source, runner, cases=[c for _, c in missing], reveal_hidden=True)
+    if result.status == "error":
+        raise_errors([reference_load_problem(root, ex, result.message)])
     problems = []
-    for (_, case), outcome in zip(missing, outcomes):
-        if outcome["kind"] == "timeout":
+    for (_, case), test in zip(missing, result.tests):
+        if test.status is Status.TIMEOUT:
             problems.append(Problem(rel, case.line, f"reference solution ran out of time on case {case.name!r} "
                                                     f"(time_limit_seconds: {ex.time_limit_seconds:g})"))
-        elif outcome["kind"] == "error":
-            problems.append(reference_case_problem(rel, case, outcome["error"]))
+        elif test.status is not Status.PASS:
+            problems.append(reference_case_problem(rel, case, test.message))
     raise_errors(problems)
 
     lines = yaml_path.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[-1] = lines[-1].rstrip("\n") + "\n"  # a case at the very end may get lines after it
     cases = yamlfile.load(yaml_path)["cases"]
     # From the bottom up, so that the line numbers of the cases above stay right.
-    for (i, case), outcome in reversed(list(zip(missing, outcomes))):
+    for (i, case), test in reversed(list(zip(missing, result.tests))):
         if cases[i].fa.flow_style():
             raise LoopcraftError(f"{rel.as_posix()}:{case.line}: write case {case.name!r} as a block mapping "
                                  "(one key a line) so that `record` can add its expected value")
         at, indent = _after_args(cases, i, lines)
-        text = yamlfile.to_text({"expected": _yaml_value(json.loads(outcome["value"]))})
+        text = yamlfile.to_text({"expected": _yaml_value(test.actual)})
         lines[at:at] = [" " * indent + line for line in text.splitlines(keepends=True)]
     yaml_path.write_text("".join(lines), encoding="utf-8")
     recorded = find_exercise(root, name)  # validates what was written, and gives the cases' new lines

@@ -12,12 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.canonical import canonical_json
-from grader.judge import judge_run
 from grader.results import RunResult, Status
 
 from .errors import Problem
 from .exercises import Case, Exercise, WrongSolution, rel_path
+from .grading import grade
 from .pyodide import PyodideRunner
 
 # Every solution runs as solution.py (see grader/execute.py), so its tracebacks name that file.
@@ -72,14 +71,9 @@ def verify(root: Path, exercises: Iterable[Exercise]) -> list[Strength]:
 
 
 def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> Strength:
-    # Judged as visible cases even when hidden: the author needs the difference, not the learner's hint.
-    judged = [{"name": c.name, "hidden": False, "expected_json": canonical_json(c.expected)} for c in ex.cases]
-    to_run = [{"name": c.name, "args": c.args} for c in ex.cases]
-
     def run(source: str) -> RunResult:
-        outcomes = runner.run(source=source, sandbox=ex.sandbox_source, entry=ex.entry, cases=to_run,
-                              time_limit=ex.time_limit_seconds)
-        return judge_run(judged, outcomes, ex.time_limit_seconds)
+        # Hidden cases judged as visible: the author needs the difference, not the learner's hint.
+        return grade(ex, source, runner, reveal_hidden=True)
 
     problems = []
     yaml = rel_path(ex.dir / "exercise.yaml", root)

@@ -1,0 +1,149 @@
+"""`python -m grader class` and `merge`: a whole class graded, sharded, merged and resumed, as real subprocesses."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+
+COURSE = ROOT / "exercises" / "build-an-agent"
+LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
+
+
+def grader(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory) -> Path:
+    """Seven learners: right, wrong, looping, broken and absent solutions of two challenges."""
+    root = tmp_path_factory.mktemp("class")
+    files = {
+        "ada": {LIMIT: COURSE / LIMIT / "solution.py", DISPATCH: COURSE / DISPATCH / "solution.py"},
+        "ben": {LIMIT: COURSE / LIMIT / "wrong/no_reset.py", DISPATCH: COURSE / DISPATCH / "solution.py"},
+        # One case loops until the time limit stops it: a crash can be caught halfway through the class.
+        "cal": {LIMIT: "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
+                       "    while task == 'Find flights':\n        pass\n    return {}\n"},
+        "cy": {LIMIT: COURSE / LIMIT / "solution.py"},
+        "dee": {DISPATCH: COURSE / DISPATCH / "wrong/tools_unsorted.py"},
+        "eve": {},
+        "fay": {LIMIT: "def run_agent(task, script:\n"},
+    }
+    for learner, by_slug in files.items():
+        (root / learner).mkdir()
+        for slug, content in by_slug.items():
+            target = root / learner / f"{slug}.py"
+            if isinstance(content, Path):
+                shutil.copy(content, target)
+            else:
+                target.write_text(content)
+    return root
+
+
+@pytest.fixture(scope="module")
+def whole(klass, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("whole")
+    proc = grader("class", klass, "--out", out, "--jobs", "2")
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def cells(out: Path) -> dict:
+    book = json.loads((out / "gradebook.json").read_text())
+    return {row["learner"]: row["challenges"] for row in book["learners"]}
+
+
+def test_the_gradebook_has_a_row_per_learner_and_a_column_per_challenge(whole):
+    book = json.loads((whole / "gradebook.json").read_text())
+    slugs = book["challenges"]
+    assert LIMIT in slugs and DISPATCH in slugs and len(slugs) == len(set(slugs)) >= 13
+    got = cells(whole)
+    assert list(got) == ["ada", "ben", "cal", "cy", "dee", "eve", "fay"]
+    assert got["ada"][LIMIT]["status"] == "pass" and got["ada"][DISPATCH]["status"] == "pass"
+    assert got["ada"][LIMIT]["passed"] == got["ada"][LIMIT]["total"] > 0
+    assert got["ben"][LIMIT]["status"] == "fail" and 0 < got["ben"][LIMIT]["passed"] < got["ben"][LIMIT]["total"]
+    assert got["cy"][DISPATCH] == {"status": "missing", "passed": 0, "total": got["ada"][DISPATCH]["total"]}
+    assert got["dee"][DISPATCH]["status"] == "fail"
+    assert {c["status"] for c in got["eve"].values()} == {"missing"}
+    assert got["fay"][LIMIT]["status"] == "error" and got["fay"][LIMIT]["passed"] == 0
+    assert got["cal"][LIMIT]["status"] == "fail"
+
+    rows = list(csv.reader((whole / "gradebook.csv").open()))
+    assert rows[0] == ["learner", *slugs, "passed"]
+    by_learner = {row[0]: dict(zip(rows[0], row)) for row in rows[1:]}
+    total = got["ada"][LIMIT]["total"]
+    assert by_learner["ada"][LIMIT] == f"pass {total}/{total}" and by_learner["ada"]["passed"] == "2"
+    assert by_learner["eve"][LIMIT] == "missing" and by_learner["eve"]["passed"] == "0"
+
+
+def test_each_verdict_is_the_one_grading_the_file_alone_gives(whole, klass):
+    stored = json.loads((whole / "verdicts" / "ben" / f"{LIMIT}.json").read_text())["result"]
+    alone = grader(LIMIT, klass / "ben" / f"{LIMIT}.py", "--json")
+    assert alone.returncode == 1
+    doc = json.loads(alone.stdout)
+    assert doc.pop("file") == str(klass / "ben" / f"{LIMIT}.py")
+    assert stored == doc
+
+
+def test_two_shards_merged_equal_the_whole_class(klass, whole, tmp_path):
+    for k in (1, 2):
+        proc = grader("class", klass, "--out", tmp_path / f"s{k}", "--shard", f"{k}/2", "--jobs", "1")
+        assert proc.returncode == 0, proc.stderr
+        assert f"shard {k}/2 of 7" in proc.stderr
+    assert set(cells(tmp_path / "s1")).isdisjoint(cells(tmp_path / "s2"))
+    proc = grader("merge", tmp_path / "s1", tmp_path / "s2", "--out", tmp_path / "merged")
+    assert proc.returncode == 0, proc.stderr
+    for name in ("gradebook.json", "gradebook.csv"):
+        assert (tmp_path / "merged" / name).read_bytes() == (whole / name).read_bytes()
+    # The merged folder holds every verdict, so grading the class into it again redoes nothing.
+    again = grader("class", klass, "--out", tmp_path / "merged")
+    assert "8 submissions, 8 already graded, grading 0" in again.stderr
+
+
+def test_a_crashed_run_resumes_without_redoing_finished_verdicts(klass, whole, tmp_path):
+    out = tmp_path / "crashed"
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(klass), "--out", str(out), "--jobs", "1"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while len(list(out.glob("verdicts/*/*.json"))) < 3:
+            assert proc.poll() is None, "the class finished before it could be interrupted"
+            assert time.monotonic() < deadline, "no verdicts were written"
+            time.sleep(0.2)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the grader and its Node runner, as a crash would
+        proc.wait()
+    done = len(list(out.glob("verdicts/*/*.json")))
+    assert not (out / "gradebook.json").exists()
+    resumed = grader("class", klass, "--out", out)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"8 submissions, {done} already graded, grading {8 - done}" in resumed.stderr
+    assert (out / "gradebook.json").read_bytes() == (whole / "gradebook.json").read_bytes()
+
+
+def test_a_changed_submission_is_graded_again(klass, whole, tmp_path):
+    copy = tmp_path / "class"
+    shutil.copytree(klass, copy)
+    shutil.copytree(whole, tmp_path / "out")
+    shutil.copy(COURSE / LIMIT / "solution.py", copy / "ben" / f"{LIMIT}.py")
+    proc = grader("class", copy, "--out", tmp_path / "out")
+    assert "8 submissions, 7 already graded, grading 1" in proc.stderr
+    assert cells(tmp_path / "out")["ben"][LIMIT]["status"] == "pass"
+
+
+def test_bad_class_input_exits_2_with_a_clear_message(tmp_path):
+    assert "not a folder" in grader("class", tmp_path / "nope", "--out", tmp_path / "o").stderr
+    bad_shard = grader("class", tmp_path, "--out", tmp_path / "o", "--shard", "3/2")
+    assert bad_shard.returncode == 2 and "K must be between 1 and N" in bad_shard.stderr
+    merge = grader("merge", tmp_path / "nothing", "--out", tmp_path / "o")
+    assert merge.returncode == 2 and "no readable gradebook.json" in merge.stderr
