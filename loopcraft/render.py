@@ -157,6 +157,17 @@ def index_context(tracks: list[Track]) -> dict:
     }
 
 
+def py_repr(value) -> str:
+    """Python's repr of a value as the learner's code returns it (dict keys in canonical order), the same text
+    the page's repr (frontend/src/pyvalue.js) makes of a result: tests/test_judge_agreement.py holds them equal."""
+    return repr(json.loads(canonical_json(value)))
+
+
+def input_text(args: dict) -> str:
+    """A case's keyword arguments, one `name = value` a line, in the order the author wrote them."""
+    return "\n".join(f"{name} = {py_repr(value)}" for name, value in args.items())
+
+
 def challenge_inputs(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> str:
     """Everything challenge_context reads, as text for the page's cache key: the whole exercise, and of the
     track and the neighbours only what the page shows (so that editing one challenge re-renders few pages)."""
@@ -179,12 +190,12 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
         return {"title": other.title, "url": site_root + challenge_url(other)} if other else None
 
     def page_case(case) -> dict:
-        data = {"name": case.name, "hidden": case.hidden, "args": case.args}
+        data = {"name": case.name, "hidden": case.hidden, "args": case.args, "input_text": input_text(case.args)}
         if case.hidden:
             data.update(digest=digest(ex_salt, canonical_json(case.expected)), salt=ex_salt)
         else:
             # The page compares canonical strings; only Python writes them, so they match the worker's.
-            data.update(expected=case.expected, expected_json=canonical_json(case.expected))
+            data.update(expected_json=canonical_json(case.expected))
         return data
 
     return {
@@ -207,8 +218,8 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
             "examples": [
                 {
                     "name": c.name,
-                    "input_text": "\n".join(f"{name} = {value!r}" for name, value in c.args.items()),
-                    "expected_text": repr(c.expected),
+                    "input_text": input_text(c.args),
+                    "expected_text": py_repr(c.expected),
                 }
                 for c in visible
             ],

@@ -87,9 +87,9 @@ def test_hidden_expected_values_are_never_published(project: Path):
     html = (out / "basics/add/index.html").read_text()
     data = page_data(html)
     visible, _, hidden = data["cases"]
-    assert visible == {"name": "small numbers", "hidden": False, "args": {"a": 1, "b": 2}, "expected": 3,
-                       "expected_json": "3"}
-    assert "expected" not in hidden
+    assert visible == {"name": "small numbers", "hidden": False, "args": {"a": 1, "b": 2},
+                       "input_text": "a = 1\nb = 2", "expected_json": "3"}
+    assert "expected" not in hidden and "expected_json" not in hidden
     (add, _), = (t.exercises for t in load_course(project))
     assert hidden["salt"] == salt(add) and len(hidden["salt"]) == 32
     assert hidden["digest"] == digest(hidden["salt"], canonical_json(-3))

@@ -50,7 +50,7 @@ def edit(project: Path, relative: str, old: str, new: str) -> None:
 
 EDITS = {
     "exercise title": (f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up"),  # index, next page
-    "expected value": (f"{ADD}/exercise.yaml", "expected: 3\n", "expected: 3.0\n"),
+    "expected value": (f"{ADD}/exercise.yaml", "expected: 3\n", "expected: 30\n"),
     "starter": (f"{ADD}/starter.py", "def add", "# Start here.\ndef add"),
     "shared sandbox": ("exercises/basics/helpers.py", "def plus", "# Helpers.\ndef plus"),
     "track title": ("exercises/basics/track.yaml", "title: Basics", "title: The basics"),

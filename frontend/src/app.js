@@ -6,7 +6,7 @@ import { judgeCase, summarize } from "./judge.js";
 import { createEditor } from "./editor.js";
 import { createAutosave, isSolved, markSolved, storageKey } from "./storage.js";
 import { createResults } from "./results.js";
-import { repr } from "./pretty.js";
+import { parsePy } from "./pyvalue.js";
 import { createBatch, h } from "./dom.js";
 import { setupHints } from "./hints.js";
 import { unlockSolution } from "./solution.js";
@@ -190,14 +190,7 @@ async function onPassed(outcomes) {
 }
 
 // --- Running --------------------------------------------------------------
-// Visible cases show the input as the examples print it; other cases show the
-// call's keyword arguments.
-const exampleInputs = new Map([...document.querySelectorAll("[data-example]")]
-  .map((el) => [el.dataset.example, el.querySelector(".example-input").textContent]));
-const results = createResults(ui.results, {
-  inputText: (c) => exampleInputs.get(c.name)
-    ?? Object.entries(c.args).map(([name, value]) => `${name}=${repr(value)}`).join("\n"),
-});
+const results = createResults(ui.results);
 
 ui.run.addEventListener("click", startRun);
 for (const kbd of document.querySelectorAll(".mod-key")) kbd.textContent = isMac ? "⌘" : "Ctrl";
@@ -226,8 +219,13 @@ async function startRun() {
         },
         // Each case is judged as soon as its outcome arrives, while the next one runs.
         onCaseDone(index, outcome) {
-          verdicts[index] = judgeCase(data.cases[index], outcome, data.time_limit_seconds)
-            .then((result) => (progress.add(() => results.show(index, result)), result));
+          const testCase = data.cases[index];
+          const values = testCase.hidden ? null : {
+            expected: parsePy(testCase.expected_json),
+            actual: outcome.kind === "value" ? parsePy(outcome.value) : undefined,
+          };
+          verdicts[index] = judgeCase(testCase, outcome, data.time_limit_seconds)
+            .then((result) => (progress.add(() => results.show(index, result, values)), result));
         },
       },
     );

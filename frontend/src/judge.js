@@ -2,17 +2,10 @@
 // them in step). The worker that ran the learner's code only hands back canonical JSON; comparing
 // happens here, out of its reach.
 
+import { byCodePoint, entriesOf, isDict, parsePy, PyFloat, typePhrase } from "./pyvalue.js";
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const HIDDEN_FAIL = "Hidden case: your result differs from the expected one.";
-
-export function typePhrase(value) {
-  if (value === null) return "None";
-  if (typeof value === "boolean") return "a bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "an int" : "a float";
-  if (typeof value === "string") return "a string";
-  if (Array.isArray(value)) return "a list";
-  return "a dict";
-}
 
 function join(path, key) {
   if (typeof key === "number") return `${path}[${key}]`;
@@ -20,24 +13,26 @@ function join(path, key) {
   return `${path}['${key}']`;
 }
 
-const isDict = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-// Python sorts keys by code point; so does this (localeCompare would not).
-const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const sameScalar = (a, b) => (a instanceof PyFloat && b instanceof PyFloat ? a.value === b.value : a === b);
 
+/** Paths where `actual` differs from `expected`, both Python-typed (parsePy), labelled as grader/judge.py does. */
 export function differences(expected, actual, path = "") {
   if (isDict(expected) && isDict(actual)) {
-    const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort(byCodePoint);
+    const mine = new Map(entriesOf(expected));
+    const theirs = new Map(entriesOf(actual));
+    const keys = [...new Set([...mine.keys(), ...theirs.keys()])].sort(byCodePoint);
     return keys.flatMap((key) => {
       const where = join(path, key);
-      if (!(key in actual)) return [`${where} (missing)`];
-      if (!(key in expected)) return [`${where} (unexpected)`];
-      return differences(expected[key], actual[key], where);
+      if (!theirs.has(key)) return [`${where} (missing)`];
+      if (!mine.has(key)) return [`${where} (unexpected)`];
+      return differences(mine.get(key), theirs.get(key), where);
     });
   }
   if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length) {
     return expected.flatMap((item, i) => differences(item, actual[i], join(path, i)));
   }
-  const same = typePhrase(expected) === typePhrase(actual) && (isDict(expected) || Array.isArray(expected) ? false : expected === actual);
+  const container = isDict(expected) || Array.isArray(expected);
+  const same = typePhrase(expected) === typePhrase(actual) && !container && sameScalar(expected, actual);
   return same ? [] : [path];
 }
 
@@ -61,12 +56,13 @@ async function sha256Hex(text) {
   return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// `publicCase`: {name, hidden, expected, expected_json} for a visible case, {name, hidden, digest, salt} for a hidden one.
+// `publicCase`: {name, hidden, expected_json} for a visible case, {name, hidden, digest, salt} for a hidden one.
+// The result is the CLI's --json shape: `expected` and `actual` as plain JSON data.
 export async function judgeCase(publicCase, outcome, timeLimit) {
   const hidden = Boolean(publicCase.hidden);
   const result = { name: publicCase.name, status: "pass", message: "", output: outcome.output ?? "", hidden, trace: outcome.trace ?? [] };
   if (!hidden) {
-    result.expected = publicCase.expected;
+    result.expected = JSON.parse(publicCase.expected_json);
     result.actual = null;
   }
   if (outcome.kind === "timeout") {
@@ -81,7 +77,8 @@ export async function judgeCase(publicCase, outcome, timeLimit) {
     result.actual = JSON.parse(outcome.value);
     // Both sides are canonical JSON written by grader/canonical.py, so equal values are equal strings.
     if (outcome.value !== publicCase.expected_json) {
-      Object.assign(result, { status: "fail", message: failMessage(result.expected, result.actual) });
+      const message = failMessage(parsePy(publicCase.expected_json), parsePy(outcome.value));
+      Object.assign(result, { status: "fail", message });
     }
   }
   return result;

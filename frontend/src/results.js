@@ -20,10 +20,9 @@ const MARK_LABELS = {
 };
 
 /**
- * container: the results element; inputText(case): the input to show for a
- * visible case. Returns the functions the page calls during a run.
+ * container: the results element. Returns the functions the page calls during a run.
  */
-export function createResults(container, { inputText }) {
+export function createResults(container) {
   let rows = [];
 
   return {
@@ -35,12 +34,13 @@ export function createResults(container, { inputText }) {
     running(index) {
       setStatus(rows[index], "running");
     },
-    /** result: the judge's verdict for the case at index. */
-    show(index, result) {
+    /** result: the judge's verdict for the case at index; values: its expected and actual values, Python-typed
+     * (pyvalue.js: what is shown must be what Python holds), for a visible case. */
+    show(index, result, values) {
       const row = rows[index];
       setStatus(row, result.status);
       // Parts left out (no trace, say) are null.
-      row.body.replaceChildren(...renderBody(row.testCase, result, inputText).filter(Boolean));
+      row.body.replaceChildren(...renderBody(row.testCase, result, values).filter(Boolean));
     },
     /** The run stopped early (e.g. Python failed to load): the rows left say why. */
     abort(message) {
@@ -74,7 +74,7 @@ function setStatus(row, status) {
   row.badge.textContent = BADGES[status];
 }
 
-function renderBody(testCase, result, inputText) {
+function renderBody(testCase, result, values) {
   const parts = [];
   if (result.message) {
     // Tracebacks keep their layout; one-line verdicts read better as prose.
@@ -84,12 +84,12 @@ function renderBody(testCase, result, inputText) {
   }
   if (result.hidden) return [...parts, renderTrace(result.trace)];
 
-  const returned = result.actual !== null && result.actual !== undefined;
-  const node = result.status === "fail" && returned ? diff(result.expected, result.actual) : null;
-  const expected = prettyLines(result.expected, node, "expected");
-  const actual = returned ? prettyLines(result.actual, node, "actual") : null;
+  const returned = values.actual !== undefined;
+  const node = result.status === "fail" && returned ? diff(values.expected, values.actual) : null;
+  const expected = prettyLines(values.expected, node, "expected");
+  const actual = returned ? prettyLines(values.actual, node, "actual") : null;
   parts.push(h("div", { class: "case-io" },
-    pane("Input", null, [{ text: inputText(testCase), mark: null }]),
+    pane("Input", null, [{ text: testCase.input_text, mark: null }]),
     pane("Expected", "expected", expected),
     actual ? pane("Your result", "actual", actual) : null));
 
