@@ -101,7 +101,7 @@ def pygments_css() -> str:
 def salt(ex: Exercise) -> str:
     """Per-exercise salt for hidden-case digests: stable across builds, and not guessable without the
     unpublished reference solution, so expected values cannot be precomputed by brute force per site."""
-    return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode()).hexdigest()[:32]
 
 
 def solution_key(ex_salt: str, expected_values: list) -> bytes:
