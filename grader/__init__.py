@@ -15,7 +15,7 @@ from .results import CaseResult, RunResult, Status
 __all__ = ["grade", "canonical_json", "digest", "run_case", "judge_run", "CaseResult", "RunResult", "Status"]
 
 
-def grade(source: str, sandbox: str, entry: str, cases: list[dict], time_limit: float = 3.0) -> dict:
+def grade(source: str, sandbox: str, entry: str, cases: list[dict], time_limit: float) -> dict:
     """Grade `source` on `cases` ({name, args, expected, hidden}) in this interpreter; plain data out.
 
     No time limit is enforced in-process: the drivers that run Pyodide (page, Node runner) do that.

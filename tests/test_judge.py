@@ -92,7 +92,7 @@ def test_grade_is_one_pure_function_from_source_and_cases_to_plain_data():
 
     cases = [{"name": "sum", "args": {"a": 1, "b": 2}, "expected": 3},
              {"name": "secret", "args": {"a": 2, "b": 2}, "expected": 4, "hidden": True}]
-    result = grade("def add(a, b):\n    return a + b if a < 2 else 5\n", "", "add", cases)
+    result = grade("def add(a, b):\n    return a + b if a < 2 else 5\n", "", "add", cases, time_limit=1)
     assert json.loads(json.dumps(result)) == result  # nothing but JSON data
     assert [(t["name"], t["status"], t["message"]) for t in result["tests"]] == [
         ("sum", "pass", ""), ("secret", "fail", "Hidden case: your result differs from the expected one."),
