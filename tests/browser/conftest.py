@@ -21,11 +21,11 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory, worker_id) -> Path:
+def built_site(tmp_path_factory, request) -> Path:
     """The site as `build.py build` writes it, reference and wrong solutions verified in Pyodide. xdist workers
     share the run's temporary root: the first to take the lock builds, the others wait and reuse it."""
     root = tmp_path_factory.getbasetemp()
-    if worker_id != "master":
+    if hasattr(request.config, "workerinput"):  # an xdist worker: its basetemp is in the run's
         root = root.parent
     out, done = root / "built-site", root / "built-site.done"
     with open(root / "built-site.lock", "w") as lock:
