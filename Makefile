@@ -1,6 +1,7 @@
 # Two commands on a fresh machine (see README):
 #   make serve   install everything, build the site, serve it on http://127.0.0.1:$(PORT)/
-#   make test    install everything, run the whole test suite
+#   make test    install everything, lint, run the whole test suite (browser and benchmark tests included)
+#   make test-fast   lint and every test but the browser and benchmark ones: the loop to run after an edit
 #   make bench   the benchmark (bench/run.py): page start-up against Pyodide's floor, transfer, build scaling
 # Set-up steps are stamped, so later runs skip what is already installed.
 
@@ -9,7 +10,7 @@ PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup serve build check test bench clean
+.PHONY: setup serve build check test test-fast lint bench clean
 
 setup: .venv/.stamp node_modules/.stamp $(CHROMIUM)
 
@@ -36,8 +37,16 @@ check: setup
 serve: setup
 	$(PY) build.py serve --port $(PORT)
 
-test: setup
-	$(PY) -m pytest
+lint: setup
+	$(PY) -m ruff check .
+
+# Two pytest-xdist workers (the machine's two cores); --dist loadfile keeps a file's tests, and so its module
+# fixtures (one Pyodide, one grader run of the hostile corpus), on one worker.
+test: lint
+	$(PY) -m pytest -n 2 --dist loadfile
+
+test-fast: lint
+	$(PY) -m pytest -n 2 --dist loadfile -m "not browser and not bench"
 
 bench: setup
 	$(PY) bench/run.py

@@ -101,7 +101,7 @@ def _new(root: Path, name: str) -> None:
         print(f"created {path.as_posix()}")
     if made.listed and made.track_yaml not in made.created:
         print(f"listed {name.partition('/')[2]} in {made.track_yaml.as_posix()}")
-    print(f"Next: edit these files, then run `python build.py check` (`python build.py serve` shows the page "
+    print("Next: edit these files, then run `python build.py check` (`python build.py serve` shows the page "
           "as you edit).")
 
 

@@ -10,7 +10,6 @@ so a time includes any worker restart but never the first Pyodide load (reported
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 import time
@@ -22,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests import hostile_corpus  # noqa: E402
-from tests.browser.conftest import CHROMIUM, FLAGS, _serve  # noqa: E402
 from tests.browser.test_hostile import open_learner  # noqa: E402
+from tests.support import build_site, launch_options, serve, stop  # noqa: E402
 
 SERVERS = {"isolated": True, "plain": False}
 
@@ -38,9 +37,9 @@ def measure(site: Path, corpus: list[hostile_corpus.Hostile], folder: Path):
     times: dict[str, dict] = {}
     loads: dict[str, float] = {}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        browser = playwright.chromium.launch(**launch_options())
         for server, isolation in SERVERS.items():
-            httpd, url = _serve(site, isolation)
+            httpd, url = serve(site, isolation)
             started = time.monotonic()
             learner, context = open_learner(browser, url, folder)
             loads[server] = time.monotonic() - started
@@ -56,8 +55,7 @@ def measure(site: Path, corpus: list[hostile_corpus.Hostile], folder: Path):
                 times[server][item.name] = (verdict(result), seconds, matches)
                 print(f"{server:8} {item.name:28} {seconds:6.1f} s  {verdict(result)}", file=sys.stderr)
             context.close()
-            httpd.shutdown()
-            httpd.server_close()
+            stop(httpd)
         browser.close()
     return times, loads
 
@@ -84,8 +82,7 @@ def main() -> None:
         site = args.site
         if site is None:
             site = Path(tmp) / "site"
-            subprocess.run([sys.executable, "build.py", "build", "--out", str(site)], cwd=ROOT, check=True,
-                           stdout=subprocess.DEVNULL)
+            build_site(site)
         times, loads = measure(site.resolve(), corpus, Path(tmp))
     print(table(corpus, times, loads))
 

@@ -29,10 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from loopcraft.serve import SiteHandler  # noqa: E402
+from tests import support  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 CHALLENGE = "build-an-agent/parse-action-contract"
 MBIT = 1_000_000 / 8
 NETWORKS = {  # name: DevTools emulation (None: as fast as the local server goes)
@@ -197,7 +195,7 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
     results = {}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            browser = p.chromium.launch(**support.launch_options())
             pages = Pages(browser, base)
             for name in networks:
                 network = NETWORKS[name]
@@ -223,11 +221,7 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
 
 
 def build_site(out: Path) -> Path:
-    site = out / "site"
-    done = subprocess.run([sys.executable, "build.py", "build", "--no-verify", "--out", str(site)], cwd=ROOT,
-                          capture_output=True, text=True)
-    if done.returncode:
-        sys.exit(f"build failed:\n{done.stdout}{done.stderr}")
+    site = support.build_site(out / "site", "--no-verify")
     shutil.copytree(ROOT / "bench/floor", site / "bench-floor")
     return site
 

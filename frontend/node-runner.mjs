@@ -28,7 +28,7 @@ const session = createSession({
   spawn,
   useInterrupt,
   onState: (state, detail) => {
-    if (state === "ready" && detail?.version) write({ ready: true, version: detail.version, load_ms: detail.loadMs });
+    if (state === "ready") write({ ready: true, version: detail.version, load_ms: detail.loadMs });
     if (state === "error") {
       fatal = detail.message;
       write({ ready: false, error: detail.message });
@@ -42,7 +42,8 @@ for await (const line of lines) {
   let request;
   try {
     request = JSON.parse(line);
-    const outcomes = await session.run({ ...request, timeLimitMs: Math.round(Number(request.time_limit ?? 3) * 1000) });
+    // No default limit here: every request carries its exercise's (loopcraft/pyodide.py always sends one).
+    const outcomes = await session.run({ ...request, timeLimitMs: Math.round(Number(request.time_limit) * 1000) });
     write({ id: request.id, outcomes });
   } catch (error) {
     write({ id: request?.id ?? null, error: fatal ?? String(error?.message ?? error) });

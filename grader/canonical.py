@@ -9,7 +9,6 @@ import hashlib
 import json
 import math
 
-
 # Bound once at import: learner code in the same interpreter may replace json.dumps afterwards.
 _dumps = json.dumps
 _sha256 = hashlib.sha256

@@ -55,7 +55,7 @@ def differences(expected, actual, path: str = "") -> list[str]:
         return found
     if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
         found = []
-        for index, (e, a) in enumerate(zip(expected, actual)):
+        for index, (e, a) in enumerate(zip(expected, actual, strict=True)):
             found.extend(differences(e, a, _join(path, index)))
         return found
     same = type_phrase(expected) == type_phrase(actual) and expected == actual

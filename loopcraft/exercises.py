@@ -7,6 +7,7 @@ its schema, so a rebuild parses only the files that changed.
 """
 from __future__ import annotations
 
+import copy
 import datetime
 import difflib
 import functools
@@ -298,12 +299,12 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
     return Exercise(
         slug=folder.name, track=track, dir=folder, title=data["title"], summary=data["summary"],
         difficulty=data["difficulty"], minutes=int(data["minutes"]), entry=data["entry"],
-        signature=data["signature"], time_limit_seconds=float(data.get("time_limit_seconds", 3)),
-        task=data["task"], constraints=list(data.get("constraints", [])),
-        hints=list(data.get("hints", [])), sandbox_path=sandbox_path,
+        signature=data["signature"], time_limit_seconds=float(data["time_limit_seconds"]),
+        task=data["task"], constraints=list(data["constraints"]),
+        hints=list(data["hints"]), sandbox_path=sandbox_path,
         sandbox_source=sandbox, starter_source=starter, solution_source=solution, wrong_solutions=wrong,
         cases=[Case(name=c["name"], args=c["args"], expected=c.get("expected", MISSING),
-                    hidden=c.get("hidden", False), line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
+                    hidden=c["hidden"], line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
     )
 
 
@@ -346,7 +347,9 @@ class _Document:
         if not isinstance(doc.data, dict):
             problems.append(Problem(rel, 1, f"expected a mapping of fields, got {_kind(doc.data)}"))
             return None
-        doc._validate(_validator(schema), rel, problems)
+        validator = _validator(schema)
+        doc._validate(validator, rel, problems)
+        _fill_defaults(validator.schema, doc.data)
         if cache and len(problems) == before:  # only error-free files, so errors are always found afresh
             cache.put_json("yaml", key, {"data": doc.data, "lines": [[list(p), n] for p, n in doc.lines.items()]})
         return doc
@@ -478,6 +481,25 @@ def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
     schema = json.loads(schema_text)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
+
+
+def schema_default(kind: str, field: str):
+    """The default of a top-level field, as the schema of `kind` writes it."""
+    return _validator(_schema(kind)).schema["properties"][field]["default"]
+
+
+def _fill_defaults(schema: dict, value) -> None:
+    """Fill in the schema's `default` of every missing key, nested ones too: the one place a default is applied
+    (the schema is the one place it is written), so what the loader passes on is complete."""
+    if isinstance(value, dict):
+        for key, sub in schema.get("properties", {}).items():
+            if key not in value and "default" in sub:
+                value[key] = copy.deepcopy(sub["default"])
+            if key in value:
+                _fill_defaults(sub, value[key])
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for item in value:
+            _fill_defaults(schema["items"], item)
 
 
 def _syntax_problem(rel: Path, exc: MarkedYAMLError) -> Problem:

@@ -74,7 +74,7 @@ class PyodideRunner:
         for stream in (self._proc.stdout, self._proc.stderr):
             stream.close()
 
-    def __enter__(self) -> "PyodideRunner":
+    def __enter__(self) -> PyodideRunner:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -41,7 +41,7 @@ def record(root: Path, name: str) -> tuple[Path, list[Case]]:
     if result.status == "error":
         raise_errors([reference_load_problem(root, ex, result.message)])
     problems = []
-    for (_, case), test in zip(missing, result.tests):
+    for (_, case), test in zip(missing, result.tests, strict=True):
         if test.status is Status.TIMEOUT:
             problems.append(Problem(rel, case.line, f"reference solution ran out of time on case {case.name!r} "
                                                     f"(time_limit_seconds: {ex.time_limit_seconds:g})"))
@@ -53,7 +53,7 @@ def record(root: Path, name: str) -> tuple[Path, list[Case]]:
     lines[-1] = lines[-1].rstrip("\n") + "\n"  # a case at the very end may get lines after it
     cases = yamlfile.load(yaml_path)["cases"]
     # From the bottom up, so that the line numbers of the cases above stay right.
-    for (i, case), test in reversed(list(zip(missing, result.tests))):
+    for (i, case), test in reversed(list(zip(missing, result.tests, strict=True))):
         if cases[i].fa.flow_style():
             raise LoopcraftError(f"{rel.as_posix()}:{case.line}: write case {case.name!r} as a block mapping "
                                  "(one key a line) so that `record` can add its expected value")

@@ -101,7 +101,7 @@ def pygments_css() -> str:
 def salt(ex: Exercise) -> str:
     """Per-exercise salt for hidden-case digests: stable across builds, and not guessable without the
     unpublished reference solution, so expected values cannot be precomputed by brute force per site."""
-    return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode()).hexdigest()[:32]
 
 
 def solution_key(ex_salt: str, expected_values: list) -> bytes:
@@ -168,26 +168,42 @@ def input_text(args: dict) -> str:
     return "\n".join(f"{name} = {py_repr(value)}" for name, value in args.items())
 
 
-def challenge_inputs(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> str:
-    """Everything challenge_context reads, as text for the page's cache key: the whole exercise, and of the
-    track and the neighbours only what the page shows (so that editing one challenge re-renders few pages)."""
-    def link(other: Exercise | None) -> list | None:
-        return [other.title, challenge_url(other)] if other else None
-
+def inputs_text(inputs) -> str:
+    """A page's inputs object as text, for its cache key: every field, nested dataclasses (the exercise and its
+    cases) and paths included."""
     def fields(value) -> list | str:
         return list(vars(value).values()) if dataclasses.is_dataclass(value) else str(value)  # Path, MISSING
 
-    return json.dumps([track.slug, track.title, ex, link(prev), link(next_)], ensure_ascii=False, default=fields)
+    return json.dumps(inputs, ensure_ascii=False, default=fields)
 
 
-def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> dict:
-    # Reads nothing that challenge_inputs leaves out, or cached pages would miss a change.
+@dataclasses.dataclass(frozen=True)
+class ChallengeInputs:
+    """All a challenge page is made from. Its context is built from this object alone and its cache key is this
+    object as text (inputs_text), so the key covers whatever the page shows. Of the track and the neighbours it
+    keeps only what the page shows, so that editing one challenge re-renders few pages."""
+    track_slug: str
+    track_title: str
+    ex: Exercise
+    prev: tuple[str, str] | None  # (title, URL from the site root) of the previous challenge in the track
+    next: tuple[str, str] | None
+
+
+def challenge_inputs(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> ChallengeInputs:
+    def link(other: Exercise | None) -> tuple[str, str] | None:
+        return (other.title, challenge_url(other)) if other else None
+
+    return ChallengeInputs(track.slug, track.title, ex, link(prev), link(next_))
+
+
+def challenge_context(inputs: ChallengeInputs) -> dict:
+    ex = inputs.ex
     site_root = "../../"
     visible = [c for c in ex.cases if not c.hidden]
     ex_salt = salt(ex)
 
-    def link(other: Exercise | None) -> dict | None:
-        return {"title": other.title, "url": site_root + challenge_url(other)} if other else None
+    def link(other: tuple[str, str] | None) -> dict | None:
+        return {"title": other[0], "url": site_root + other[1]} if other else None
 
     def page_case(case) -> dict:
         data = {"name": case.name, "hidden": case.hidden, "args": case.args, "input_text": input_text(case.args)}
@@ -200,7 +216,7 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
 
     return {
         "site_root": site_root,
-        "track": {"slug": track.slug, "title": track.title},
+        "track": {"slug": inputs.track_slug, "title": inputs.track_title},
         "ex": {
             "slug": ex.slug,
             "title": ex.title,
@@ -213,8 +229,6 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
             "constraints_html": [Markup(_MARKDOWN.renderInline(c)) for c in ex.constraints],
             "hints_html": [Markup(_MARKDOWN.render(h)) for h in ex.hints],
             "sandbox_html": Markup(highlight(ex.sandbox_source, PythonLexer(), _FORMATTER)),
-            "sandbox_source": ex.sandbox_source,
-            "starter_source": ex.starter_source,
             "examples": [
                 {
                     "name": c.name,
@@ -225,11 +239,11 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
             ],
             "hidden_count": len(ex.cases) - len(visible),
         },
-        "prev": link(prev),
-        "next": link(next_),
+        "prev": link(inputs.prev),
+        "next": link(inputs.next),
         "page_data": {
             "slug": ex.slug,
-            "track": track.slug,
+            "track": inputs.track_slug,
             "entry": ex.entry,
             "time_limit_seconds": ex.time_limit_seconds,
             "starter": ex.starter_source,
@@ -250,16 +264,16 @@ def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
     # own input, while a challenge's (Markdown, highlighting, encryption) is made only when the cache misses.
     index = index_context(tracks)
     jobs: dict[str, tuple[str, str, Callable[[], dict]]] = {
-        "index.html": ("index.html", json.dumps(index, ensure_ascii=False), lambda: index)}
+        "index.html": ("index.html", inputs_text(index), lambda: index)}
     for track in tracks:
         exs = track.exercises
         for i, ex in enumerate(exs):
             prev, next_ = exs[i - 1] if i else None, exs[i + 1] if i + 1 < len(exs) else None
-            jobs[challenge_path(ex)] = ("challenge.html", challenge_inputs(track, ex, prev, next_),
-                                        lambda t=track, e=ex, p=prev, n=next_: challenge_context(t, e, p, n))
+            inputs = challenge_inputs(track, ex, prev, next_)
+            jobs[challenge_path(ex)] = ("challenge.html", inputs_text(inputs), lambda c=inputs: challenge_context(c))
     pages = {}
-    for page, (template, inputs, context) in jobs.items():
-        key = cache.key("page", common, page, template, inputs) if cache else ""
+    for page, (template, text, context) in jobs.items():
+        key = cache.key("page", common, page, template, text) if cache else ""
         if cache and (html := cache.get("page", key)) is not None:
             pages[page] = html.decode("utf-8")
             continue

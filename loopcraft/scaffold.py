@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import yamlfile
 from .errors import LoopcraftError
-from .exercises import SLUG, rel_path, schema_comment
+from .exercises import SLUG, rel_path, schema_comment, schema_default
 
 EXERCISE_YAML = """\
 {schema}
@@ -30,7 +30,7 @@ entry: {entry}
 # The signature shown to the learner, as is.
 signature: "{entry}(numbers: list[int]) -> int"
 # Seconds one case may run before it counts as timed out.
-time_limit_seconds: 3
+time_limit_seconds: {time_limit}
 # Python loaded before the learner's code, and shown on the page; a path from this folder. To share one
 # between the track's challenges, point it at a file in the track folder, e.g. ../helpers.py.
 sandbox: sandbox.py
@@ -108,7 +108,8 @@ def new_challenge(root: Path, name: str) -> Scaffold:
     entry = slug.replace("-", "_")
     if not entry.isidentifier() or keyword.iskeyword(entry):
         entry = "solve"
-    values = {"title": _title(slug), "entry": entry, "track": track, "slug": slug}
+    values = {"title": _title(slug), "entry": entry, "track": track, "slug": slug,
+              "time_limit": schema_default("exercise", "time_limit_seconds")}
 
     track_yaml = track_dir / "track.yaml"
     created = []

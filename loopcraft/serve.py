@@ -170,7 +170,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         try:
             while (state := self.live.wait(seen, KEEPALIVE_SECONDS)) is not None:
                 version, data = state
-                self.wfile.write(b": keep-alive\n\n" if version == seen else f"data: {data}\n\n".encode("utf-8"))
+                self.wfile.write(b": keep-alive\n\n" if version == seen else f"data: {data}\n\n".encode())
                 self.wfile.flush()
                 seen = version
         except (BrokenPipeError, ConnectionResetError):

@@ -49,14 +49,14 @@ class Strength:
         width = max(map(len, ["case", *labels]))
         numbers = "".join(f"{i:>3}" for i in range(1, len(self.caught) + 1))
         lines = [f"{title}: which case catches which wrong solution (x)", f"  {'case':<{width}}{numbers}"]
-        for case, label in zip(ex.cases, labels):
+        for case, label in zip(ex.cases, labels, strict=True):
             marks = "".join(f"{'?' if names is None else 'x' if case.name in names else '.':>3}"
                             for _, names in self.caught)
             lines.append(f"  {label:<{width}}{marks}{'  catches none' if _catches_none(self.caught, case) else ''}")
         files = [_name(ex, wrong) for wrong, _ in self.caught]
         file_width = max(map(len, files))
         number_width = len(str(len(files)))
-        for i, (file, (_, names)) in enumerate(zip(files, self.caught), start=1):
+        for i, (file, (_, names)) in enumerate(zip(files, self.caught, strict=True), start=1):
             verdict = ("does not load" if names is None else "SURVIVES every case" if not names
                        else f"caught by {len(names)} case{'s' if len(names) > 1 else ''}")
             lines.append(f"  {i:>{number_width}} {file:<{file_width}}  {verdict}")
@@ -81,7 +81,7 @@ def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> Strength
     if result.status == "error":  # one problem, not the same load error once per case
         problems.append(reference_load_problem(root, ex, result.message))
     else:
-        for case, test in zip(ex.cases, result.tests):
+        for case, test in zip(ex.cases, result.tests, strict=True):
             if test.status is Status.FAIL:
                 why = f"expected {json.dumps(test.expected)}, got {json.dumps(test.actual)}"
                 problems.append(reference_case_problem(yaml, case, why))

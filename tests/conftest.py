@@ -1,7 +1,26 @@
-"""Shared fixtures. Browser fixtures live in tests/browser/conftest.py."""
+"""Fixtures shared by every test: one Pyodide under Node, Debian's Chromium for Playwright, and the markers
+that split the suite into `make test-fast` (no browser, no benchmark) and `make test` (everything).
+The built site and its servers are in tests/browser/conftest.py."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+
+from tests.helpers import ARTIFACTS
+from tests.support import launch_options
+
+PLAYWRIGHT_FIXTURES = {"page", "context", "browser"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/browser/, and any other test that opens Chromium, is a browser test: the fast loop
+    leaves them out without each new test having to remember its marker."""
+    browser_dir = Path(__file__).parent / "browser"
+    for item in items:
+        if item.path.is_relative_to(browser_dir) or PLAYWRIGHT_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")
@@ -11,3 +30,37 @@ def pyodide_runner():
 
     with PyodideRunner() as runner:
         yield runner
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    try:
+        return {**browser_type_launch_args, **launch_options()}
+    except FileNotFoundError as exc:
+        pytest.fail(str(exc))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
+@pytest.fixture
+def page(page, request):
+    """Playwright's page, recording the console; on failure a screenshot and the log go to test-results/."""
+    log: list[str] = []
+    page.on("console", lambda msg: log.append(f"[{msg.type}] {msg.text}"))
+    page.on("pageerror", lambda err: log.append(f"[pageerror] {err}"))
+    page.set_default_timeout(30_000)
+    yield page
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)[-150:]
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        except Exception as exc:  # noqa: BLE001 - the log below is still worth writing
+            log.append(f"[screenshot failed] {exc}")
+        (ARTIFACTS / f"{name}.log").write_text("\n".join(log), encoding="utf-8")

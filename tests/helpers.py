@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT
+
 FIXTURES = ROOT / "tests" / "fixtures"
+ARTIFACTS = ROOT / "test-results"  # screenshots and console logs of failed browser tests
 REGEN = os.environ.get("LOOPCRAFT_REGEN_GOLDEN") == "1"
 
 

@@ -17,7 +17,6 @@ from loopcraft.errors import Problem
 from loopcraft.sitewriter import MARKER
 from loopcraft.verify import Strength
 from loopcraft.watch import DevServer
-from tests.browser.conftest import browser_type_launch_args, page  # noqa: F401 - Debian's Chromium, logs
 from tests.helpers import FIXTURES, make_project
 
 VALID = FIXTURES / "valid/exercises"

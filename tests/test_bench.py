@@ -5,7 +5,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers import ROOT
+
+pytestmark = pytest.mark.bench
 
 
 def test_bench_runs_and_writes_its_results(tmp_path):

@@ -1,5 +1,8 @@
 """Rendering the course: the index in parts, links across parts, and the reference solution published
-encrypted under a key only a run that passes every case can rebuild."""
+encrypted under a key only a run that passes every case can rebuild.
+
+Regenerate the golden pages with: LOOPCRAFT_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_render_course.py
+"""
 from __future__ import annotations
 
 import base64
@@ -15,10 +18,11 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from grader.canonical import canonical_json
 from loopcraft.exercises import Part, load_course
-from loopcraft.render import challenge_context, render_pages, salt, solution_key
-from tests.helpers import ROOT
+from loopcraft.render import challenge_context, challenge_inputs, render_pages, salt, solution_key
+from tests.helpers import ROOT, check_golden
 
 FIXTURES = Path(__file__).parent / "fixtures"
+GOLDEN = Path(__file__).parent / "golden" / "pages"
 
 
 def page_data(html: str) -> dict:
@@ -46,7 +50,7 @@ def course():
 
 def test_the_key_from_the_expected_values_decrypts_the_solution(fixture_track):
     add, _ = fixture_track.exercises
-    secret = challenge_context(fixture_track, add, None, None)["page_data"]["solution"]
+    secret = challenge_context(challenge_inputs(fixture_track, add, None, None))["page_data"]["solution"]
     assert secret["salt"] == salt(add)
     # What the page does: the canonical JSON each case returned, hidden ones included, joined as a list.
     returned = [canonical_json(case.expected) for case in add.cases]
@@ -58,7 +62,7 @@ def test_the_key_from_the_expected_values_decrypts_the_solution(fixture_track):
 
 def test_a_run_that_fails_one_hidden_case_cannot_decrypt(fixture_track):
     add, _ = fixture_track.exercises
-    secret = challenge_context(fixture_track, add, None, None)["page_data"]["solution"]
+    secret = challenge_context(challenge_inputs(fixture_track, add, None, None))["page_data"]["solution"]
     values = [case.expected for case in add.cases]
     assert add.cases[-1].hidden
     with pytest.raises(InvalidTag):
@@ -67,11 +71,11 @@ def test_a_run_that_fails_one_hidden_case_cannot_decrypt(fixture_track):
 
 def test_the_encryption_is_reproducible(fixture_track):
     add, double = fixture_track.exercises
-    first = challenge_context(fixture_track, add, None, double)["page_data"]["solution"]
-    assert first == challenge_context(fixture_track, add, None, double)["page_data"]["solution"]
+    first = challenge_context(challenge_inputs(fixture_track, add, None, double))["page_data"]["solution"]
+    assert first == challenge_context(challenge_inputs(fixture_track, add, None, double))["page_data"]["solution"]
     # Another solution means another salt, so another key and nonce.
     changed = dataclasses.replace(add, solution_source=add.solution_source + "# changed\n")
-    assert challenge_context(fixture_track, changed, None, double)["page_data"]["solution"]["iv"] != first["iv"]
+    assert challenge_context(challenge_inputs(fixture_track, changed, None, double))["page_data"]["solution"]["iv"] != first["iv"]
 
 
 def test_no_page_publishes_a_solution_or_its_key(course):
@@ -121,3 +125,15 @@ def test_hints_are_rendered_hidden_for_the_page_to_reveal(fixture_track):
     assert html.count('<li class="hint-item prose" hidden>') == 2
     assert "<code>plus</code>" in html and "Return &lt;b&gt;it&lt;/b&gt;." in html  # authors' raw HTML is text
     assert 'data-testid="hint-button" hidden>Show a hint (1 of 2)</button>' in html
+
+
+def test_pages_match_the_golden_ones(fixture_track):
+    """The fixture course rendered with the production templates, as learners get it: any change to a page's
+    context or to the templates shows here as a diff to review."""
+    add, double = fixture_track.exercises
+    track = dataclasses.replace(fixture_track, parts=[Part("First steps", [add]), Part("Going further", [double])])
+    pages = render_pages(ROOT / "templates", [track], "golden")
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    assert sorted(pages) == ["basics/add/index.html", "basics/double/index.html", "index.html"]
+    for page, html in pages.items():
+        check_golden(GOLDEN / page.replace("/", "__"), html)

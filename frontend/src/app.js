@@ -1,7 +1,7 @@
 // Page entry of a challenge: the editor, the autosave, the Python session and
 // the Run button. Python starts loading as soon as the page opens; the editor
 // does not wait for it.
-import { browserSpawner, createSession } from "./session.js";
+import { browserSpawner, createSession, RESTART_REASONS } from "./session.js";
 import { judgeCase, summarize } from "./judge.js";
 import { createEditor } from "./editor.js";
 import { createAutosave, isSolved, markSolved, storageKey } from "./storage.js";
@@ -38,6 +38,14 @@ const undoKey = isMac ? "Cmd+Z" : "Ctrl+Z";
 // --- Python session -------------------------------------------------------
 let sessionState = "loading";
 let loadError = "";
+const RESTART_TEXT = {
+  [RESTART_REASONS.noInterrupt]: "a case ran out of time, and this page cannot interrupt Python",
+  [RESTART_REASONS.noAnswer]: "a case ran out of time and did not stop when interrupted",
+  [RESTART_REASONS.crashed]: "a case broke the interpreter",
+};
+// ?background=off: no snapshot making and no offline caching, for tests that need a quiet page. A page that
+// needs the service worker for its isolation still gets it.
+const background = new URLSearchParams(location.search).get("background") !== "off";
 const run = { busy: false, current: null, total: 0, summary: null, outcome: null };
 
 // The asset version rides on app.js's own URL; the worker gets the same one (challenge.html spawns it early).
@@ -47,12 +55,14 @@ const session = createSession({
   spawn: browserSpawner(workerUrl, window.loopcraftWorker),
   timeLimitMs: data.time_limit_seconds * 1000,
   onState,
+  background,
 });
-registerServiceWorker(siteRoot, session.whenIdle());
+registerServiceWorker(siteRoot, background ? session.whenIdle() : new Promise(() => {}));
 
 function onState(state, detail = {}) {
   sessionState = state;
   if (state === "error") loadError = detail.message ?? "unknown error";
+  if (state === "restarting") ui.status.dataset.restartReason = detail.reason;
   refresh();
 }
 
@@ -68,7 +78,7 @@ function refresh() {
     loading: run.busy ? "Loading Python… your run starts as soon as it is ready."
       : "Loading Python… you can start writing meanwhile.",
     error: `Python failed to load (${loadError}). Reload the page to try again.`,
-    restarting: "Restarting Python (a case ran out of time or broke the interpreter)…",
+    restarting: `Restarting Python (${RESTART_TEXT[ui.status.dataset.restartReason]})…`,
     running: run.current === null ? "Starting…" : `Running case ${run.current + 1} of ${run.total}…`,
     ready: run.summary ?? "Python is ready. Press Run to check your code.",
   }[state];

@@ -9,11 +9,21 @@
 // When the worker reports that it could keep a memory snapshot but has none (a first visit), one more
 // worker makes it once the page has been idle for a moment: the next start restores it instead of
 // booting Python. It is made in a worker of its own, from a fresh interpreter that never ran learner code.
+// `background: false` turns that off, for a page that must stay quiet (tests, see app.js).
+//
+// States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs});
+// "running"; "finished" (a run is over); "restarting" ({reason}: one of RESTART_REASONS); "error" ({message}).
 
 const SIGINT = 2;
-// Generous: a busy machine (a second worker making a snapshot, say) can delay the interrupt's
-// KeyboardInterrupt; waiting costs only time, while a restart costs a Pyodide load.
+// Generous: a busy machine can be slow to turn the interrupt into an answer; waiting costs only time, while a
+// restart costs a Pyodide load. Learner code that catches the KeyboardInterrupt and loops on uses it all up.
 const INTERRUPT_GRACE_MS = 2500;
+// Why Python was restarted (onState("restarting", {reason})), for the page to say and tests to check.
+export const RESTART_REASONS = {
+  noInterrupt: "no-interrupt", // a case ran out of time where Python cannot be interrupted (no SharedArrayBuffer)
+  noAnswer: "no-answer", // interrupted, the case did not answer within the grace (it caught the interrupt)
+  crashed: "crashed", // the interpreter broke, or the grader saw its environment tampered with
+};
 const IDLE_MS = 1000;
 
 // `early`: a worker the page spawned before its scripts loaded (see challenge.html), used for the first start.
@@ -38,7 +48,8 @@ function canInterrupt() {
   return typeof SharedArrayBuffer !== "undefined" && globalThis.crossOriginIsolated !== false;
 }
 
-export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, onState = () => {}, useInterrupt = canInterrupt() }) {
+// timeLimitMs: the limit of a case when a run names none (the exercise's time_limit_seconds; no default here).
+export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true }) {
   let worker = null;
   let ready = null; // a promise settled when the current worker's Python is loaded
   let pending = null; // {runId, index, resolve} for the case in flight
@@ -54,8 +65,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
   // when the grace after an interrupt runs out, and that worker must not be taken for stuck.
   const answered = shared && new Int32Array(shared, 4, 1);
 
-  function start(state) {
-    onState(state);
+  function start(state, detail) {
+    onState(state, detail);
     const started = performance.now();
     let settle;
     ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
@@ -65,7 +76,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
     worker.listen(
       (message) => {
         if (message.type === "ready") {
-          if (message.snapshot === "missing") snapshotWanted = true;
+          if (message.snapshot === "missing") snapshotWanted = background;
           settle.resolve();
           armIdle();
           onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started) });
@@ -100,31 +111,32 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
     maker.post({ type: "make-snapshot" });
   }
 
-  function restart() {
+  function restart(reason) {
     worker.terminate();
-    start("restarting");
+    start("restarting", { reason });
   }
 
-  // Resolves with {message, timedOut}: message is the worker's case-done, or null when the worker never
-  // answered (stuck in learner code that ignored the interrupt, or no interrupt available).
+  // Resolves with {message, timedOut, reason}: message is the worker's case-done, or null when the worker never
+  // answered (no interrupt available, or learner code that ignored it: `reason` says which).
   function runOne(runId, index, timeLimitMs, request) {
     return new Promise((resolve) => {
       let timedOut = false;
       const timers = [];
-      const finish = (message) => {
+      const finish = (message, reason = null) => {
         timers.forEach(clearTimeout);
         pending = null;
-        resolve({ message, timedOut });
+        resolve({ message, timedOut, reason });
       };
       pending = { runId, index, resolve: finish };
       const answeredBefore = answered && Atomics.load(answered, 0);
       timers.push(
         setTimeout(() => {
           timedOut = true;
-          if (!interruptBuffer) return finish(null);
+          if (!interruptBuffer) return finish(null, RESTART_REASONS.noInterrupt);
           Atomics.store(interruptBuffer, 0, SIGINT);
           timers.push(setTimeout(() => {
-            if (Atomics.load(answered, 0) === answeredBefore) finish(null); // else its answer is on the way
+            // Unchanged: no answer. Otherwise its answer is on the way, read once the page gets to it.
+            if (Atomics.load(answered, 0) === answeredBefore) finish(null, RESTART_REASONS.noAnswer);
           }, INTERRUPT_GRACE_MS));
         }, timeLimitMs),
       );
@@ -133,6 +145,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
   }
 
   async function run({ source, sandbox, entry, cases, timeLimitMs = defaultTimeLimitMs }, { onCaseStart = () => {}, onCaseDone = () => {} } = {}) {
+    if (!(timeLimitMs > 0)) throw new Error(`no time limit for this run (got ${timeLimitMs})`);
     const runId = ++runCounter;
     const outcomes = [];
     busy = true;
@@ -142,13 +155,13 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
       onState("running");
       for (const [index, { args }] of cases.entries()) {
         onCaseStart(index);
-        const { message, timedOut } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
+        const { message, timedOut, reason } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
         // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
         const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
         outcomes.push(outcome);
         onCaseDone(index, outcome);
         if (message === null || message.crashed) {
-          restart();
+          restart(reason ?? RESTART_REASONS.crashed);
           await ready;
           onState("running");
         }
@@ -157,7 +170,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
       busy = false;
       armIdle();
     }
-    onState("ready");
+    onState("finished");
     return outcomes;
   }
 

@@ -79,6 +79,15 @@ function importGrader(pyodide) {
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PY_ROOT)}); import grader.execute, grader.guard`);
 }
 
+// Pyodide takes a signal from its interrupt buffer by reading it and then writing 0 (CPython's
+// _Py_CheckEmscriptenSignals_Helper): two steps. A SIGINT the driver stores between them is overwritten and
+// lost, and the case loops on until the driver gives up and restarts Python. That happened to about one
+// interrupt in thirty on a loaded two-core machine. Pyodide gets this view of the buffer instead: reading it
+// takes the signal and clears the buffer in one atomic step, so the write that follows has nothing to lose.
+export function takeOnRead(buffer) {
+  return Object.defineProperty({}, 0, { get: () => Atomics.exchange(buffer, 0, 0), set: () => {} });
+}
+
 // snapshots (optional): {find(): Promise<null | {bytes: Promise<ArrayBuffer>}>, save(bytes), discard()}
 export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, snapshots = null, eager = false }) {
   let runCase = null;
@@ -116,7 +125,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       const { pyodide, restored } = await (booting ??= boot());
       if (buffer) {
         interruptBuffer = buffer;
-        pyodide.setInterruptBuffer(buffer);
+        pyodide.setInterruptBuffer(takeOnRead(buffer));
       }
       runCase = pyodide.pyimport("grader.execute").run_case;
       const snapshot = snapshots ? (restored ? "restored" : "missing") : undefined;

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests import hostile_corpus
-from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code
+from tests.helpers import ARTIFACTS
 
 CORPUS = {item.name: item for item in hostile_corpus.load()}
 # Without cross-origin isolation there is no interrupt: loops and crashes cost a new worker.

@@ -74,7 +74,7 @@ def test_a_wrong_solution_fails_the_case_that_catches_it_and_shows_the_differenc
     expect(row.get_by_test_id("actual").locator("mark")).to_have_count(4)
 
 
-def test_an_infinite_loop_times_out_and_the_page_keeps_working(page: Page, site_url: str):
+def test_an_infinite_loop_times_out_and_the_page_keeps_working(page: Page, site_url: str, servers: dict):
     open_challenge(page, site_url, "consecutive-error-limit")
     # The reference solution, except that one case never ends: `while True: pass`.
     looping = (CEL / "solution.py").read_text() + (
@@ -90,6 +90,9 @@ def test_an_infinite_loop_times_out_and_the_page_keeps_working(page: Page, site_
     assert set(statuses.values()) == {"pass"}
     row = page.locator('[data-testid="case"][data-status="timeout"]')
     expect(row.get_by_test_id("message")).to_contain_text("Stopped after 3 s")
+    # Isolated, the interrupt stopped the case; plain, Python was restarted, and the page says why.
+    restarted = page.get_by_test_id("status").get_attribute("data-restart-reason")
+    assert restarted == (None if site_url == servers["isolated"] else "no-interrupt")
     # The editor kept the learner's text, and the next run works.
     expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("_solve = run_agent")
     page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
