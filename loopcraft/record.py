@@ -11,10 +11,10 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from . import yamlfile
-from .errors import LoopcraftError, Problem, raise_errors
 from grader.results import Status
 
+from . import yamlfile
+from .errors import LoopcraftError, Problem, raise_errors
 from .exercises import MISSING, Case, find_exercise, rel_path
 from .grading import grade
 from .pyodide import PyodideRunner

@@ -7,7 +7,6 @@ import pytest
 
 from grader.canonical import canonical_json, digest
 from grader.judge import judge_case, judge_run
-
 from tests.helpers import ROOT, check_golden
 
 VECTORS = ROOT / "tests" / "golden" / "judge_vectors.json"
