@@ -397,8 +397,10 @@ def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
             prev, next_ = items[i - 1] if i else None, items[i + 1] if i + 1 < len(items) else None
             if isinstance(ex, Lesson):
                 run = (lesson_runs or {})[(track.slug, ex.slug)]
+                # What lesson_context reads beyond a challenge's inputs: the position, the runs, the neighbours' kinds.
+                kinds = [isinstance(other, Lesson) for other in (prev, next_)]
                 inputs = challenge_inputs(track, ex, prev, next_) + json.dumps(
-                    [_position(track, ex), dataclasses.asdict(run)], ensure_ascii=False)
+                    [_position(track, ex), dataclasses.asdict(run), kinds], ensure_ascii=False)
                 jobs[challenge_path(ex)] = ("lesson.html", inputs,
                                             lambda t=track, e=ex, p=prev, n=next_, r=run: lesson_context(t, e, p, n, r))
             else:
