@@ -103,7 +103,7 @@ function drawChart(grid) {
   const plotH = 160;
   const left = 36;
   const width = left + grid.habits.length * groupW;
-  const height = top + plotH + 64;
+  const height = top + plotH + 40;
   const y = (share) => top + plotH - (plotH * share) / 100;
   const yCalls = (calls) => top + plotH - (plotH * Math.min(calls, 8)) / 8;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "lab-svg", role: "img" });
@@ -128,12 +128,10 @@ function drawChart(grid) {
         "text-anchor": "middle", class: "lab-axis" }, line));
     }
   });
-  grid.designs.forEach((design, j) => {
-    const x = left + j * 150;
-    root.append(svg("rect", { x, y: height - 18, width: 10, height: 10, class: `lab-bar lab-bar-${j}` }),
-      svg("text", { x: x + 14, y: height - 9, class: "lab-axis" }, design.label));
-  });
-  ui.chart.replaceChildren(root);
+  // The legend is HTML, so that it wraps on a narrow screen.
+  const legend = h("ul", { class: "lab-legend" }, ...grid.designs.map((design, j) => h("li", {},
+    h("span", { class: `lab-swatch lab-swatch-${j}` }), design.label)));
+  ui.chart.replaceChildren(root, legend);
 }
 
 // The three lessons of the results page, each stated from this run's own figures.
