@@ -102,20 +102,15 @@ def test_a_block_marked_raises_that_does_not_raise_fails(course, pyodide_runner)
         "exercises/basics/printing/lesson.md:1: live block is marked `raises` but ran without an error"]
 
 
-def test_a_what_does_this_print_snippet_that_fails_is_refused(course, pyodide_runner):
-    yaml = course / "exercises/basics/printing/lesson.yaml"
-    yaml.write_text(LESSON_YAML.replace("print(6 * 7)", "print(undefined_name)"))
-    assert problems(course, pyodide_runner) == [
-        "exercises/basics/printing/lesson.yaml:15: questions[1].code: the snippet fails (NameError: name "
-        "'undefined_name' is not defined); its output is the answer, so it must run"]
-
-
-def test_a_wrong_output_that_is_the_real_output_is_refused(course, pyodide_runner):
-    yaml = course / "exercises/basics/printing/lesson.yaml"
-    yaml.write_text(LESSON_YAML.replace('- text: "67"', '- text: "42"'))
-    assert problems(course, pyodide_runner) == [
-        "exercises/basics/printing/lesson.yaml:15: questions[1].wrong: one wrong output is what the snippet "
-        "really prints"]
+@pytest.mark.parametrize("old, new, message", [
+    ("print(6 * 7)", "print(undefined_name)", "questions[1].code: the snippet fails (NameError: name "
+     "'undefined_name' is not defined); its output is the answer, so it must run"),
+    ("print(6 * 7)", "x = 6 * 7", "questions[1].code: the snippet prints nothing"),
+    ('- text: "67"', '- text: "42"', "questions[1].wrong: one wrong output is what the snippet really prints"),
+])
+def test_a_what_does_this_print_question_without_a_sound_answer_is_refused(course, pyodide_runner, old, new, message):
+    (course / "exercises/basics/printing/lesson.yaml").write_text(LESSON_YAML.replace(old, new))
+    assert problems(course, pyodide_runner) == [f"exercises/basics/printing/lesson.yaml:15: {message}"]
 
 
 @pytest.mark.parametrize("options, message", [

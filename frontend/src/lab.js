@@ -2,10 +2,9 @@
 // tasks: 144 runs) as ONE case through the page's Python session, then draws the table, an SVG chart of the
 // same figures, and what they show. The learner's own loop (a saved solution or a .py file) runs as a fourth
 // column, in the same case.
-import { browserSpawner, createSession } from "./session.js";
+import { createPageSession } from "./page-session.js";
 import { storageKey } from "./storage.js";
 import { h } from "./dom.js";
-import { registerServiceWorker } from "./offline.js";
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
 const SVG = "http://www.w3.org/2000/svg";
@@ -17,17 +16,13 @@ const ui = {
   upload: byTestId("lab-upload"), verdict: byTestId("lab-verdict"),
 };
 
-const siteRoot = new URL(document.body.dataset.siteRoot, document.baseURI);
-const workerUrl = new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href;
-const session = createSession({
-  spawn: browserSpawner(workerUrl, window.loopcraftWorker),
+const session = createPageSession({
   timeLimitMs: data.time_limit_seconds * 1000,
   onState(state, detail = {}) {
     if (state === "error") setStatus("error", `Python failed to load (${detail.message}). Reload the page to try again.`);
     if (state === "restarting") setStatus("restarting", "Restarting Python (the run ran out of time)…");
   },
 });
-registerServiceWorker(siteRoot, session.whenIdle());
 
 function setStatus(state, text) {
   ui.status.dataset.state = state;

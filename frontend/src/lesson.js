@@ -2,22 +2,18 @@
 // the same interrupt/restart and time limit as a challenge), "Check your understanding" questions checked
 // against salted digests, and "Mark complete". The lesson reads fine without it: the outputs recorded at
 // build time are in the page.
-import { browserSpawner, createSession } from "./session.js";
+import { createPageSession } from "./page-session.js";
 import { createEditor } from "./editor.js";
 import { createAutosave, isComplete, liveKey, markComplete, rightAnswers, saveRightAnswers } from "./storage.js";
 import { h } from "./dom.js";
 import { decrypt } from "./solution.js";
 import { sha256Hex } from "./judge.js";
-import { registerServiceWorker } from "./offline.js";
 
 const data = JSON.parse(document.getElementById("lesson-data").textContent);
 const byTestId = (id, root = document) => root.querySelector(`[data-testid="${id}"]`);
 const status = byTestId("status");
 
-const siteRoot = new URL(document.body.dataset.siteRoot, document.baseURI);
-const workerUrl = new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href;
-const session = createSession({
-  spawn: browserSpawner(workerUrl, window.loopcraftWorker),
+const session = createPageSession({
   timeLimitMs: data.time_limit_seconds * 1000,
   onState(state, detail = {}) {
     status.dataset.state = state;
@@ -30,7 +26,6 @@ const session = createSession({
     }[state] ?? status.textContent;
   },
 });
-registerServiceWorker(siteRoot, session.whenIdle());
 
 // --- Live blocks ------------------------------------------------------------
 // One session runs one request at a time: blocks pressed together wait their turn.
