@@ -108,11 +108,12 @@ async function check(form, question, number, chosen) {
   for (const item of form.querySelectorAll("[data-option]")) {
     const index = Number(item.dataset.option);
     const feedback = byTestId("feedback", item);
-    feedback.hidden = !chosen.includes(index);
+    // A wrong answer shows the feedback of the options chosen, and says nothing of the others, so the
+    // question stays a question. Once it is answered right, every option's feedback is worth reading.
+    feedback.hidden = !right && !chosen.includes(index);
     delete item.dataset.verdict;
     if (feedback.hidden) continue;
-    // A right answer marks every chosen option right; a wrong one marks none, so the options stay a puzzle.
-    if (right) item.dataset.verdict = "right";
+    if (right) item.dataset.verdict = chosen.includes(index) ? "right" : "wrong";
     feedback.textContent = await decrypt(`${question.salt}:${index}`, question.feedback[index]);
   }
   form.dataset.state = right ? "right" : "wrong";

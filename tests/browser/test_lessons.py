@@ -101,8 +101,10 @@ def test_a_question_answered_wrong_then_right_then_the_lesson_marked_complete(pa
     question.get_by_label(right.text).check()
     question.get_by_test_id("check").click()
     expect(question.get_by_test_id("verdict")).to_have_text("Right.")
+    # Answered right, every option's feedback shows, the right one marked so.
     expect(question.get_by_text(right.feedback)).to_be_visible()
-    expect(question.get_by_text(wrong.feedback)).to_be_hidden()
+    expect(question.get_by_text(wrong.feedback)).to_be_visible()
+    expect(question.locator('[data-verdict="right"]')).to_have_count(1)
 
     # "What does this print?": the right option is what Pyodide printed at build time.
     output_q = page.get_by_test_id("question").nth(1)
