@@ -105,7 +105,8 @@ class Question:
     options: list[Option]  # for `output`, only the wrong ones: the right one is what `code` prints
     code: str | None  # `output` only
     explanation: str | None  # `output` only: the right answer's feedback
-    line: int  # in lesson.yaml
+    line: int  # in lesson.yaml, of the `code` key for `output`, else of the question
+    option_lines: list[int]  # of each option (or wrong output)
 
 
 @dataclass(frozen=True)
@@ -448,7 +449,9 @@ def _load_lesson(root: Path, folder: Path, track: str, problems: list[Problem],
             kind=q["kind"], prompt=q.get("prompt", ""), code=q.get("code"), explanation=q.get("explanation"),
             options=[Option(o.get("text", ""), o.get("feedback", ""), bool(o.get("correct", False)))
                      for o in choices if isinstance(o, dict)],
-            line=doc.line(where)))
+            line=doc.line(where + ("code",) if q["kind"] == "output" else where),
+            option_lines=[doc.line(where + ("wrong" if q["kind"] == "output" else "options", j))
+                          for j, o in enumerate(choices) if isinstance(o, dict)]))
     if len(questions) < 2 and "questions" in doc.data:
         problems.append(Problem(rel, doc.line(("questions",)), "questions: a lesson needs at least two questions",
                                 note=True))

@@ -116,7 +116,9 @@ def _problems(root: Path, lesson: Lesson, done: dict[str, BlockRun]) -> list[Pro
                                                          "its output is the answer, so it must run"))
         elif not run.output.strip():
             problems.append(Problem(yaml, question.line, f"{where}: the snippet prints nothing"))
-        elif any(o.text.strip() == run.output.strip() for o in question.options):
-            problems.append(Problem(yaml, question.line, f"questions[{i}].wrong: one wrong output is what the "
-                                                         "snippet really prints"))
+        else:
+            problems += [Problem(yaml, line, f"questions[{i}].wrong[{j}]: this wrong output is what the snippet "
+                                             "really prints")
+                         for j, (option, line) in enumerate(zip(question.options, question.option_lines))
+                         if option.text.strip() == run.output.strip()]
     return problems
