@@ -258,7 +258,7 @@ def _lesson_markdown() -> MarkdownIt:
         number = env["count"] = env.get("count", -1) + 1
         run: dict = env["blocks"][number]
         env["codes"].append(token.content)
-        return str(jinja2.Template(_LIVE_BLOCK, autoescape=True).render(
+        return str(_LIVE_BLOCK.render(
             number=number, code=Markup(highlight(token.content, PythonLexer(), HtmlFormatter(nowrap=True))),
             run=run, raises=token.info.strip().endswith("raises")))
 
@@ -286,7 +286,7 @@ def _lesson_markdown() -> MarkdownIt:
 
 
 _LESSON_MARKDOWN = _lesson_markdown()
-_LIVE_BLOCK = """\
+_LIVE_BLOCK = jinja2.Template("""\
 <figure class="live-block" data-testid="live-block" data-block="{{ number }}">
   <figcaption class="live-head"><span class="live-title">Live Python{% if raises %} <span class="live-raises">raises on purpose</span>{% endif %}</span>
     <span class="live-actions"><button type="button" class="button button-primary" data-testid="run" disabled>Run</button>
@@ -300,7 +300,7 @@ _LIVE_BLOCK = """\
     {% if not run.output and run.value is none and not run.error %}<p class="live-empty">(no output)</p>{% endif %}
   </div>
 </figure>
-"""
+""", autoescape=True, undefined=jinja2.StrictUndefined)
 
 
 def _question_salt(lesson: Lesson, number: int) -> str:
@@ -334,8 +334,8 @@ def _question(lesson: Lesson, number: int, answer: str | None) -> tuple[dict, di
 def _position(track: Track, item) -> dict:
     """Where an item sits in its course: its number, and its part."""
     items = track.items
-    part = next(p for p, part in enumerate(track.parts, start=1) if item in part.items)
-    return {"number": items.index(item) + 1, "total": len(items), "part": part, "parts": len(track.parts),
+    part = next(p for p, part in enumerate(track.parts, start=1) if any(x is item for x in part.items))
+    return {"number": next(i for i, x in enumerate(items, start=1) if x is item), "total": len(items), "part": part, "parts": len(track.parts),
             "part_title": track.parts[part - 1].title}
 
 

@@ -206,3 +206,28 @@ def test_the_lab_runs_a_learners_loop_as_a_fourth_column(pyodide_runner):
     assert grid["loop_error"] is None
     stage4 = run_grid(pyodide_runner, (ROOT / "exercises/build-an-agent/stage-4-loop/solution.py").read_text())
     assert stage4["loop_error"].startswith("ValueError: invalid JSON in tool call")
+
+
+def test_a_lesson_page_has_its_hooks_callouts_and_no_answer_in_plain_sight(pyodide_runner):
+    from loopcraft.render import render_pages
+
+    tracks = load_course(ROOT)
+    runs, _ = run_lessons(ROOT, [lesson for track in tracks for lesson in track.lessons], runner=pyodide_runner)
+    pages = render_pages(ROOT / "templates", tracks, "test", lesson_runs=runs)
+    lesson = next(item for item in tracks[0].lessons if item.slug == "the-action-contract")
+    html = pages["build-an-agent/the-action-contract/index.html"]
+    assert html.count('data-testid="live-block"') == len(lesson.blocks)
+    assert html.count('data-testid="question"') == len(lesson.questions)
+    assert 'data-testid="mark-complete"' in html and 'data-testid="up-next"' in html
+    assert '<aside class="callout callout-note" role="note">' in html
+    assert '<aside class="callout callout-warning" role="note">' in html
+    assert "<table>" in html and "<th>Mistake</th>" in html
+    # The recorded output is in the page before any Run.
+    assert "ok: {&#39;id&#39;: 17, &#39;status&#39;: &#39;failed&#39;" in html
+    for question in lesson.questions:
+        for option in question.options:
+            assert option.feedback not in html
+    assert '"correct"' not in html
+    assert "Part 1 of 3" in html and f"1 / {len(tracks[0].items)}" in html
+    lab = pages["build-an-agent/lab/index.html"]
+    assert 'data-testid="lab-table"' in lab and '"entry": "run_grid"' in lab
