@@ -17,6 +17,7 @@ from .cache import BuildCache
 from .errors import BuildError, Problem, in_order, raise_errors
 from .exercises import Track, load_course
 from .grading import grader_files
+from .lessons import LessonRun, run_lessons
 from .precompress import Brotli, precompress
 from .render import pygments_css, render_pages
 from .sitewriter import staged_site
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 # The command-line entry points never run in the page.
-BUNDLES = {"app.js": [], "index.js": [], "worker.js": ["--external:../pyodide/*"]}
+BUNDLES = {"app.js": [], "index.js": [], "lesson.js": [], "lab.js": [], "worker.js": ["--external:../pyodide/*"]}
 SERVICE_WORKER = "sw.js"  # at the site's root, so that its scope is the whole site
 # Read by static hosts such as Netlify and Cloudflare Pages. Cross-origin isolation (COOP/COEP) gives the
 # worker SharedArrayBuffer, so a runaway case is interrupted instead of Python being restarted; where a host
@@ -51,11 +52,14 @@ class Report:
     tracks: list[Track]
     problems: list[Problem]  # notes, and errors from verification (a loading error raises at once)
     strengths: list[Strength]  # one per exercise; empty when not verified
+    lesson_runs: dict[tuple[str, str], LessonRun]  # what every live block printed; empty when not run
 
 
-def check(root: Path, *, verify: bool = True, cache: BuildCache | None = None) -> Report:
-    """Load, validate and (unless told not to) verify every exercise. Raises ExerciseError if the course cannot
-    be loaded; verification errors are in the report, so that its strength tables can be shown with them."""
+def check(root: Path, *, verify: bool = True, cache: BuildCache | None = None, lessons: bool | None = None) -> Report:
+    """Load, validate and (unless told not to) verify every exercise and run every lesson's code (`lessons`,
+    by default as `verify`: a build always runs them, since its pages show what they print). Raises
+    ExerciseError if the course cannot be loaded; verification errors are in the report, so that its
+    strength tables can be shown with them."""
     notes: list[Problem] = []
     tracks = load_course(root, notes, cache)
     strengths = []
@@ -63,7 +67,11 @@ def check(root: Path, *, verify: bool = True, cache: BuildCache | None = None) -
         from .verify import verify as verify_exercises  # needs Node and Pyodide, so only when asked
 
         strengths = verify_exercises(root, [ex for track in tracks for ex in track.exercises])
-    return Report(tracks, in_order(notes + [p for s in strengths for p in s.problems]), strengths)
+    runs, lesson_problems = {}, []
+    if verify if lessons is None else lessons:
+        runs, lesson_problems = run_lessons(root, [lesson for track in tracks for lesson in track.lessons], cache)
+    problems = notes + [p for s in strengths for p in s.problems] + lesson_problems
+    return Report(tracks, in_order(problems), strengths, runs)
 
 
 def build(root: Path, out: Path, *, verify: bool = True) -> Report:
@@ -71,11 +79,11 @@ def build(root: Path, out: Path, *, verify: bool = True) -> Report:
     root = root.resolve()
     _require_inputs(root)
     cache = BuildCache(root)
-    report = check(root, verify=verify, cache=cache)
+    report = check(root, verify=verify, cache=cache, lessons=True)
     raise_errors(report.problems)
     with Brotli() as brotli:  # Node starts now, to be ready by the time the files to compress are known
         asset_version = _asset_version(root)
-        pages = render_pages(root / "templates", report.tracks, asset_version, cache)
+        pages = render_pages(root / "templates", report.tracks, asset_version, cache, report.lesson_runs)
         files = _site_files(root, cache, pages, asset_version)
         with precompress(root, files, {*pages, SERVICE_WORKER}, brotli) as compression, \
                 staged_site(out, cache.spare_site) as site:

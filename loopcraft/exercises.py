@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
+from markdown_it import MarkdownIt
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.scalarbool import ScalarBoolean
@@ -30,6 +31,7 @@ from .errors import LoopcraftError, Problem, has_errors, raise_errors
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_FENCES = MarkdownIt("commonmark")  # only to find a lesson's fenced blocks and their lines
 _SCHEMA_COMMENT = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(\S+)", re.MULTILINE)
 
 
@@ -82,9 +84,64 @@ class Exercise:
 
 
 @dataclass(frozen=True)
+class LiveBlock:
+    """A fenced ```python live``` block of a lesson: runs in the page, and once at build time."""
+
+    code: str
+    line: int  # of its opening fence in lesson.md
+    raises: bool  # marked ```python live raises```: the build requires it to raise
+
+
+@dataclass(frozen=True)
+class Option:
+    text: str
+    feedback: str
+    correct: bool
+
+
+@dataclass(frozen=True)
+class Question:
+    kind: str  # single | multiple | output
+    prompt: str
+    options: list[Option]  # for `output`, only the wrong ones: the right one is what `code` prints
+    code: str | None  # `output` only
+    explanation: str | None  # `output` only: the right answer's feedback
+    line: int  # in lesson.yaml, of the `code` key for `output`, else of the question
+    option_lines: list[int]  # of each option (or wrong output)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    slug: str
+    track: str
+    dir: Path
+    title: str
+    summary: str
+    level: str
+    minutes: int
+    body: str  # lesson.md, Markdown
+    blocks: list[LiveBlock]
+    questions: list[Question]
+
+
+@dataclass(frozen=True)
 class Part:
     title: str
-    exercises: list[Exercise]
+    items: list[Exercise | Lesson]  # in course order
+
+    @property
+    def exercises(self) -> list[Exercise]:
+        """The part's challenges, in course order."""
+        return [item for item in self.items if isinstance(item, Exercise)]
+
+
+@dataclass(frozen=True)
+class Lab:
+    """The loop lab of a track (see grader/lab.py): the sandbox its loops run in, the challenges whose saved
+    solutions a learner may try in it."""
+
+    world: str  # the sandbox's source
+    loops: list[str]  # challenge slugs
 
 
 @dataclass(frozen=True)
@@ -94,11 +151,21 @@ class Track:
     title: str
     summary: str
     parts: list[Part]  # a track listed with plain `challenges` is one part titled like the track
+    lab: Lab | None = None
 
     @property
     def exercises(self) -> list[Exercise]:
-        """Every exercise in course order."""
+        """Every challenge in course order."""
         return [ex for part in self.parts for ex in part.exercises]
+
+    @property
+    def items(self) -> list[Exercise | Lesson]:
+        """Every challenge and lesson in course order."""
+        return [item for part in self.parts for item in part.items]
+
+    @property
+    def lessons(self) -> list[Lesson]:
+        return [item for item in self.items if isinstance(item, Lesson)]
 
 
 def load_course(root: Path, notes: list[Problem] | None = None, cache: BuildCache | None = None) -> list[Track]:
@@ -179,13 +246,16 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
         problems.append(Problem(rel, 1, f"track folder name {track_dir.name!r} is not a slug: "
                                          "use lowercase letters, digits and hyphens (it becomes a URL)"))
 
-    folders = {d.name: d for d in _subdirs(track_dir) if os.path.isfile(os.path.join(d, "exercise.yaml"))}
+    subdirs = _subdirs(track_dir)
+    folders = {d.name: d for d in subdirs if os.path.isfile(os.path.join(d, "exercise.yaml"))}
+    lesson_folders = {d.name: d for d in subdirs if d.name not in folders and os.path.isfile(os.path.join(d, "lesson.yaml"))}
     # Load every exercise folder, listed or not, so all of their problems are reported in one run.
     real_dir = track_dir.resolve()  # once for all of its exercises (see _resolve_in)
     shared: dict[str, str] = {}  # files read by several exercises, such as the track's sandbox
     loaded = {name: _load_exercise(root, d, track_dir.name, problems, cache=cache, track_real_dir=real_dir,
                                    shared=shared)
               for name, d in folders.items()}
+    loaded.update({name: _load_lesson(root, d, track_dir.name, problems, cache) for name, d in lesson_folders.items()})
 
     if doc is None:
         return None
@@ -205,17 +275,30 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
             line = doc.line(where)
             if slug in seen:
                 problems.append(Problem(rel, line, f"challenge {slug!r} is listed twice"))
-            elif slug not in folders:
+            elif slug not in loaded:
                 problems.append(Problem(rel, line, f"challenge {slug!r} has no folder with an exercise.yaml"
-                                                   f"{_did_you_mean(slug, folders)}"))
+                                                   f"{_did_you_mean(slug, loaded)}"))
             seen.add(slug)
-    for name in sorted(set(folders) - seen):
+    for name in sorted(set(loaded) - seen):
+        kind = "exercise" if name in folders else "lesson"
         problems.append(Problem(rel, doc.line(listing_key),
-                                f"exercise folder {name!r} is not listed in {listing_key[0]}"))
+                                f"{kind} folder {name!r} is not listed in {listing_key[0]}"))
+    lab = None
+    if isinstance(doc.data.get("lab"), dict):
+        lab_data = doc.data["lab"]
+        world_path = _resolve_in(str(real_dir), lab_data.get("sandbox", ""))
+        if not os.path.isfile(world_path) or not _inside(world_path, str(real_dir)):
+            problems.append(Problem(rel, doc.line(("lab", "sandbox")), "lab.sandbox: no such file in the track folder"))
+        for i, slug in enumerate(_list(lab_data.get("loops"))):
+            if slug not in folders:
+                problems.append(Problem(rel, doc.line(("lab", "loops", i)),
+                                        f"lab.loops[{i}]: {slug!r} is not a challenge of this track"))
+        if not has_errors(problems[before:]):
+            lab = Lab(world=Path(world_path).read_text(encoding="utf-8"), loops=list(lab_data.get("loops", [])))
     if has_errors(problems[before:]):
         return None
     return Track(slug=track_dir.name, dir=track_dir, title=doc.data["title"], summary=doc.data["summary"],
-                 parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts])
+                 parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts], lab=lab)
 
 
 def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem], *, recording: bool = False,
@@ -306,6 +389,78 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
         cases=[Case(name=c["name"], args=c["args"], expected=c.get("expected", MISSING),
                     hidden=c["hidden"], line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
     )
+
+
+_LIVE_FENCE = re.compile(r"^python\s+live(\s+raises)?\s*$")
+
+
+def _load_lesson(root: Path, folder: Path, track: str, problems: list[Problem],
+                 cache: BuildCache | None = None) -> Lesson | None:
+    rel = rel_path(folder / "lesson.yaml", root)
+    md_path = folder / "lesson.md"
+    before = len(problems)
+    doc = _Document.load(folder / "lesson.yaml", rel, "lesson", problems, cache)
+    body = None
+    if not md_path.is_file():
+        problems.append(Problem(rel, 1, f"lesson text not found: {rel_path(md_path, root).as_posix()}"))
+    else:
+        try:
+            body = md_path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(rel_path(md_path, root), 1, f"not UTF-8 text: {exc.reason}"))
+    if doc is None or body is None:
+        return None
+    md_rel = rel_path(md_path, root)
+    blocks = []
+    for token in _FENCES.parse(body):
+        if token.type != "fence" or not token.info.strip().startswith("python live"):
+            continue
+        live = _LIVE_FENCE.match(token.info.strip())
+        line = token.map[0] + 1
+        if live is None:
+            problems.append(Problem(md_rel, line, f"unknown live block marker {token.info.strip()!r}: "
+                                                  "write ```python live``` or ```python live raises```"))
+        elif not token.content.strip():
+            problems.append(Problem(md_rel, line, "empty live block"))
+        else:
+            blocks.append(LiveBlock(code=token.content, line=line, raises=bool(live.group(1))))
+
+    questions = []
+    for i, q in enumerate(_list(doc.data.get("questions"))):
+        if not isinstance(q, dict) or q.get("kind") not in ("single", "multiple", "output"):
+            continue
+        where = ("questions", i)
+        if q["kind"] == "output":
+            choices = _list(q.get("wrong"))
+            if not choices:
+                problems.append(Problem(rel, doc.line(where + ("wrong",)), _at(where + ("wrong",), (
+                    "the answer list is empty: give at least one wrong output to choose against"))))
+        else:
+            choices = _list(q.get("options"))
+            right = [o for o in choices if isinstance(o, dict) and o.get("correct")]
+            if len(choices) < 2 or not right:
+                problems.append(Problem(rel, doc.line(where + ("options",)), _at(where + ("options",), (
+                    "the answer list is empty" if not choices else "give at least two options" if len(choices) < 2
+                    else "no option is marked `correct: true`, so the question has no answer"))))
+            elif q["kind"] == "single" and len(right) > 1:
+                problems.append(Problem(rel, doc.line(where + ("options",)), _at(where + ("options",), (
+                    f"{len(right)} options are marked correct in a single-choice question: "
+                    "mark one, or make it `kind: multiple`"))))
+        questions.append(Question(
+            kind=q["kind"], prompt=q.get("prompt", ""), code=q.get("code"), explanation=q.get("explanation"),
+            options=[Option(o.get("text", ""), o.get("feedback", ""), bool(o.get("correct", False)))
+                     for o in choices if isinstance(o, dict)],
+            line=doc.line(where + ("code",) if q["kind"] == "output" else where),
+            option_lines=[doc.line(where + ("wrong" if q["kind"] == "output" else "options", j))
+                          for j, o in enumerate(choices) if isinstance(o, dict)]))
+    if len(questions) < 2 and "questions" in doc.data:
+        problems.append(Problem(rel, doc.line(("questions",)), "questions: a lesson needs at least two questions",
+                                note=True))
+    if has_errors(problems[before:]):
+        return None
+    data = doc.data
+    return Lesson(slug=folder.name, track=track, dir=folder, title=data["title"], summary=data["summary"],
+                  level=data["level"], minutes=int(data["minutes"]), body=body, blocks=blocks, questions=questions)
 
 
 class _Document:

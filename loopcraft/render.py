@@ -26,7 +26,8 @@ from grader.canonical import canonical_json, digest
 
 from .cache import BuildCache
 from .errors import BuildError
-from .exercises import Exercise, Track
+from .exercises import Exercise, Lesson, Track
+from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SANDBOX, LIVE_TIME_LIMIT, LessonRun
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", style="default")
 
@@ -114,17 +115,25 @@ def solution_key(ex_salt: str, expected_values: list) -> bytes:
 def encrypt_solution(ex: Exercise, ex_salt: str) -> dict:
     """The reference solution, encrypted with AES-GCM under `solution_key`, as base64 for the page."""
     key = solution_key(ex_salt, [case.expected for case in ex.cases])
-    plaintext = ex.solution_source.encode("utf-8")
+    return {"salt": ex_salt, **_encrypt(key, ex.solution_source)}
+
+
+def _encrypt(key: bytes, text: str) -> dict:
+    """{iv, ciphertext} of AES-GCM, base64, for the page's WebCrypto (frontend/src/solution.js `decrypt`)."""
+    plaintext = text.encode("utf-8")
     # Derived, not random, so that builds are reproducible; a different plaintext or key gives another nonce.
     iv = hashlib.sha256(b"loopcraft solution iv\0" + key + plaintext).digest()[:12]
     ciphertext = AESGCM(key).encrypt(iv, plaintext, None)
-    return {"salt": ex_salt, "iv": base64.b64encode(iv).decode("ascii"),
-            "ciphertext": base64.b64encode(ciphertext).decode("ascii")}
+    return {"iv": base64.b64encode(iv).decode("ascii"), "ciphertext": base64.b64encode(ciphertext).decode("ascii")}
 
 
-def challenge_url(ex: Exercise) -> str:
-    """URL of a challenge page relative to the site root."""
+def challenge_url(ex: Exercise | Lesson) -> str:
+    """URL of a challenge or lesson page relative to the site root."""
     return f"{ex.track}/{ex.slug}/"
+
+
+def lab_url(track: Track) -> str:
+    return f"{track.slug}/lab/"
 
 
 def challenge_path(ex: Exercise) -> str:
@@ -132,13 +141,16 @@ def challenge_path(ex: Exercise) -> str:
 
 
 def index_context(tracks: list[Track]) -> dict:
-    def card(ex: Exercise, number: int) -> dict:
-        return {"slug": ex.slug, "track": ex.track, "number": number, "title": ex.title, "summary": ex.summary,
-                "difficulty": ex.difficulty, "minutes": ex.minutes, "url": challenge_url(ex)}
+    def card(item: Exercise | Lesson, number: int) -> dict:
+        lesson = isinstance(item, Lesson)
+        return {"slug": item.slug, "track": item.track, "number": number, "title": item.title,
+                "summary": item.summary, "kind": "lesson" if lesson else "challenge",
+                "difficulty": item.level if lesson else item.difficulty, "minutes": item.minutes,
+                "url": challenge_url(item)}
 
     def parts(track: Track) -> list[dict]:
-        numbers = {ex.slug: i for i, ex in enumerate(track.exercises, start=1)}
-        return [{"title": part.title, "challenges": [card(ex, numbers[ex.slug]) for ex in part.exercises]}
+        numbers = {item.slug: i for i, item in enumerate(track.items, start=1)}
+        return [{"title": part.title, "challenges": [card(item, numbers[item.slug]) for item in part.items]}
                 for part in track.parts]
 
     return {
@@ -148,9 +160,11 @@ def index_context(tracks: list[Track]) -> dict:
                 "slug": t.slug,
                 "title": t.title,
                 "summary": t.summary,
-                "minutes": sum(ex.minutes for ex in t.exercises),
+                "minutes": sum(item.minutes for item in t.items),
                 "parts": parts(t),
-                "challenges": [card(ex, i) for i, ex in enumerate(t.exercises, start=1)],
+                "challenges": [card(item, i) for i, item in enumerate(t.items, start=1)],
+                "lessons": len(t.lessons),
+                "lab": {"url": lab_url(t)} if t.lab else None,
             }
             for t in tracks
         ],
@@ -254,8 +268,164 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
     }
 
 
+_CALLOUTS = {"Note:": "note", "Watch out:": "warning"}
+
+
+def _lesson_markdown() -> MarkdownIt:
+    """Markdown of a lesson: `python live` fences become live blocks (env["blocks"] holds their build-time
+    runs, in order), and a quote that starts with "Note:" or "Watch out:" becomes a callout."""
+    md = MarkdownIt("commonmark", {"html": False, "highlight": _highlight_fence}).enable("table")
+
+    def fence(renderer, tokens, idx, options, env):
+        token = tokens[idx]
+        if not token.info.strip().startswith("python live"):
+            return renderer.fence(tokens, idx, options, env)
+        number = env["count"] = env.get("count", -1) + 1
+        run: dict = env["blocks"][number]
+        env["codes"].append(token.content)
+        return str(_LIVE_BLOCK.render(
+            number=number, code=Markup(highlight(token.content, PythonLexer(), HtmlFormatter(nowrap=True))),
+            run=run, raises=token.info.strip().endswith("raises")))
+
+    def blockquote_open(renderer, tokens, idx, options, env):
+        inline = tokens[idx + 2] if idx + 2 < len(tokens) else None
+        for start, kind in _CALLOUTS.items():
+            if inline is not None and inline.type == "inline" and inline.content.startswith(start):
+                return f'<aside class="callout callout-{kind}" role="note">\n'
+        return renderer.renderToken(tokens, idx, options, env)
+
+    def blockquote_close(renderer, tokens, idx, options, env):
+        depth, i = 0, idx
+        while i >= 0:  # find the opening token: a callout closes as an aside
+            depth += {"blockquote_close": 1, "blockquote_open": -1}.get(tokens[i].type, 0)
+            if depth == 0:
+                break
+            i -= 1
+        return "</aside>\n" if blockquote_open(renderer, tokens, i, options, env).startswith("<aside") \
+            else renderer.renderToken(tokens, idx, options, env)
+
+    md.add_render_rule("fence", fence)
+    md.add_render_rule("blockquote_open", blockquote_open)
+    md.add_render_rule("blockquote_close", blockquote_close)
+    return md
+
+
+_LESSON_MARKDOWN = _lesson_markdown()
+_LIVE_BLOCK = jinja2.Template("""\
+<figure class="live-block" data-testid="live-block" data-block="{{ number }}">
+  <figcaption class="live-head"><span class="live-title">Live Python{% if raises %} <span class="live-raises">raises on purpose</span>{% endif %}</span>
+    <span class="live-actions"><button type="button" class="button button-primary" data-testid="run" disabled>Run</button>
+    <button type="button" class="button" data-testid="reset">Reset</button></span></figcaption>
+  <div class="live-editor" data-editor><pre class="highlight"><code>{{ code }}</code></pre></div>
+  <div class="live-output" data-testid="output" aria-live="polite" data-state="recorded">
+    <p class="live-note">Output recorded when this page was built. Run executes the code in your browser; nothing is sent to a server.</p>
+    {% if run.output %}<pre class="live-printed">{{ run.output }}</pre>{% endif %}
+    {% if run.value is not none %}<pre class="live-value">{{ run.value }}</pre>{% endif %}
+    {% if run.error %}<pre class="live-error">{{ run.error }}</pre>{% endif %}
+    {% if not run.output and run.value is none and not run.error %}<p class="live-empty">(no output)</p>{% endif %}
+  </div>
+</figure>
+""", autoescape=True, undefined=jinja2.StrictUndefined)
+
+
+def _question_salt(lesson: Lesson, number: int) -> str:
+    return hashlib.sha256(f"{lesson.track}/{lesson.slug}#{number}\n{lesson.questions[number].prompt}\n"
+                          f"{lesson.body}".encode()).hexdigest()[:32]
+
+
+def _question(lesson: Lesson, number: int, answer: str | None) -> tuple[dict, dict]:
+    """(what the template shows, what the page checks with): the right options only as a salted digest, and
+    each option's feedback encrypted under a key made from the salt and the option's number, so neither
+    is plain in the page before the learner answers."""
+    q = lesson.questions[number]
+    q_salt = _question_salt(lesson, number)
+    if q.kind == "output":
+        options = [(o.text, o.feedback, False) for o in q.options]
+        # The right output goes in at a place fixed by the salt, so it is not always first or last.
+        at = int(q_salt[:8], 16) % (len(options) + 1)
+        options.insert(at, (answer.rstrip("\n"), q.explanation, True))
+    else:
+        options = [(o.text, o.feedback, o.correct) for o in q.options]
+    right = [i for i, (_, _, correct) in enumerate(options) if correct]
+    shown = {"number": number, "kind": q.kind, "prompt_html": Markup(_MARKDOWN.renderInline(q.prompt)),
+             "code_html": Markup(highlight(q.code, PythonLexer(), _FORMATTER)) if q.code else None,
+             "options": [{"text": text, "html": Markup(_MARKDOWN.renderInline(text))} for text, _, _ in options]}
+    check = {"kind": q.kind, "salt": q_salt, "digest": digest(q_salt, canonical_json(right)),
+             "feedback": [_encrypt(hashlib.sha256(f"{q_salt}:{i}".encode()).digest(), feedback)
+                          for i, (_, feedback, _) in enumerate(options)]}
+    return shown, check
+
+
+def _position(track: Track, item) -> dict:
+    """Where an item sits in its course: its number, and its part."""
+    items = track.items
+    part = next(p for p, part in enumerate(track.parts, start=1) if any(x is item for x in part.items))
+    return {"number": next(i for i, x in enumerate(items, start=1) if x is item), "total": len(items), "part": part, "parts": len(track.parts),
+            "part_title": track.parts[part - 1].title}
+
+
+@dataclasses.dataclass(frozen=True)
+class LessonInputs:
+    """All a lesson page is made from (see ChallengeInputs): its context is built from this alone."""
+    track_slug: str
+    track_title: str
+    lesson: Lesson
+    prev: tuple[str, str, str] | None  # (title, URL from the site root, kind) of the previous item of the course
+    next: tuple[str, str, str] | None
+    position: dict
+    run: LessonRun
+
+
+def lesson_inputs(track: Track, lesson: Lesson, prev, next_, run: LessonRun) -> LessonInputs:
+    def link(other) -> tuple[str, str, str] | None:
+        return (other.title, challenge_url(other), "lesson" if isinstance(other, Lesson) else "challenge") if other else None
+
+    return LessonInputs(track.slug, track.title, lesson, link(prev), link(next_), _position(track, lesson), run)
+
+
+def lesson_context(inputs: LessonInputs) -> dict:
+    site_root = "../../"
+    lesson, run = inputs.lesson, inputs.run
+    env = {"blocks": [b.to_dict() for b in run.blocks], "codes": []}
+    body_html = Markup(_LESSON_MARKDOWN.render(lesson.body, env))
+    questions = [_question(lesson, i, answer) for i, answer in enumerate(run.answers)]
+
+    def link(other: tuple[str, str, str] | None) -> dict | None:
+        return {"title": other[0], "url": site_root + other[1], "kind": other[2]} if other else None
+
+    return {
+        "site_root": site_root,
+        "track": {"slug": inputs.track_slug, "title": inputs.track_title},
+        "lesson": {"slug": lesson.slug, "title": lesson.title, "summary": lesson.summary, "level": lesson.level,
+                   "minutes": lesson.minutes, "body_html": body_html, "questions": [q for q, _ in questions]},
+        "position": inputs.position,
+        "prev": link(inputs.prev),
+        "next": link(inputs.next),
+        "page_data": {
+            "slug": lesson.slug, "track": inputs.track_slug, "time_limit_seconds": LIVE_TIME_LIMIT,
+            "live": {"sandbox": LIVE_SANDBOX, "entry": LIVE_ENTRY},
+            "blocks": [{"code": code} for code in env["codes"]],
+            "questions": [check for _, check in questions],
+        },
+    }
+
+
+def lab_context(track: Track) -> dict:
+    loops = {item.slug: item for item in track.exercises}
+    return {
+        "site_root": "../../",
+        "track": {"slug": track.slug, "title": track.title},
+        "page_data": {
+            "track": track.slug, "time_limit_seconds": LAB_TIME_LIMIT, "world": track.lab.world,
+            "sandbox": LAB_SANDBOX, "entry": LAB_ENTRY,
+            "loops": [{"slug": slug, "title": loops[slug].title} for slug in track.lab.loops],
+        },
+    }
+
+
 def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
-                 cache: BuildCache | None = None) -> dict[str, str]:
+                 cache: BuildCache | None = None, lesson_runs: dict[tuple[str, str], LessonRun] | None = None
+                 ) -> dict[str, str]:
     """Every page of the site, {path relative to the site root: HTML}. prev/next stay within a track."""
     templates = read_templates(templates_dir)
     env = make_environment(templates_dir, templates, cache)
@@ -266,11 +436,18 @@ def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
     jobs: dict[str, tuple[str, str, Callable[[], dict]]] = {
         "index.html": ("index.html", inputs_text(index), lambda: index)}
     for track in tracks:
-        exs = track.exercises
-        for i, ex in enumerate(exs):
-            prev, next_ = exs[i - 1] if i else None, exs[i + 1] if i + 1 < len(exs) else None
-            inputs = challenge_inputs(track, ex, prev, next_)
-            jobs[challenge_path(ex)] = ("challenge.html", inputs_text(inputs), lambda c=inputs: challenge_context(c))
+        items = track.items
+        for i, ex in enumerate(items):
+            prev, next_ = items[i - 1] if i else None, items[i + 1] if i + 1 < len(items) else None
+            if isinstance(ex, Lesson):
+                inputs = lesson_inputs(track, ex, prev, next_, (lesson_runs or {})[(track.slug, ex.slug)])
+                jobs[challenge_path(ex)] = ("lesson.html", inputs_text(inputs), lambda c=inputs: lesson_context(c))
+            else:
+                inputs = challenge_inputs(track, ex, prev, next_)
+                jobs[challenge_path(ex)] = ("challenge.html", inputs_text(inputs), lambda c=inputs: challenge_context(c))
+        if track.lab:
+            lab = lab_context(track)
+            jobs[f"{lab_url(track)}index.html"] = ("lab.html", inputs_text(lab), lambda c=lab: c)
     pages = {}
     for page, (template, text, context) in jobs.items():
         key = cache.key("page", common, page, template, text) if cache else ""

@@ -52,6 +52,8 @@ def test_build_writes_the_whole_site(project: Path):
         "assets/app.js",
         "assets/highlight.css",
         "assets/index.js",
+        "assets/lab.js",
+        "assets/lesson.js",
         "assets/style.css",
         "assets/worker.js",
         "basics/add/index.html",

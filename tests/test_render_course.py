@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from grader.canonical import canonical_json
 from loopcraft.exercises import Part, load_course
+from loopcraft.lessons import run_lessons
 from loopcraft.render import challenge_context, challenge_inputs, render_pages, salt, solution_key
 from tests.helpers import ROOT, check_golden
 
@@ -42,10 +43,11 @@ def fixture_track():
 
 
 @pytest.fixture(scope="module")
-def course():
-    """The real course, rendered with the real templates."""
+def course(pyodide_runner):
+    """The real course, rendered with the real templates (its lessons' code run in Pyodide, as a build does)."""
     tracks = load_course(ROOT)
-    return tracks, render_pages(ROOT / "templates", tracks, "test")
+    runs, _ = run_lessons(ROOT, [lesson for track in tracks for lesson in track.lessons], runner=pyodide_runner)
+    return tracks, render_pages(ROOT / "templates", tracks, "test", lesson_runs=runs)
 
 
 def test_the_key_from_the_expected_values_decrypts_the_solution(fixture_track):
@@ -107,7 +109,7 @@ def test_the_index_shows_parts_with_challenges_numbered_across_them(fixture_trac
     numbers = re.findall(r'data-slug="(\w+)".*?<span class="challenge-number" aria-hidden="true">(\d+)</span>',
                          index, re.S)
     assert numbers == [("add", "1"), ("double", "2")]
-    assert 'data-testid="progress"' in index and "0 of 2 solved" in index
+    assert 'data-testid="progress"' in index and "0 of 2 done" in index
     assert 'src="assets/index.js?v=test"' in index
     # Up next goes from the last challenge of one part to the first of the next, and back.
     first, second = pages["basics/add/index.html"], pages["basics/double/index.html"]

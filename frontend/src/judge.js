@@ -50,7 +50,7 @@ export function failMessage(expected, actual) {
 export const timeoutMessage = (limit) =>
   `Stopped after ${String(limit)} s, the time limit for one case. Look for a loop that never ends.`;
 
-async function sha256Hex(text) {
+export async function sha256Hex(text) {
   const bytes = new TextEncoder().encode(text);
   const hash = await crypto.subtle.digest("SHA-256", bytes);
   return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");

@@ -113,3 +113,37 @@ function write(key, value) {
     // Not kept; the page works the same.
   }
 }
+
+// Lessons: "Mark complete", the questions answered right (with the options chosen, so a reload shows them),
+// and each live block's edited code (saved by createAutosave under liveKey).
+const completeKey = (track, slug) => `loopcraft:complete:${track}/${slug}`;
+const answersKey = (track, slug) => `loopcraft:answers:${track}/${slug}`;
+
+export const liveKey = (track, slug, block) => `loopcraft:live:${track}/${slug}/${block}`;
+
+export function isComplete(track, slug) {
+  return read(completeKey(track, slug)) !== null;
+}
+
+export function markComplete(track, slug) {
+  write(completeKey(track, slug), new Date().toISOString());
+}
+
+/** {question number: [option numbers chosen]} for the questions answered right. */
+export function rightAnswers(track, slug) {
+  try {
+    const saved = JSON.parse(read(answersKey(track, slug)) ?? "{}");
+    return saved && typeof saved === "object" && !Array.isArray(saved) ? saved : {};
+  } catch {
+    return {};
+  }
+}
+
+export function saveRightAnswers(track, slug, answers) {
+  write(answersKey(track, slug), JSON.stringify(answers));
+}
+
+/** Done, for course progress: a lesson marked complete, a challenge solved. */
+export function isDone(track, slug, kind) {
+  return kind === "lesson" ? isComplete(track, slug) : isSolved(track, slug);
+}

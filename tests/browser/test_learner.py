@@ -43,7 +43,7 @@ def test_index_lists_the_course_in_order(page: Page, isolated_url: str):
     (track,) = load_course(ROOT)
     page.goto(isolated_url)
     links = page.get_by_test_id("challenge-link")
-    assert [links.nth(i).get_attribute("data-slug") for i in range(links.count())] == [ex.slug for ex in track.exercises]
+    assert [links.nth(i).get_attribute("data-slug") for i in range(links.count())] == [item.slug for item in track.items]
     expect(page.locator("body")).to_contain_text("Build an Agent")
     expect(page.locator("body")).to_contain_text(re.compile("medium", re.IGNORECASE))
     expect(page.locator("body")).to_contain_text("20 min")

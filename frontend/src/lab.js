@@ -1,0 +1,205 @@
+// Page entry of the loop lab: runs grader/lab.py's whole grid (four model habits, three loop designs, twelve
+// tasks: 144 runs) as ONE case through the page's Python session, then draws the table, an SVG chart of the
+// same figures, and what they show. The learner's own loop (a saved solution or a .py file) runs as a fourth
+// column, in the same case.
+import { createPageSession } from "./page-session.js";
+import { storageKey } from "./storage.js";
+import { h } from "./dom.js";
+
+const MAX_UPLOAD_BYTES = 256 * 1024;
+const SVG = "http://www.w3.org/2000/svg";
+const data = JSON.parse(document.getElementById("lab-data").textContent);
+const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+const ui = {
+  status: byTestId("status"), table: byTestId("lab-table"), chart: document.querySelector(".lab-chart-svg"),
+  lessons: byTestId("lab-lessons"), select: byTestId("lab-loop"), runYours: byTestId("lab-run-yours"),
+  upload: byTestId("lab-upload"), verdict: byTestId("lab-verdict"),
+};
+
+const session = createPageSession({
+  timeLimitMs: data.time_limit_seconds * 1000,
+  onState(state, detail = {}) {
+    if (state === "error") setStatus("error", `Python failed to load (${detail.message}). Reload the page to try again.`);
+    if (state === "restarting") setStatus("restarting", "Restarting Python (the run ran out of time)…");
+  },
+});
+
+function setStatus(state, text) {
+  ui.status.dataset.state = state;
+  ui.status.textContent = text;
+}
+
+// --- Running ------------------------------------------------------------------
+let busy = false;
+
+async function runGrid(loop = null) {
+  busy = true;
+  ui.runYours.disabled = true;
+  try {
+    await session.whenReady();
+    setStatus("running", "Running the grid…");
+    const started = performance.now();
+    const [outcome] = await session.run({ source: "", sandbox: data.sandbox, entry: data.entry,
+      cases: [{ name: "grid", args: { world: data.world, loop } }] });
+    const ms = Math.round(performance.now() - started);
+    if (outcome.kind !== "value") {
+      const why = outcome.kind === "timeout" ? `it ran out of time (${data.time_limit_seconds} s): look for a loop that never ends`
+        : outcome.error;
+      setStatus("ready", `The grid did not finish: ${why}`);
+      return null;
+    }
+    const grid = JSON.parse(outcome.value);
+    const runs = grid.cells.length * 12;
+    setStatus("ready", `Ran ${runs} runs in ${ms} ms, in your browser.`);
+    window.loopcraft = { lab: grid, ms };
+    draw(grid);
+    return grid;
+  } catch (err) {
+    setStatus("error", `The run stopped: ${err.message}`);
+    return null;
+  } finally {
+    busy = false;
+    ui.runYours.disabled = false;
+  }
+}
+
+// --- Drawing ------------------------------------------------------------------
+const cellOf = (grid, habit, design) => grid.cells.find((c) => c.habit === habit && c.design === design);
+
+function draw(grid) {
+  const head = ui.table.querySelector("thead tr");
+  head.replaceChildren(h("th", { scope: "col" }, "Model habit"),
+    ...grid.designs.map((d) => h("th", { scope: "col", "data-design": d.key }, d.label)));
+  ui.table.querySelector("tbody").replaceChildren(...grid.habits.map((habit) => h("tr", {},
+    h("th", { scope: "row" }, habit.label),
+    ...grid.designs.map((design) => {
+      const cell = cellOf(grid, habit.key, design.key);
+      return h("td", { "data-habit": habit.key, "data-design": design.key, "data-share": cell.share,
+        "data-calls": cell.calls, class: cell.share === 100 ? "lab-good" : cell.share === 0 ? "lab-bad" : "" },
+      `${cell.share}% `, h("span", { class: "lab-calls" }, `(${cell.calls} calls)`));
+    }))));
+  drawChart(grid);
+  drawLessons(grid);
+}
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  node.append(...children);
+  return node;
+}
+
+// Grouped bars, one group per habit: bar height is the share right, the dot on each bar the calls per task.
+function drawChart(grid) {
+  const barW = 18;
+  const gap = 6;
+  const groupW = grid.designs.length * (barW + gap) + 24;
+  const top = 16;
+  const plotH = 160;
+  const left = 36;
+  const width = left + grid.habits.length * groupW;
+  const height = top + plotH + 40;
+  const y = (share) => top + plotH - (plotH * share) / 100;
+  const yCalls = (calls) => top + plotH - (plotH * Math.min(calls, 8)) / 8;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "lab-svg", role: "img" });
+  for (const tick of [0, 50, 100]) {
+    root.append(svg("line", { x1: left, x2: width, y1: y(tick), y2: y(tick), class: "lab-grid" }),
+      svg("text", { x: left - 4, y: y(tick) + 4, "text-anchor": "end", class: "lab-axis" }, `${tick}%`));
+  }
+  grid.habits.forEach((habit, i) => {
+    const x0 = left + i * groupW + 12;
+    grid.designs.forEach((design, j) => {
+      const cell = cellOf(grid, habit.key, design.key);
+      const x = x0 + j * (barW + gap);
+      root.append(
+        svg("rect", { x, y: y(Math.max(cell.share, 1)), width: barW, height: top + plotH - y(Math.max(cell.share, 1)),
+          class: `lab-bar lab-bar-${j}` }),
+        svg("circle", { cx: x + barW / 2, cy: yCalls(Number(cell.calls)), r: 3.5, class: "lab-dot" }));
+    });
+    const words = habit.label.split(" ");
+    const half = Math.ceil(words.length / 2);
+    for (const [k, line] of [words.slice(0, half).join(" "), words.slice(half).join(" ")].entries()) {
+      root.append(svg("text", { x: x0 + (grid.designs.length * (barW + gap)) / 2, y: top + plotH + 16 + k * 13,
+        "text-anchor": "middle", class: "lab-axis" }, line));
+    }
+  });
+  // The legend is HTML, so that it wraps on a narrow screen.
+  const legend = h("ul", { class: "lab-legend" }, ...grid.designs.map((design, j) => h("li", {},
+    h("span", { class: `lab-swatch lab-swatch-${j}` }), design.label)));
+  ui.chart.replaceChildren(root, legend);
+}
+
+// The three lessons of the results page, each stated from this run's own figures.
+function drawLessons(grid) {
+  const c = (habit, design) => cellOf(grid, habit, design);
+  const slips = ["breaks-format", "unknown-tool"].map((habit) =>
+    `${grid.habits.find((x) => x.key === habit).label}: ${c(habit, "errors-end").share}% → ${c(habit, "fed-back").share}%`
+    + ` at ${c(habit, "fed-back").calls} calls a task`);
+  const items = [
+    `Feeding errors back turns format and tool-name slips from fatal into a short detour (${slips.join("; ")}). `
+      + "The error sent back must say what was expected.",
+    `A repeat guard rescues a model that reacts to a nudge (repeats until told: ${c("repeats-until-told", "fed-back").share}% → `
+      + `${c("repeats-until-told", "guarded").share}%) and caps what a stubborn one costs (${c("stubborn", "fed-back").calls} → `
+      + `${c("stubborn", "guarded").calls} calls a task), but the stubborn model still answers ${c("stubborn", "guarded").share}%: `
+      + "that is a prompt, model or tool-description problem.",
+    `Guards live in your code: without one, the stubborn model spends all ${c("stubborn", "fed-back").calls} calls of every task. `
+      + "Never rely on the model to stop itself.",
+  ];
+  ui.lessons.replaceChildren(...items.map((text) => h("li", {}, text)));
+  if (grid.designs.some((d) => d.key === "yours")) compareYours(grid);
+}
+
+function compareYours(grid) {
+  const lines = grid.habits.map((habit) => {
+    const ref = cellOf(grid, habit.key, "guarded");
+    const own = cellOf(grid, habit.key, "yours");
+    const how = own.share > ref.share ? "beats" : own.share < ref.share ? "trails"
+      : Number(own.calls) < Number(ref.calls) ? "matches on answers and is cheaper than"
+        : Number(own.calls) > Number(ref.calls) ? "matches on answers but costs more than" : "equals";
+    return `${habit.label}: ${own.share}% (${own.calls} calls): yours ${how} the guarded design's ${ref.share}% (${ref.calls}).`;
+  });
+  ui.verdict.replaceChildren(
+    ...(grid.loop_error ? [h("p", { class: "lab-error" }, `Your loop failed on some runs: ${grid.loop_error}`)] : []),
+    h("ul", {}, ...lines.map((line) => h("li", {}, line))));
+}
+
+// --- The learner's loop --------------------------------------------------------
+function savedLoops() {
+  return data.loops.map((loop) => {
+    let code = null;
+    try {
+      code = localStorage.getItem(storageKey(data.track, loop.slug));
+    } catch {
+      // Storage unavailable: nothing saved to offer.
+    }
+    return { ...loop, code };
+  }).filter((loop) => loop.code);
+}
+
+const saved = savedLoops();
+if (saved.length) {
+  ui.select.replaceChildren(...saved.map((loop) => h("option", { value: loop.slug }, loop.title)));
+}
+
+ui.runYours.addEventListener("click", () => {
+  const loop = saved.find((l) => l.slug === ui.select.value);
+  if (!loop) {
+    ui.verdict.textContent = "No saved solution yet: write one in a challenge of this track, or load a .py file.";
+    return;
+  }
+  if (!busy) runGrid(loop.code);
+});
+
+ui.upload.addEventListener("change", async () => {
+  const file = ui.upload.files[0];
+  ui.upload.value = "";
+  if (!file || busy) return;
+  if (file.size > MAX_UPLOAD_BYTES) {
+    ui.verdict.textContent = `${file.name} is too large to be a loop (over ${MAX_UPLOAD_BYTES / 1024} KB).`;
+    return;
+  }
+  ui.verdict.textContent = `Running ${file.name}…`;
+  runGrid(await file.text());
+});
+
+runGrid();

@@ -1,0 +1,160 @@
+// Page entry of a lesson: live Python blocks (an editor each, run through the page's one Python session,
+// the same interrupt/restart and time limit as a challenge), "Check your understanding" questions checked
+// against salted digests, and "Mark complete". The lesson reads fine without it: the outputs recorded at
+// build time are in the page.
+import { createPageSession } from "./page-session.js";
+import { createEditor } from "./editor.js";
+import { createAutosave, isComplete, liveKey, markComplete, rightAnswers, saveRightAnswers } from "./storage.js";
+import { h } from "./dom.js";
+import { decrypt } from "./solution.js";
+import { sha256Hex } from "./judge.js";
+
+const data = JSON.parse(document.getElementById("lesson-data").textContent);
+const byTestId = (id, root = document) => root.querySelector(`[data-testid="${id}"]`);
+const status = byTestId("status");
+
+const session = createPageSession({
+  timeLimitMs: data.time_limit_seconds * 1000,
+  onState(state, detail = {}) {
+    status.dataset.state = state;
+    status.textContent = {
+      loading: "Loading Python… the outputs below were recorded when the site was built.",
+      error: `Python failed to load (${detail.message}). Reload the page to try again.`,
+      restarting: "Restarting Python (a block ran out of time)…",
+      running: "Running…",
+      ready: "Python is ready: edit any live block and press Run.",
+    }[state] ?? status.textContent;
+  },
+});
+
+// --- Live blocks ------------------------------------------------------------
+// One session runs one request at a time: blocks pressed together wait their turn.
+let queue = Promise.resolve();
+
+function showOutcome(output, outcome) {
+  const parts = [];
+  const pre = (cls, text) => h("pre", { class: cls }, text);
+  if (outcome.output) parts.push(pre("live-printed", outcome.output));
+  if (outcome.kind === "value") {
+    const { value, error } = JSON.parse(outcome.value);
+    if (value !== null) parts.push(pre("live-value", value));
+    if (error) parts.push(pre("live-error", error));
+  } else if (outcome.kind === "timeout") {
+    parts.push(pre("live-error", `Stopped after ${data.time_limit_seconds} s, the time limit. Look for a loop that never ends.`));
+  } else {
+    parts.push(pre("live-error", outcome.error));
+  }
+  if (!parts.length) parts.push(h("p", { class: "live-empty" }, "(no output)"));
+  output.replaceChildren(...parts);
+}
+
+for (const figure of document.querySelectorAll('[data-testid="live-block"]')) {
+  const number = Number(figure.dataset.block);
+  const original = data.blocks[number].code;
+  const autosave = createAutosave({ key: liveKey(data.track, data.slug, number), starter: original, onStatus: () => {} });
+  const mount = figure.querySelector("[data-editor]");
+  const run = byTestId("run", figure);
+  const output = byTestId("output", figure);
+  mount.replaceChildren();
+  const editor = createEditor({ parent: mount, doc: autosave.load() ?? original, onRun: start,
+    label: `Live Python block ${number + 1}` });
+  editor.onChange((text) => autosave.schedule(text));
+  run.disabled = false;
+
+  function start() {
+    if (output.dataset.state === "running") return;
+    output.dataset.state = "running";
+    run.disabled = true;
+    output.replaceChildren(h("p", { class: "live-note" }, "Running in your browser…"));
+    const code = editor.getText();
+    queue = queue.then(async () => {
+      try {
+        const [outcome] = await session.run({ source: "", sandbox: data.live.sandbox, entry: data.live.entry,
+          cases: [{ name: `block ${number + 1}`, args: { code } }] });
+        showOutcome(output, outcome);
+      } catch (err) {
+        output.replaceChildren(h("pre", { class: "live-error" }, `Not run: ${err.message}`));
+      } finally {
+        output.dataset.state = "ran";
+        run.disabled = false;
+      }
+    });
+  }
+  run.addEventListener("click", start);
+  byTestId("reset", figure).addEventListener("click", () => {
+    editor.setText(original);
+    editor.focus();
+  });
+}
+
+// --- Questions ----------------------------------------------------------------
+const answered = rightAnswers(data.track, data.slug);
+const progressNote = byTestId("questions-progress");
+
+function showProgress() {
+  if (!progressNote) return;
+  const right = Object.keys(answered).length;
+  progressNote.textContent = `${right} of ${data.questions.length} question${data.questions.length === 1 ? "" : "s"} answered.`
+    + (right === data.questions.length ? " Well done: mark the lesson complete below." : "");
+}
+
+async function check(form, question, number, chosen) {
+  const verdict = byTestId("verdict", form);
+  if (!chosen.length) {
+    verdict.textContent = "Choose an answer first.";
+    return;
+  }
+  const right = (await sha256Hex(question.salt + JSON.stringify(chosen))) === question.digest;
+  for (const item of form.querySelectorAll("[data-option]")) {
+    const index = Number(item.dataset.option);
+    const feedback = byTestId("feedback", item);
+    // A wrong answer shows the feedback of the options chosen, and says nothing of the others, so the
+    // question stays a question. Once it is answered right, every option's feedback is worth reading.
+    feedback.hidden = !right && !chosen.includes(index);
+    delete item.dataset.verdict;
+    if (feedback.hidden) continue;
+    if (right) item.dataset.verdict = chosen.includes(index) ? "right" : "wrong";
+    feedback.textContent = await decrypt(`${question.salt}:${index}`, question.feedback[index]);
+  }
+  form.dataset.state = right ? "right" : "wrong";
+  verdict.textContent = right ? "Right." : question.kind === "multiple"
+    ? "Not quite: every right option, and only those. Read the feedback and try again."
+    : "Not right. Read the feedback and try again.";
+  if (right && !(number in answered)) {
+    answered[number] = chosen;
+    saveRightAnswers(data.track, data.slug, answered);
+    showProgress();
+  }
+}
+
+for (const form of document.querySelectorAll('[data-testid="question"]')) {
+  const number = Number(form.dataset.question);
+  const question = data.questions[number];
+  const chosen = () => [...form.querySelectorAll("input:checked")].map((input) => Number(input.value)).sort((a, b) => a - b);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    check(form, question, number, chosen());
+  });
+  if (Array.isArray(answered[number])) {
+    for (const input of form.querySelectorAll("input")) input.checked = answered[number].includes(Number(input.value));
+    check(form, question, number, chosen());
+  }
+}
+showProgress();
+
+// --- Completion ---------------------------------------------------------------
+const markButton = byTestId("mark-complete");
+const badge = document.querySelector("[data-complete-badge]");
+
+function showComplete() {
+  badge.hidden = false;
+  markButton.textContent = "Completed";
+  markButton.disabled = true;
+  byTestId("complete-note").textContent = "This lesson counts toward your progress on the course page.";
+}
+
+if (isComplete(data.track, data.slug)) showComplete();
+markButton.addEventListener("click", () => {
+  markComplete(data.track, data.slug);
+  showComplete();
+});

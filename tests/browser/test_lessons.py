@@ -1,0 +1,177 @@
+"""A learner in headless Chromium on the built site's lessons: live blocks, questions, completion, progress."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.test_offline import CACHED, serve
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.browser
+SLOW_MS = 120_000
+LESSON = "recite-the-loop"
+
+
+def lesson_data():
+    from loopcraft.exercises import load_course
+
+    (track,) = load_course(ROOT)
+    return track, {lesson.slug: lesson for lesson in track.lessons}
+
+
+def open_lesson(page: Page, base: str, slug: str) -> None:
+    """From the index, as a learner would, then wait for Python."""
+    page.goto(base)
+    link = page.locator(f'[data-testid="challenge-link"][data-slug="{slug}"]')
+    expect(link).to_have_attribute("data-kind", "lesson")
+    link.click()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+
+
+def block_code(page: Page, block, code: str) -> None:
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+
+
+def run_block(block) -> str:
+    block.get_by_test_id("run").click()
+    output = block.get_by_test_id("output")
+    expect(output).to_have_attribute("data-state", "ran", timeout=SLOW_MS)
+    return output.inner_text()
+
+
+def test_a_live_block_shows_its_recorded_output_then_runs_and_edits(page: Page, isolated_url: str):
+    open_lesson(page, isolated_url, LESSON)
+    block = page.get_by_test_id("live-block").first
+    recorded = block.get_by_test_id("output")
+    # Before Run: what the build recorded, in the page itself.
+    expect(recorded).to_have_attribute("data-state", "recorded")
+    expect(recorded).to_contain_text("STATUS: ok ANSWER: Paris is 18C and cloudy.")
+    assert "STATUS: ok ANSWER: cannot: unknown city" in run_block(block)
+
+    block_code(page, block, 'print("edited")\n40 + 2\n')
+    out = run_block(block)
+    assert "edited" in out and "42" in out
+    # A traceback shows the block's own lines, never the grader's.
+    block_code(page, block, "def f():\n    return 1 / 0\n\nf()\n")
+    out = run_block(block)
+    assert 'File "block.py", line 2, in f' in out and "ZeroDivisionError" in out
+    assert "grader" not in out and "sandbox.py" not in out
+    # Edits are saved per block: a reload keeps them; Reset brings the lesson's code back.
+    page.wait_for_timeout(600)
+    page.reload()
+    block = page.get_by_test_id("live-block").first
+    expect(block.locator(".cm-content")).to_contain_text("return 1 / 0")
+    block.get_by_test_id("reset").click()
+    expect(block.locator(".cm-content")).to_contain_text("fake_model")
+
+
+def test_a_loop_that_never_ends_is_stopped_by_the_time_limit(page: Page, site_url: str):
+    open_lesson(page, site_url, "what-to-retry")
+    block = page.get_by_test_id("live-block").first
+    block_code(page, block, 'print("before")\nwhile True:\n    pass\n')
+    out = run_block(block)
+    assert "Stopped after 5 s, the time limit" in out
+    # An interrupted block keeps what it printed; a worker terminated (no isolation) takes it along.
+    assert ("before" in out) == page.evaluate("crossOriginIsolated")
+    # Python is usable again afterwards (interrupted, or restarted on a page without isolation).
+    block_code(page, block, "6 * 7\n")
+    assert "42" in run_block(block)
+
+
+def test_a_question_answered_wrong_then_right_then_the_lesson_marked_complete(page: Page, isolated_url: str):
+    track, lessons = lesson_data()
+    lesson = lessons[LESSON]
+    single = lesson.questions[0]
+    right = next(o for o in single.options if o.correct)
+    wrong = next(o for o in single.options if not o.correct)
+    open_lesson(page, isolated_url, LESSON)
+    html = page.content()
+    # Neither the right option nor its feedback is readable in the page before answering.
+    assert right.feedback not in html and wrong.feedback not in html
+
+    question = page.get_by_test_id("question").first
+    question.get_by_label(wrong.text).check()
+    question.get_by_test_id("check").click()
+    expect(question.get_by_test_id("verdict")).to_contain_text("Not right")
+    expect(question.get_by_text(wrong.feedback)).to_be_visible()
+    question.get_by_label(right.text).check()
+    question.get_by_test_id("check").click()
+    expect(question.get_by_test_id("verdict")).to_have_text("Right.")
+    # Answered right, every option's feedback shows, the right one marked so.
+    expect(question.get_by_text(right.feedback)).to_be_visible()
+    expect(question.get_by_text(wrong.feedback)).to_be_visible()
+    expect(question.locator('[data-verdict="right"]')).to_have_count(1)
+
+    # "What does this print?": the right option is what Pyodide printed at build time.
+    output_q = page.get_by_test_id("question").nth(1)
+    output_q.locator("label", has=page.locator("pre", has_text=re.compile(r"^finish 2$"))).click()
+    output_q.get_by_test_id("check").click()
+    expect(output_q.get_by_test_id("verdict")).to_have_text("Right.")
+    expect(page.get_by_test_id("questions-progress")).to_contain_text("2 of 2 questions answered")
+
+    page.get_by_test_id("mark-complete").click()
+    expect(page.get_by_test_id("mark-complete")).to_have_text("Completed")
+    # Answers and completion survive a reload.
+    page.reload()
+    expect(page.get_by_test_id("question").first.get_by_test_id("verdict")).to_have_text("Right.")
+    expect(page.get_by_test_id("mark-complete")).to_be_disabled()
+
+    # Up next runs across both kinds: from this lesson into the challenge it prepares.
+    page.get_by_test_id("up-next").click()
+    expect(page).to_have_url(re.compile(r"/build-an-agent/stage-4-loop/$"))
+    expect(page.get_by_test_id("editor")).to_be_visible()
+    expect(page.locator(".pager-prev")).to_contain_text(lesson.title)
+
+    # The index counts lessons and challenges, per part.
+    page.goto(isolated_url)
+    total = len(track.items)
+    expect(page.get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
+    part_one = len(track.parts[0].items)
+    expect(page.get_by_test_id("part-progress").first).to_have_text(f"1 / {part_one}")
+    done = page.locator(f'[data-testid="challenge-link"][data-slug="{LESSON}"]')
+    expect(done).to_have_attribute("data-solved", "true")
+    expect(done.get_by_test_id("solved-mark")).to_have_text("Complete")
+    kinds = page.get_by_test_id("kind").all_inner_texts()
+    assert kinds.count("Lesson") == len(track.lessons) and kinds.count("Challenge") == len(track.exercises)
+
+
+def test_a_multiple_choice_question_needs_every_right_option(page: Page, isolated_url: str):
+    _, lessons = lesson_data()
+    question_data = lessons["what-to-retry"].questions[0]
+    assert question_data.kind == "multiple"
+    open_lesson(page, isolated_url, "what-to-retry")
+    question = page.get_by_test_id("question").first
+    first_right = next(o for o in question_data.options if o.correct)
+    question.get_by_label(first_right.text.strip("`")).check()
+    question.get_by_test_id("check").click()
+    expect(question.get_by_test_id("verdict")).to_contain_text("Not quite")
+    for option in question_data.options:
+        box = question.get_by_label(option.text.strip("`"))
+        box.check() if option.correct else box.uncheck()
+    question.get_by_test_id("check").click()
+    expect(question.get_by_test_id("verdict")).to_have_text("Right.")
+
+
+def test_a_lesson_works_offline_after_one_visit(browser: Browser, built_site):
+    server, base = serve(built_site, isolation=True)
+    context = browser.new_context(service_workers="allow")
+    try:
+        page = context.new_page()
+        page.goto(base + f"build-an-agent/{LESSON}/")
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        page.evaluate(CACHED)
+        context.set_offline(True)
+        server.shutdown()
+        server.server_close()
+        page.goto(base + "build-an-agent/the-action-contract/")
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        block = page.get_by_test_id("live-block").first
+        assert "refused: JSONDecodeError" in run_block(block)
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
