@@ -21,6 +21,7 @@ from .precompress import Brotli, precompress
 from .sitewriter import staged_site
 
 if TYPE_CHECKING:
+    from .mutate import Score
     from .verify import Strength
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
@@ -51,19 +52,24 @@ class Report:
     tracks: list[Track]
     problems: list[Problem]  # notes, and errors from verification (a loading error raises at once)
     strengths: list[Strength]  # one per exercise; empty when not verified
+    scores: list[Score]  # mutation testing, one per exercise whose reference passes; empty when not verified
 
 
 def check(root: Path, *, verify: bool = True, cache: BuildCache | None = None) -> Report:
-    """Load, validate and (unless told not to) verify every exercise. Raises ExerciseError if the course cannot
-    be loaded; verification errors are in the report, so that its strength tables can be shown with them."""
+    """Load, validate and (unless told not to) verify and mutation-test every exercise. Raises ExerciseError if
+    the course cannot be loaded; verification errors are in the report, so that its strength tables and mutation
+    scores can be shown with them."""
     notes: list[Problem] = []
     tracks = load_course(root, notes, cache)
-    strengths = []
+    strengths, scores = [], []
     if verify:
-        from .verify import verify as verify_exercises  # needs Node and Pyodide, so only when asked
+        from .mutate import score_course  # these need Node and Pyodide, so only when asked
+        from .verify import verify as verify_exercises
 
         strengths = verify_exercises(root, [ex for track in tracks for ex in track.exercises])
-    return Report(tracks, in_order(notes + [p for s in strengths for p in s.problems]), strengths)
+        scores, mutation_problems = score_course(root, tracks, cache or BuildCache(root))
+        notes += mutation_problems
+    return Report(tracks, in_order(notes + [p for s in strengths for p in s.problems]), strengths, scores)
 
 
 def build(root: Path, out: Path, *, verify: bool = True) -> Report:
