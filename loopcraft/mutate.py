@@ -34,7 +34,7 @@ RUNNERS = 2  # Pyodide processes working through the mutants side by side
 # A mutant's time limit per case: this many times the reference solution's slowest case, never below the floor
 # (Pyodide's own overhead) nor above the learner's limit. A mutant that loops is cut short within it.
 SLOWDOWN = 10
-FLOOR_SECONDS = 0.25
+FLOOR_SECONDS = 0.1
 # What a Pyodide run's verdict also depends on, besides the inputs and loopcraft's and the grader's code.
 RUNTIME_FILES = ["frontend/node-runner.mjs", "frontend/node-worker.mjs", "frontend/src/session.js",
                  "node_modules/pyodide/package.json"]
