@@ -135,7 +135,9 @@ def mutants(source: str) -> list[Mutant]:
 
 def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module]]:
     """(line, change, mutated copy of the whole tree) for every single change the operators make."""
-    docstrings = {id(body[0]) for body in _bodies(tree) if body and _is_docstring(body[0])}
+    docstrings = {id(node) for body in _bodies(tree) if body and _is_docstring(body[0]) for node in ast.walk(body[0])}
+    # A function's last `return None` removed leaves it returning None just the same.
+    endings = {id(body[-1]) for body in _bodies(tree) if body and _returns_none(body[-1])}
     for path, node in _walk(tree):
         if id(node) in docstrings:
             continue
@@ -148,7 +150,7 @@ def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module]]:
                 continue
             statements = [(i, s) for i, s in enumerate(body) if id(s) not in docstrings and not isinstance(s, _STRUCTURAL)]
             for i, statement in statements:
-                if not isinstance(statement, ast.Pass):
+                if not isinstance(statement, ast.Pass) and id(statement) not in endings:
                     yield (statement.lineno, f"`{_first_line(statement)}` removed",
                            _edit_body(tree, path, field, i, [ast.Pass()]))
             for (i, first), (j, second) in zip(statements, statements[1:]):
@@ -238,10 +240,16 @@ def _walk(node: ast.AST, path: tuple = ()) -> Iterator[tuple[tuple, ast.AST]]:
 
 
 def _bodies(tree: ast.Module) -> Iterator[list]:
+    """The module's body and every function's and class's: where docstrings are."""
     yield tree.body
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             yield node.body
+
+
+def _returns_none(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Return) and (
+        statement.value is None or isinstance(statement.value, ast.Constant) and statement.value.value is None)
 
 
 def _is_docstring(statement: ast.stmt) -> bool:
