@@ -362,24 +362,26 @@ def _score(root: Path, ex: Exercise, outcomes: list[Outcome], threshold: float, 
 
 
 def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Problem]) -> dict[str, list[Outcome]]:
-    """{cache key: outcomes} of every exercise in `todo` whose reference solution passes every case."""
-    made: dict[str, list[Mutant]] = {}
-    for ex, key in todo:
-        try:
-            made[key] = mutants(ex.solution_source)
-        except SyntaxError as exc:  # newer syntax than the host's Python: Pyodide's verdict stands on its own
-            problems.append(Problem(rel_path(ex.dir / "solution.py", root), exc.lineno or 1,
-                                    f"cannot make mutants (the host's Python cannot parse this): {exc.msg}", note=True))
-    todo = [(ex, key) for ex, key in todo if key in made]
-    with _Pool() as pool:
-        limits = dict(zip([key for _, key in todo], pool.map(_time_reference, [ex for ex, _ in todo])))
-        jobs = [(ex, mutant, limits[key]) for ex, key in todo if limits[key] is not None for mutant in made[key]]
-        results = iter(pool.map(_run_mutant, jobs))
+    """{cache key: outcomes} of every exercise in `todo` whose reference solution passes every case (one that
+    does not is verification's to report)."""
     out = {}
-    for ex, key in todo:
-        if limits[key] is not None:
-            out[key] = [Outcome(m.line, m.change, next(results)) for m in made[key]]
-    return out
+    with _Pool() as pool:
+        limits = pool.map(_time_reference, [ex for ex, _ in todo])
+        jobs = []
+        for (ex, key), limit in zip(todo, limits):
+            if limit is None:
+                continue
+            try:
+                made = mutants(ex.solution_source)
+            except SyntaxError as exc:  # newer syntax than the host's Python: Pyodide's verdicts stand alone
+                problems.append(Problem(rel_path(ex.dir / "solution.py", root), exc.lineno or 1,
+                                        f"cannot make mutants (the host's Python cannot parse this): {exc.msg}",
+                                        note=True))
+                continue
+            out[key] = made
+            jobs += [(ex, mutant, limit) for mutant in made]
+        killers = iter(pool.map(_run_mutant, jobs))
+    return {key: [Outcome(m.line, m.change, next(killers)) for m in made] for key, made in out.items()}
 
 
 def _time_reference(runner: PyodideRunner, ex: Exercise) -> float | None:
