@@ -303,36 +303,36 @@ def score_course(root: Path, tracks: list[Track], cache: BuildCache) -> tuple[li
     """Mutation-test every exercise whose reference solution passes its cases; results come from the cache
     when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
     root = root.resolve()
-    todo: list[tuple[Track, Exercise, str]] = []
+    runtime = [(PROJECT / name).read_bytes() for name in RUNTIME_FILES]
+    keys = {id(ex): _cache_key(cache, ex, runtime) for track in tracks for ex in track.exercises}
     found: dict[str, list[Outcome]] = {}
-    problems: list[Problem] = []
+    todo: list[tuple[Exercise, str]] = []
     for track in tracks:
         for ex in track.exercises:
-            key = _cache_key(cache, ex)
-            cached = cache.get_json("mutation", key)
+            cached = cache.get_json("mutation", keys[id(ex)])
             if cached is not None:
-                found[key] = [Outcome(*item) for item in cached]
+                found[keys[id(ex)]] = [Outcome(*item) for item in cached]
             else:
-                todo.append((track, ex, key))
-    fresh = _run_all(root, [(ex, key) for _, ex, key in todo], problems) if todo else {}
+                todo.append((ex, keys[id(ex)]))
+    problems: list[Problem] = []
+    fresh = _run_all(root, todo, problems) if todo else {}
     for key, outcomes in fresh.items():
         cache.put_json("mutation", key, [[o.line, o.change, o.killed_by] for o in outcomes])
     scores = []
     for track in tracks:
         for ex in track.exercises:
-            key = _cache_key(cache, ex)
+            key = keys[id(ex)]
             outcomes = found.get(key, fresh.get(key))
             if outcomes is not None:
-                score = _score(root, ex, outcomes, track.mutation_threshold, cached=key in found, problems=problems)
-                scores.append(score)
+                scores.append(_score(root, ex, outcomes, track.mutation_threshold, cached=key in found,
+                                     problems=problems))
     return scores, problems
 
 
-def _cache_key(cache: BuildCache, ex: Exercise) -> str:
+def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:
     """Everything a mutant's verdict depends on: the solution (so its mutants), the cases with their expected
     values, the sandbox, the runtime's files, and (through the key's code version) this module and the grader."""
     cases = json.dumps([[c.name, c.args, c.expected] for c in ex.cases], sort_keys=True)
-    runtime = [(PROJECT / name).read_bytes() for name in RUNTIME_FILES]
     return cache.key("mutation", ex.solution_source, cases, ex.sandbox_source, ex.entry,
                      str(ex.time_limit_seconds), *runtime)
 

@@ -12,13 +12,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-import build as cli
 from loopcraft.errors import Problem
 from loopcraft.sitewriter import MARKER
 from loopcraft.verify import Strength
 from loopcraft.watch import DevServer
 from tests.browser.conftest import browser_type_launch_args, page  # noqa: F401 - Debian's Chromium, logs
-from tests.helpers import FIXTURES, make_project
+from tests.helpers import FIXTURES, make_project, run_cli as run
 
 VALID = FIXTURES / "valid/exercises"
 WEAK = FIXTURES / "authoring/weak/exercises"
@@ -30,12 +29,6 @@ RELOAD_MS = 15_000  # a change is seen within ~50 ms, then a rebuild takes about
 @pytest.fixture
 def course(tmp_path: Path) -> Path:
     return make_project(tmp_path, VALID)
-
-
-def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_check_points_at_each_mistake_and_shows_the_case_strength(tmp_path: Path, capsys: pytest.CaptureFixture):

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import build as cli
 from loopcraft import mutate
 from loopcraft.cache import BuildCache
 from loopcraft.exercises import load_course
-from tests.helpers import FIXTURES, make_project
+from tests.helpers import FIXTURES, make_project, run_cli as run
 
 COURSE = FIXTURES / "mutation/exercises"
 YAML = "exercises/counting/count-below/exercise.yaml"
@@ -29,12 +28,6 @@ SURVIVOR = "`numbers[i] < limit` -> `numbers[i] <= limit`"
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return make_project(tmp_path, COURSE)
-
-
-def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_mutants_name_the_line_and_the_change():
