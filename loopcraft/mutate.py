@@ -30,7 +30,8 @@ from .errors import Problem
 from .exercises import Exercise, Track, rel_path
 from .pyodide import ROOT as PROJECT, PyodideRunner
 
-RUNNERS = 2  # Pyodide processes working through the mutants side by side
+RUNNERS = 2  # Pyodide processes working through the mutants side by side...
+PARALLEL_FROM = 200  # ...when there are at least this many mutants to run
 # A mutant's time limit per case: this many times the reference solution's slowest case, never below the floor
 # (Pyodide's own overhead) nor above the learner's limit. A mutant that loops is cut short within it.
 SLOWDOWN = 10
@@ -364,34 +365,41 @@ def _score(root: Path, ex: Exercise, outcomes: list[Outcome], threshold: float, 
 def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Problem]) -> dict[str, list[Outcome]]:
     """{cache key: outcomes} of every exercise in `todo` whose reference solution passes every case (one that
     does not is verification's to report)."""
-    out = {}
-    with _Pool() as pool:
+    made: dict[str, list[Mutant] | SyntaxError] = {}
+    for ex, key in todo:
+        try:
+            made[key] = mutants(ex.solution_source)
+        except SyntaxError as exc:
+            made[key] = exc
+    total = sum(len(m) for m in made.values() if isinstance(m, list))
+    # A second Pyodide takes seconds to start: worth it for a course's mutants, not for one challenge's.
+    with _Pool(RUNNERS if total >= PARALLEL_FROM else 1) as pool:
         limits = pool.map(_time_reference, [ex for ex, _ in todo])
         jobs = []
         for (ex, key), limit in zip(todo, limits):
             if limit is None:
-                continue
-            try:
-                made = mutants(ex.solution_source)
-            except SyntaxError as exc:  # newer syntax than the host's Python: Pyodide's verdicts stand alone
+                del made[key]
+            elif isinstance(made[key], SyntaxError):  # newer syntax than the host's: Pyodide's verdicts stand
+                exc = made.pop(key)
                 problems.append(Problem(rel_path(ex.dir / "solution.py", root), exc.lineno or 1,
                                         f"cannot make mutants (the host's Python cannot parse this): {exc.msg}",
                                         note=True))
-                continue
-            out[key] = made
-            jobs += [(ex, mutant, limit) for mutant in made]
+            else:
+                jobs += [(ex, mutant, limit) for mutant in made[key]]
         killers = iter(pool.map(_run_mutant, jobs))
-    return {key: [Outcome(m.line, m.change, next(killers)) for m in made] for key, made in out.items()}
+    return {key: [Outcome(m.line, m.change, next(killers)) for m in batch] for key, batch in made.items()}
 
 
 def _time_reference(runner: PyodideRunner, ex: Exercise) -> float | None:
-    """The time limit for the exercise's mutants, from the reference solution's slowest case (timed one case
-    a run); None if the reference does not pass every case, which verification reports."""
+    """The time limit for the exercise's mutants, from the reference solution's slowest case; None if the
+    reference does not pass every case, which verification reports. A first run over all the cases checks
+    them and pays for Pyodide's start, so that the cases are then timed one a run on a warm interpreter."""
+    if not grade(ex, ex.solution_source, runner, reveal_hidden=True).passed:
+        return None
     slowest = 0.0
     for case in ex.cases:
         start = time.perf_counter()
-        if not grade(ex, ex.solution_source, runner, cases=[case], reveal_hidden=True).passed:
-            return None
+        grade(ex, ex.solution_source, runner, cases=[case], reveal_hidden=True)
         slowest = max(slowest, time.perf_counter() - start)
     return min(ex.time_limit_seconds, max(FLOOR_SECONDS, SLOWDOWN * slowest))
 
@@ -414,10 +422,10 @@ class _Capped:
 
 
 class _Pool:
-    """RUNNERS threads, each with its own Pyodide process, started on its first job (so they load side by side)."""
+    """Threads, each with its own Pyodide process, started on its first job (so they load side by side)."""
 
-    def __init__(self):
-        self._executor = ThreadPoolExecutor(RUNNERS)
+    def __init__(self, runners: int):
+        self._executor = ThreadPoolExecutor(runners)
         self._local = threading.local()
         self._runners: list[PyodideRunner] = []
 
