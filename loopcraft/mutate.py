@@ -298,3 +298,153 @@ def _first_line(statement: ast.AST) -> str:
 def _percent(value: float) -> str:
     """One decimal at most, rounded down, so that a score just under the bar never shows as the bar."""
     return f"{math.floor(value * 10) / 10:g}%"
+
+
+# ---- running them ----------------------------------------------------------------------------------------
+
+def score_course(root: Path, tracks: list[Track], cache: BuildCache) -> tuple[list[Score], list[Problem]]:
+    """Mutation-test every exercise whose reference solution passes its cases; results come from the cache
+    when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
+    root = root.resolve()
+    runtime = [(PROJECT / name).read_bytes() for name in RUNTIME_FILES]
+    keys = {id(ex): _cache_key(cache, ex, runtime) for track in tracks for ex in track.exercises}
+    found: dict[str, list[Outcome]] = {}
+    todo: list[tuple[Exercise, str]] = []
+    for track in tracks:
+        for ex in track.exercises:
+            cached = cache.get_json("mutation", keys[id(ex)])
+            if cached is not None:
+                found[keys[id(ex)]] = [Outcome(*item) for item in cached]
+            else:
+                todo.append((ex, keys[id(ex)]))
+    problems: list[Problem] = []
+    fresh = _run_all(root, todo, problems) if todo else {}
+    for key, outcomes in fresh.items():
+        cache.put_json("mutation", key, [[o.line, o.change, o.killed_by] for o in outcomes])
+    scores = []
+    for track in tracks:
+        for ex in track.exercises:
+            key = keys[id(ex)]
+            outcomes = found.get(key, fresh.get(key))
+            if outcomes is not None:
+                scores.append(_score(root, ex, outcomes, track.mutation_threshold, cached=key in found,
+                                     problems=problems))
+    return scores, problems
+
+
+def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:
+    """Everything a mutant's verdict depends on: the solution (so its mutants), the cases with their expected
+    values, the sandbox, the runtime's files, and (through the key's code version) this module and the grader."""
+    cases = json.dumps([[c.name, c.args, c.expected] for c in ex.cases], sort_keys=True)
+    return cache.key("mutation", ex.solution_source, cases, ex.sandbox_source, ex.entry,
+                     str(ex.time_limit_seconds), *runtime)
+
+
+def _score(root: Path, ex: Exercise, outcomes: list[Outcome], threshold: float, *, cached: bool,
+           problems: list[Problem]) -> Score:
+    """The exercise's score; its stale equivalent marks, and its survivors (errors when below the bar)."""
+    names = {(o.line, o.change) for o in outcomes}
+    yaml = rel_path(ex.dir / "exercise.yaml", root)
+    equivalent = set()
+    for mark in ex.equivalent_mutants:
+        if (mark.line, mark.change) in names:
+            equivalent.add((mark.line, mark.change))
+        else:
+            problems.append(Problem(yaml, mark.yaml_line, f"no mutant {mark.change} at solution.py line "
+                                                          f"{mark.line} any more; remove this equivalent mark"))
+    score = Score(ex, outcomes, equivalent, threshold, cached)
+    solution = rel_path(ex.dir / "solution.py", root)
+    for survivor in score.survivors:
+        problems.append(Problem(solution, survivor.line, f"{survivor.change} survives every case",
+                                note=score.passes))
+    if not score.passes:
+        problems.append(Problem(yaml, ex.cases_line, f"mutation score {_percent(score.percent)} is below the "
+                        f"track's bar of {_percent(threshold)}: add cases that catch the survivors in solution.py "
+                        "(or mark a mutant that cannot be caught as equivalent, with the reason)"))
+    return score
+
+
+def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Problem]) -> dict[str, list[Outcome]]:
+    """{cache key: outcomes} of every exercise in `todo` whose reference solution passes every case (one that
+    does not is verification's to report)."""
+    made: dict[str, list[Mutant] | SyntaxError] = {}
+    for ex, key in todo:
+        try:
+            made[key] = mutants(ex.solution_source)
+        except SyntaxError as exc:
+            made[key] = exc
+    total = sum(len(m) for m in made.values() if isinstance(m, list))
+    # A second Pyodide takes seconds to start: worth it for a course's mutants, not for one challenge's.
+    with _Pool(RUNNERS if total >= PARALLEL_FROM else 1) as pool:
+        limits = pool.map(_time_reference, [ex for ex, _ in todo])
+        jobs = []
+        for (ex, key), limit in zip(todo, limits):
+            if limit is None:
+                del made[key]
+            elif isinstance(made[key], SyntaxError):  # newer syntax than the host's: Pyodide's verdicts stand
+                exc = made.pop(key)
+                problems.append(Problem(rel_path(ex.dir / "solution.py", root), exc.lineno or 1,
+                                        f"cannot make mutants (the host's Python cannot parse this): {exc.msg}",
+                                        note=True))
+            else:
+                jobs += [(ex, mutant, limit) for mutant in made[key]]
+        killers = iter(pool.map(_run_mutant, jobs))
+    return {key: [Outcome(m.line, m.change, next(killers)) for m in batch] for key, batch in made.items()}
+
+
+def _time_reference(runner: PyodideRunner, ex: Exercise) -> float | None:
+    """The time limit for the exercise's mutants, from the reference solution's slowest case; None if the
+    reference does not pass every case, which verification reports. A first run over all the cases checks
+    them and pays for Pyodide's start, so that the cases are then timed one a run on a warm interpreter."""
+    if not grade(ex, ex.solution_source, runner, reveal_hidden=True).passed:
+        return None
+    slowest = 0.0
+    for case in ex.cases:
+        start = time.perf_counter()
+        grade(ex, ex.solution_source, runner, cases=[case], reveal_hidden=True)
+        slowest = max(slowest, time.perf_counter() - start)
+    return min(ex.time_limit_seconds, max(FLOOR_SECONDS, SLOWDOWN * slowest))
+
+
+def _run_mutant(runner: PyodideRunner, job: tuple[Exercise, Mutant, float]) -> str | None:
+    """The name of the first case the mutant does not pass, or None if it passes them all."""
+    ex, mutant, limit = job
+    result = grade(ex, mutant.source, _Capped(runner, limit), reveal_hidden=True)
+    return next((t.name for t in result.tests if t.status is not Status.PASS), None)
+
+
+class _Capped:
+    """A runner whose every run has the mutants' short time limit instead of the learner's."""
+
+    def __init__(self, runner: PyodideRunner, limit: float):
+        self._runner, self._limit = runner, limit
+
+    def run(self, **request) -> list[dict]:
+        return self._runner.run(**{**request, "time_limit": self._limit})
+
+
+class _Pool:
+    """Threads, each with its own Pyodide process, started on its first job (so they load side by side)."""
+
+    def __init__(self, runners: int):
+        self._executor = ThreadPoolExecutor(runners)
+        self._local = threading.local()
+        self._runners: list[PyodideRunner] = []
+
+    def map(self, fn: Callable[[PyodideRunner, object], object], args: list) -> list:
+        """fn(runner, arg) for every arg, in order."""
+        return list(self._executor.map(lambda arg: fn(self._runner(), arg), args))
+
+    def _runner(self) -> PyodideRunner:
+        if not hasattr(self._local, "runner"):
+            self._local.runner = PyodideRunner()
+            self._runners.append(self._local.runner)  # list.append is atomic
+        return self._local.runner
+
+    def __enter__(self) -> _Pool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._executor.shutdown()
+        for runner in self._runners:
+            runner.close()
