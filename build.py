@@ -73,9 +73,12 @@ def main(argv: list[str] | None = None) -> int:
             report = check(root, verify=not args.no_verify)
             for strength in report.strengths:
                 print(strength.table(), end="\n\n")
+            for score in report.scores:
+                print(score.summary())
             raise_errors(report.problems)
             _print(report.problems)
-            print(f"OK: {_count(report.tracks)}" + ("" if args.no_verify else ", all verified"))
+            print(("\n" if report.scores else "") + f"OK: {_count(report.tracks)}"
+                  + ("" if args.no_verify else ", all verified"))
         elif args.command == "serve" and not args.no_build:
             _serve_dev(root, (args.out or root / "site").resolve(), args)
         elif args.command == "serve":
@@ -83,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             out = (args.out or root / "site").resolve()
             report = build(root, out, verify=not args.no_verify)
+            for score in report.scores:
+                print(score.summary())
             _print(report.problems)
             print(f"Built {out}: {_count(report.tracks)}")
     except ExerciseError as exc:

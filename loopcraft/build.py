@@ -23,6 +23,7 @@ from .render import pygments_css, render_pages
 from .sitewriter import staged_site
 
 if TYPE_CHECKING:
+    from .mutate import Score
     from .verify import Strength
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
@@ -53,25 +54,29 @@ class Report:
     problems: list[Problem]  # notes, and errors from verification (a loading error raises at once)
     strengths: list[Strength]  # one per exercise; empty when not verified
     lesson_runs: dict[tuple[str, str], LessonRun]  # what every live block printed; empty when not run
+    scores: list[Score]  # mutation testing, one per exercise whose reference passes; empty when not verified
 
 
 def check(root: Path, *, verify: bool = True, cache: BuildCache | None = None, lessons: bool | None = None) -> Report:
-    """Load, validate and (unless told not to) verify every exercise and run every lesson's code (`lessons`,
-    by default as `verify`: a build always runs them, since its pages show what they print). Raises
-    ExerciseError if the course cannot be loaded; verification errors are in the report, so that its
-    strength tables can be shown with them."""
+    """Load, validate and (unless told not to) verify and mutation-test every exercise, and run every lesson's
+    code (`lessons`, by default as `verify`: a build always runs them, since its pages show what they print).
+    Raises ExerciseError if the course cannot be loaded; verification errors are in the report, so that its
+    strength tables and mutation scores can be shown with them."""
     notes: list[Problem] = []
     tracks = load_course(root, notes, cache)
-    strengths = []
+    strengths, scores = [], []
     if verify:
-        from .verify import verify as verify_exercises  # needs Node and Pyodide, so only when asked
+        from .mutate import score_course  # these need Node and Pyodide, so only when asked
+        from .verify import verify as verify_exercises
 
         strengths = verify_exercises(root, [ex for track in tracks for ex in track.exercises])
+        scores, mutation_problems = score_course(root, tracks, cache or BuildCache(root))
+        notes += mutation_problems
     runs, lesson_problems = {}, []
     if verify if lessons is None else lessons:
         runs, lesson_problems = run_lessons(root, [lesson for track in tracks for lesson in track.lessons], cache)
     problems = notes + [p for s in strengths for p in s.problems] + lesson_problems
-    return Report(tracks, in_order(problems), strengths, runs)
+    return Report(tracks, in_order(problems), strengths, runs, scores)
 
 
 def build(root: Path, out: Path, *, verify: bool = True) -> Report:

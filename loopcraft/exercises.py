@@ -61,6 +61,16 @@ class WrongSolution:
 
 
 @dataclass(frozen=True)
+class EquivalentMutant:
+    """A mutant of solution.py that no case can tell apart from it (see loopcraft/mutate.py)."""
+
+    line: int  # of solution.py
+    change: str
+    reason: str
+    yaml_line: int  # of its entry in exercise.yaml
+
+
+@dataclass(frozen=True)
 class Exercise:
     slug: str
     track: str
@@ -81,6 +91,8 @@ class Exercise:
     solution_source: str
     wrong_solutions: list[WrongSolution]
     cases: list[Case]
+    cases_line: int  # of `cases:` in exercise.yaml
+    equivalent_mutants: list[EquivalentMutant]
 
 
 @dataclass(frozen=True)
@@ -151,6 +163,7 @@ class Track:
     title: str
     summary: str
     parts: list[Part]  # a track listed with plain `challenges` is one part titled like the track
+    mutation_threshold: float  # percent; see loopcraft/mutate.py
     lab: Lab | None = None
 
     @property
@@ -298,7 +311,9 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
     if has_errors(problems[before:]):
         return None
     return Track(slug=track_dir.name, dir=track_dir, title=doc.data["title"], summary=doc.data["summary"],
-                 parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts], lab=lab)
+                 parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts],
+                 mutation_threshold=float(doc.data.get("mutation_threshold", schema_default("track", "mutation_threshold"))),
+                 lab=lab)
 
 
 def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem], *, recording: bool = False,
@@ -388,6 +403,10 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
         sandbox_source=sandbox, starter_source=starter, solution_source=solution, wrong_solutions=wrong,
         cases=[Case(name=c["name"], args=c["args"], expected=c.get("expected", MISSING),
                     hidden=c["hidden"], line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
+        cases_line=doc.line(("cases",)),
+        equivalent_mutants=[EquivalentMutant(line=m["line"], change=m["change"], reason=m["reason"],
+                                             yaml_line=doc.line(("equivalent_mutants", i)))
+                            for i, m in enumerate(data.get("equivalent_mutants", []))],
     )
 
 

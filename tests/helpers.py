@@ -34,3 +34,12 @@ def check_golden(path: Path, text: str) -> None:
             pytest.fail(f"{path} did not exist and was written; review and commit it")
         return
     assert text == path.read_text(encoding="utf-8"), f"{path} differs; run with LOOPCRAFT_REGEN_GOLDEN=1 to accept"
+
+
+def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
+    """`python build.py ARGV...` in this process: its exit code, stdout and stderr."""
+    import build
+
+    code = build.main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err

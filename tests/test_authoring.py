@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-import build as cli
 from loopcraft.errors import Problem
 from loopcraft.sitewriter import MARKER
 from loopcraft.verify import Strength
 from loopcraft.watch import DevServer
 from tests.helpers import FIXTURES, make_project
+from tests.helpers import run_cli as run
 
 VALID = FIXTURES / "valid/exercises"
 WEAK = FIXTURES / "authoring/weak/exercises"
@@ -29,12 +29,6 @@ RELOAD_MS = 15_000  # a change is seen within ~50 ms, then a rebuild takes about
 @pytest.fixture
 def course(tmp_path: Path) -> Path:
     return make_project(tmp_path, VALID)
-
-
-def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_check_points_at_each_mistake_and_shows_the_case_strength(tmp_path: Path, capsys: pytest.CaptureFixture):
@@ -64,6 +58,8 @@ mistakes/unloadable: which case catches which wrong solution (x)
 
 mistakes/no-wrong: no wrong solutions, so no case is shown to catch anything
 
+mistakes/survivor: mutation score 40% (2 of 5 killed; bar 90%)
+mistakes/no-wrong: mutation score 100% (1 of 1 killed; bar 90%)
 """
     folder = "exercises/mistakes"
     assert err.splitlines() == [
@@ -76,13 +72,19 @@ mistakes/no-wrong: no wrong solutions, so no case is shown to catch anything
         # A wrong solution that survives: its entry in wrong_solutions.
         f"{folder}/survivor/exercise.yaml:14: wrong solution wrong/misses_minus_one.py passes every case; "
         "add a case that catches it: Leaves -1 negative.",
+        # A mutation score below the track's bar: at `cases:`, and each surviving mutant at its line.
+        f"{folder}/survivor/exercise.yaml:16: mutation score 40% is below the track's bar of 90%: add cases that "
+        "catch the survivors in solution.py (or mark a mutant that cannot be caught as equivalent, with the reason)",
         f"{folder}/survivor/exercise.yaml:17: note: case 'positive' catches none of the wrong solutions",
         f"{folder}/survivor/exercise.yaml:20: note: case 'zero' catches none of the wrong solutions",
+        f"{folder}/survivor/solution.py:2: `x < 0` -> `x <= 0` survives every case",
+        f"{folder}/survivor/solution.py:2: `0` -> `1` survives every case",
+        f"{folder}/survivor/solution.py:2: `0` -> `-1` survives every case",
         # A solution that does not load: the line of the error in that file.
         f"{folder}/unloadable/solution.py:2: reference solution cannot be loaded: SyntaxError: expected ':'",
         f"{folder}/unloadable/wrong/typo.py:3: wrong solution cannot be loaded, so it proves nothing: "
         "SyntaxError: invalid syntax",
-        "5 problem(s); nothing was written",
+        "9 problem(s); nothing was written",
     ]
 
 
@@ -171,6 +173,10 @@ basics/sum-evens: which case catches which wrong solution (x)
   empty                              .  catches none
   mixed types (hidden)               x
   1 wrong/adds_odd_numbers.py  caught by 3 cases
+
+basics/add: mutation score 100% (2 of 2 killed; bar 90%)
+basics/double: mutation score 100% (4 of 4 killed; bar 90%)
+basics/sum-evens: mutation score 100% (7 of 7 killed; bar 90%)
 
 OK: 1 track(s), 3 challenge(s), all verified
 """)

@@ -139,6 +139,12 @@ def make_llm(script):
       {last_tool_result}  by the content of the latest message with role "tool",
       {last_feedback}     by the content of the latest message with role "user"
                           that came after the task (the first "user" message),
+      {task}              by the content of that first "user" message,
+      {last_reply}        by the content of the latest message with role
+                          "assistant": the model's own reply as it was kept,
+      {roles}             by the role of every message, in order, such as
+                          "system user assistant tool": what the model was
+                          shown, and how much of it,
     each written JSON-escaped, so it can sit inside a JSON string, and ""
     when there is no such message.
     Once the script is used up, every call returns "(script exhausted)".
@@ -155,16 +161,22 @@ def make_llm(script):
         else:
             reply = replies[position]
             position += 1
-            last = {"tool": "", "user": ""}
+            last = {"tool": "", "user": "", "assistant": ""}
+            task = ""
             users = 0
             for message in messages:
                 role = message.get("role")
                 if role == "user":
                     users += 1
-                if role == "tool" or (role == "user" and users > 1):
+                    if users == 1:
+                        task = str(message.get("content", ""))
+                if role in ("tool", "assistant") or (role == "user" and users > 1):
                     last[role] = str(message.get("content", ""))
+            roles = " ".join(str(message.get("role")) for message in messages)
             for placeholder, text in (("{last_tool_result}", last["tool"]),
-                                      ("{last_feedback}", last["user"])):
+                                      ("{last_feedback}", last["user"]),
+                                      ("{last_reply}", last["assistant"]), ("{task}", task),
+                                      ("{roles}", roles)):
                 reply = reply.replace(placeholder, json.dumps(text, ensure_ascii=False)[1:-1])
         _trace.record("model", messages=new, reply=reply)
         return reply

@@ -120,8 +120,12 @@ def make_llm(script):
     Each call llm(messages) returns the next reply of `script`, after replacing
       {last_tool_result}  by the content of the latest message with role "tool",
       {last_feedback}     by the content of the latest message with role "user"
-                          that came after the task (the first "user" message).
-    Either is replaced by "" when there is no such message.
+                          that came after the task (the first "user" message),
+      {task}              by the content of that first "user" message,
+      {roles}             by the role of every message, in order, such as
+                          "system user assistant tool": what the model was
+                          shown, and how much of it.
+    Each is replaced by "" when there is no such message.
     Once the script is used up, every call returns "(script exhausted)".
     """
     replies = list(script)
@@ -140,18 +144,23 @@ def make_llm(script):
 
         last_tool_result = ""
         last_feedback = ""
-        seen_task = False
+        task = None
+        roles = []
         for message in messages:
             role = message.get("role")
+            roles.append(str(role))
             if role == "tool":
                 last_tool_result = str(message.get("content", ""))
             elif role == "user":
-                if seen_task:
+                if task is not None:
                     last_feedback = str(message.get("content", ""))
-                seen_task = True
+                else:
+                    task = str(message.get("content", ""))
         # str.replace, not str.format: replies are full of JSON braces.
         reply = reply.replace("{last_tool_result}", last_tool_result)
         reply = reply.replace("{last_feedback}", last_feedback)
+        reply = reply.replace("{task}", task or "")
+        reply = reply.replace("{roles}", " ".join(roles))
         _trace.record("model", messages=_trace_messages(messages, start), reply=reply)
         return reply
 

@@ -129,11 +129,32 @@ def _trace_events(transcript, start):
         return [{"role": None, "content": repr(transcript)}]
 
 
-def _last_result(transcript):
+def _last_event(transcript):
+    """The latest "tool" event of the transcript, or None."""
     for event in reversed(transcript):
         if isinstance(event, dict) and event.get("role") == "tool":
-            return event.get("content")
+            return event
     return None
+
+
+def _last_result(transcript):
+    event = _last_event(transcript)
+    return None if event is None else event.get("content")
+
+
+def _fill(text, transcript):
+    """A scripted answer with its placeholders replaced (see make_model)."""
+    if "{last_result}" in text:
+        last = _last_result(transcript)
+        text = text.replace("{last_result}", "" if last is None else json.dumps(last))
+    if "{last_call}" in text:
+        event = _last_event(transcript)
+        text = text.replace("{last_call}", "" if event is None else _describe(
+            {"tool": event.get("name"), "args": event.get("args") if isinstance(event.get("args"), dict) else {}}))
+    if "{roles}" in text:
+        text = text.replace("{roles}", " ".join(
+            str(e.get("role")) if isinstance(e, dict) else "?" for e in transcript))
+    return text
 
 
 def make_model(script):
@@ -143,7 +164,10 @@ def make_model(script):
     {"tool": "geocode", "args": {"city": "Paris"}} or
     {"tool": "finish", "args": {"answer": "..."}}.
     In a string argument, {last_result} is replaced by the JSON text of the
-    content of the latest "tool" event in the transcript ("" if none).
+    content of the latest "tool" event in the transcript ("" if none),
+    {last_call} by that event's name and args, e.g. "geocode(city='Paris')",
+    and {roles} by the role of every event of the transcript, in order,
+    e.g. "user tool tool": what the model has been shown, and how much.
     Once the script is used up, it finishes with "(script exhausted)".
     """
     actions = list(script)
@@ -156,11 +180,8 @@ def make_model(script):
             action = {"tool": "finish", "args": {"answer": "(script exhausted)"}}
         else:
             action = actions.pop(0)
-            last = _last_result(transcript)
-            last = "" if last is None else json.dumps(last)
             action = {"tool": action["tool"], "args": {
-                k: v.replace("{last_result}", last) if isinstance(v, str) else v
-                for k, v in action["args"].items()}}
+                k: _fill(v, transcript) if isinstance(v, str) else v for k, v in action["args"].items()}}
         _trace.record("model", messages=new, reply=action)
         return action
 

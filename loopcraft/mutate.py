@@ -1,0 +1,439 @@
+"""Mutation testing: how many small, plausible bugs in the reference solution do the cases catch?
+
+Each mutant is solution.py with one change (an operator, a constant, a statement removed or two swapped...),
+made with `ast` and written back as source text, because mutants run in Pyodide under Node like every verdict
+(mutmut and cosmic-ray are built around running a host test suite; see docs/authoring.md). A mutant is
+*killed* when some case does not pass (a wrong value, an error, or running out of its short time limit), and
+*survives* when every case passes. The score is killed / (mutants - equivalents marked in exercise.yaml).
+
+A mutant is named by the line of solution.py it changes and what changed there, e.g.
+"`count >= limit` -> `count > limit`"; that pair is what an author marks as equivalent.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+import json
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.results import Status
+
+from .cache import BuildCache
+from .errors import Problem
+from .exercises import Exercise, Track, rel_path
+from .grading import grade
+from .pyodide import ROOT as PROJECT
+from .pyodide import PyodideRunner
+
+RUNNERS = 2  # Pyodide processes working through the mutants side by side...
+PARALLEL_FROM = 200  # ...when there are at least this many mutants to run
+# A mutant's time limit per case: this many times the reference solution's slowest case, never below the floor
+# (Pyodide's own overhead) nor above the learner's limit. A mutant that loops is cut short within it.
+SLOWDOWN = 10
+FLOOR_SECONDS = 0.1
+# What a Pyodide run's verdict also depends on, besides the inputs and loopcraft's and the grader's code.
+RUNTIME_FILES = ["frontend/node-runner.mjs", "frontend/node-worker.mjs", "frontend/src/session.js", "frontend/src/worker-core.js",
+                 "node_modules/pyodide/package.json"]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    line: int  # of solution.py
+    change: str  # e.g. "`a < b` -> `a <= b`"
+    source: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    line: int
+    change: str
+    killed_by: str | None  # the first case that does not pass; None if the mutant survives every case
+
+
+@dataclass(frozen=True)
+class Score:
+    """One exercise's mutation testing."""
+
+    exercise: Exercise
+    outcomes: list[Outcome]
+    equivalent: set[tuple[int, str]]  # marked in exercise.yaml and found among the mutants
+    threshold: float  # percent
+    cached: bool
+
+    @property
+    def counted(self) -> list[Outcome]:
+        return [o for o in self.outcomes if (o.line, o.change) not in self.equivalent]
+
+    @property
+    def survivors(self) -> list[Outcome]:
+        return [o for o in self.counted if o.killed_by is None]
+
+    @property
+    def percent(self) -> float:
+        counted = self.counted
+        return 100.0 if not counted else 100.0 * (len(counted) - len(self.survivors)) / len(counted)
+
+    @property
+    def passes(self) -> bool:
+        return self.percent >= self.threshold
+
+    def summary(self) -> str:
+        """e.g. `basics/add: mutation score 95% (19 of 20 killed, 1 equivalent; bar 90%)`."""
+        ex, counted = self.exercise, self.counted
+        killed = len(counted) - len(self.survivors)
+        equivalent = f", {len(self.equivalent)} equivalent" if self.equivalent else ""
+        return (f"{ex.track}/{ex.slug}: mutation score {_percent(self.percent)} ({killed} of {len(counted)} "
+                f"killed{equivalent}; bar {_percent(self.threshold)}){' (cached)' if self.cached else ''}")
+
+
+# ---- making mutants ---------------------------------------------------------------------------------------
+
+_COMPARE = {ast.Lt: [ast.LtE, ast.GtE], ast.LtE: [ast.Lt, ast.Gt], ast.Gt: [ast.GtE, ast.LtE],
+            ast.GtE: [ast.Gt, ast.Lt], ast.Eq: [ast.NotEq], ast.NotEq: [ast.Eq], ast.In: [ast.NotIn],
+            ast.NotIn: [ast.In], ast.Is: [ast.IsNot], ast.IsNot: [ast.Is]}
+_ARITHMETIC = {ast.Add: [ast.Sub], ast.Sub: [ast.Add], ast.Mult: [ast.Div], ast.Div: [ast.Mult],
+               ast.FloorDiv: [ast.Mult], ast.Mod: [ast.FloorDiv]}
+_BOOLEAN = {ast.And: ast.Or, ast.Or: ast.And}
+# Statements whose removal or move is a mistake a learner makes; a def, class or import gone only breaks loading.
+_STRUCTURAL = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+
+
+def mutants(source: str) -> list[Mutant]:
+    """Every mutant of `source`, one change each, in order of line; none that reads the same as the original or
+    as an earlier mutant (such as two identical statements swapped)."""
+    tree = ast.parse(source)
+    original = ast.unparse(tree)
+    seen = {original}
+    made = []
+    named: dict[tuple[int, str], int] = {}
+    for line, change, mutated in _mutations(tree):
+        text = ast.unparse(mutated)
+        if text in seen:
+            continue
+        seen.add(text)
+        # The same change twice on a line (two `1`s made `2`) is told apart by its place among them.
+        count = named[line, change] = named.get((line, change), 0) + 1
+        made.append(Mutant(line, change if count == 1 else f"{change} (occurrence {count} on the line)", text + "\n"))
+    return sorted(made, key=lambda m: m.line)
+
+
+def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module]]:
+    """(line, change, mutated copy of the whole tree) for every single change the operators make."""
+    docstrings = {id(node) for body in _bodies(tree) if body and _is_docstring(body[0]) for node in ast.walk(body[0])}
+    # A function's last `return None` removed leaves it returning None just the same.
+    endings = {id(body[-1]) for body in _bodies(tree) if body and _returns_none(body[-1])}
+    for path, node in _walk(tree):
+        if id(node) in docstrings:
+            continue
+        for replacement in _replacements(node):
+            yield node.lineno, f"`{_show(node)}` -> `{_show(replacement)}`", _replace(tree, path, replacement)
+    for path, node in _walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list) or not body or not isinstance(body[0], ast.stmt):
+                continue
+            statements = [(i, s) for i, s in enumerate(body) if id(s) not in docstrings and not isinstance(s, _STRUCTURAL)]
+            for i, statement in statements:
+                if not isinstance(statement, ast.Pass) and id(statement) not in endings:
+                    yield (statement.lineno, f"`{_first_line(statement)}` removed",
+                           _edit_body(tree, path, field, i, [ast.Pass()]))
+            for (i, first), (j, second) in itertools.pairwise(statements):
+                if j == i + 1 and _depends(first, second):
+                    yield (first.lineno, f"`{_first_line(first)}` swapped with the next statement",
+                           _edit_body(tree, path, field, i, [second, first]))
+
+
+def _depends(first: ast.stmt, second: ast.stmt) -> bool:
+    """Whether swapping two statements can change anything: one of them binds or changes (`x = `, `x += `,
+    `x.append(...)`) a name the other uses. Swapping independent statements is almost always equivalent."""
+    def names(statement: ast.stmt) -> tuple[set[str], set[str]]:
+        used, changed = set(), set()
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name):
+                (changed if isinstance(node.ctx, (ast.Store, ast.Del)) else used).add(node.id)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name):
+                changed.add(node.func.value.id)
+            elif isinstance(node, (ast.Return, ast.Break, ast.Continue, ast.Raise)):
+                changed.add("")  # leaving the block: whatever follows no longer runs
+        return used, changed
+
+    used1, changed1 = names(first)
+    used2, changed2 = names(second)
+    return bool(changed1 & (used2 | changed2) or changed2 & used1) or "" in changed1 | changed2
+
+
+def _replacements(node: ast.AST) -> list[ast.AST]:
+    """What one operator turns `node` into, each a new node (the original is never changed)."""
+    out: list[ast.AST] = []
+    if isinstance(node, ast.Compare):
+        for k, op in enumerate(node.ops):
+            for other in _COMPARE.get(type(op), []):
+                new = copy.deepcopy(node)
+                new.ops[k] = other()
+                out.append(new)
+    elif isinstance(node, ast.BoolOp):
+        out.append(ast.BoolOp(op=_BOOLEAN[type(node.op)](), values=copy.deepcopy(node.values)))
+    elif isinstance(node, (ast.BinOp, ast.AugAssign)):
+        for other in _ARITHMETIC.get(type(node.op), []):
+            new = copy.deepcopy(node)
+            new.op = other()
+            out.append(new)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        out.append(copy.deepcopy(node.operand))
+    elif isinstance(node, (ast.If, ast.While)):
+        new = copy.copy(node)
+        new.test = ast.UnaryOp(op=ast.Not(), operand=copy.deepcopy(node.test))
+        out.append(new)
+    elif isinstance(node, ast.Break):
+        out.append(ast.Continue())
+    elif isinstance(node, ast.Continue):
+        out.append(ast.Break())
+    elif isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool):
+            out.append(ast.Constant(not value))
+        elif isinstance(value, int):
+            out += [ast.Constant(value + 1), ast.Constant(value - 1)]
+        elif isinstance(value, str):
+            out.append(ast.Constant(f"XX{value}XX"))
+    elif isinstance(node, ast.Call) and len(node.args) >= 2 and not any(isinstance(a, ast.Starred) for a in node.args):
+        for k in range(len(node.args) - 1):
+            new = copy.deepcopy(node)
+            new.args[k], new.args[k + 1] = new.args[k + 1], new.args[k]
+            out.append(new)
+    return out
+
+
+def _walk(node: ast.AST, path: tuple = ()) -> Iterator[tuple[tuple, ast.AST]]:
+    """Every node with its path of (field, index or None) steps from the root, in source order; not inside
+    f-strings, whose parts are no place for these operators, nor annotations, which never run."""
+    if isinstance(node, ast.JoinedStr):
+        return
+    if path:
+        yield path, node
+    for field, value in ast.iter_fields(node):
+        if field in ("annotation", "returns"):
+            continue
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, ast.AST):
+                    yield from _walk(item, path + ((field, i),))
+        elif isinstance(value, ast.AST):
+            yield from _walk(value, path + ((field, None),))
+
+
+def _bodies(tree: ast.Module) -> Iterator[list]:
+    """The module's body and every function's and class's: where docstrings are."""
+    yield tree.body
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.body
+
+
+def _returns_none(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Return) and (
+        statement.value is None or isinstance(statement.value, ast.Constant) and statement.value.value is None)
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
+        and isinstance(statement.value.value, str)
+
+
+def _replace(tree: ast.Module, path: tuple, replacement: ast.AST) -> ast.Module:
+    new = copy.deepcopy(tree)
+    parent = _at(new, path[:-1])
+    field, index = path[-1]
+    if index is None:
+        setattr(parent, field, replacement)
+    else:
+        getattr(parent, field)[index] = replacement
+    return ast.fix_missing_locations(new)
+
+
+def _edit_body(tree: ast.Module, path: tuple, field: str, at: int, statements: list[ast.stmt]) -> ast.Module:
+    """A copy of the tree with statements `at`, `at` + 1... of a body replaced by `statements` (as many)."""
+    new = copy.deepcopy(tree)
+    getattr(_at(new, path), field)[at:at + len(statements)] = copy.deepcopy(statements)
+    return ast.fix_missing_locations(new)
+
+
+def _at(tree: ast.AST, path: tuple) -> ast.AST:
+    node = tree
+    for field, index in path:
+        node = getattr(node, field) if index is None else getattr(node, field)[index]
+    return node
+
+
+def _show(node: ast.AST) -> str:
+    """A node as a reader of the report sees it: its first line of source, shortened."""
+    text = _first_line(node) if isinstance(node, ast.stmt) else ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _first_line(statement: ast.AST) -> str:
+    text = ast.unparse(statement).splitlines()[0]
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _percent(value: float) -> str:
+    """One decimal at most, rounded down, so that a score just under the bar never shows as the bar."""
+    return f"{math.floor(value * 10) / 10:g}%"
+
+
+# ---- running them ----------------------------------------------------------------------------------------
+
+def score_course(root: Path, tracks: list[Track], cache: BuildCache) -> tuple[list[Score], list[Problem]]:
+    """Mutation-test every exercise whose reference solution passes its cases; results come from the cache
+    when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
+    root = root.resolve()
+    runtime = [(PROJECT / name).read_bytes() for name in RUNTIME_FILES]
+    keys = {id(ex): _cache_key(cache, ex, runtime) for track in tracks for ex in track.exercises}
+    found: dict[str, list[Outcome]] = {}
+    todo: list[tuple[Exercise, str]] = []
+    for track in tracks:
+        for ex in track.exercises:
+            cached = cache.get_json("mutation", keys[id(ex)])
+            if cached is not None:
+                found[keys[id(ex)]] = [Outcome(*item) for item in cached]
+            else:
+                todo.append((ex, keys[id(ex)]))
+    problems: list[Problem] = []
+    fresh = _run_all(root, todo, problems) if todo else {}
+    for key, outcomes in fresh.items():
+        cache.put_json("mutation", key, [[o.line, o.change, o.killed_by] for o in outcomes])
+    scores = []
+    for track in tracks:
+        for ex in track.exercises:
+            key = keys[id(ex)]
+            outcomes = found.get(key, fresh.get(key))
+            if outcomes is not None:
+                scores.append(_score(root, ex, outcomes, track.mutation_threshold, cached=key in found,
+                                     problems=problems))
+    return scores, problems
+
+
+def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:
+    """Everything a mutant's verdict depends on: the solution (so its mutants), the cases with their expected
+    values, the sandbox, the runtime's files, and (through the key's code version) this module and the grader."""
+    cases = json.dumps([[c.name, c.args, c.expected] for c in ex.cases], sort_keys=True)
+    return cache.key("mutation", ex.solution_source, cases, ex.sandbox_source, ex.entry,
+                     str(ex.time_limit_seconds), *runtime)
+
+
+def _score(root: Path, ex: Exercise, outcomes: list[Outcome], threshold: float, *, cached: bool,
+           problems: list[Problem]) -> Score:
+    """The exercise's score; its stale equivalent marks, and its survivors (errors when below the bar)."""
+    names = {(o.line, o.change) for o in outcomes}
+    yaml = rel_path(ex.dir / "exercise.yaml", root)
+    equivalent = set()
+    for mark in ex.equivalent_mutants:
+        if (mark.line, mark.change) in names:
+            equivalent.add((mark.line, mark.change))
+        else:
+            problems.append(Problem(yaml, mark.yaml_line, f"no mutant {mark.change} at solution.py line "
+                                                          f"{mark.line} any more; remove this equivalent mark"))
+    score = Score(ex, outcomes, equivalent, threshold, cached)
+    solution = rel_path(ex.dir / "solution.py", root)
+    for survivor in score.survivors:
+        problems.append(Problem(solution, survivor.line, f"{survivor.change} survives every case",
+                                note=score.passes))
+    if not score.passes:
+        problems.append(Problem(yaml, ex.cases_line, f"mutation score {_percent(score.percent)} is below the "
+                        f"track's bar of {_percent(threshold)}: add cases that catch the survivors in solution.py "
+                        "(or mark a mutant that cannot be caught as equivalent, with the reason)"))
+    return score
+
+
+def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Problem]) -> dict[str, list[Outcome]]:
+    """{cache key: outcomes} of every exercise in `todo` whose reference solution passes every case (one that
+    does not is verification's to report)."""
+    made: dict[str, list[Mutant] | SyntaxError] = {}
+    for ex, key in todo:
+        try:
+            made[key] = mutants(ex.solution_source)
+        except SyntaxError as exc:
+            made[key] = exc
+    total = sum(len(m) for m in made.values() if isinstance(m, list))
+    # A second Pyodide takes seconds to start: worth it for a course's mutants, not for one challenge's.
+    with _Pool(RUNNERS if total >= PARALLEL_FROM else 1) as pool:
+        limits = pool.map(_time_reference, [ex for ex, _ in todo])
+        jobs = []
+        for (ex, key), limit in zip(todo, limits, strict=True):
+            if limit is None:
+                del made[key]
+            elif isinstance(made[key], SyntaxError):  # newer syntax than the host's: Pyodide's verdicts stand
+                exc = made.pop(key)
+                problems.append(Problem(rel_path(ex.dir / "solution.py", root), exc.lineno or 1,
+                                        f"cannot make mutants (the host's Python cannot parse this): {exc.msg}",
+                                        note=True))
+            else:
+                jobs += [(ex, mutant, limit) for mutant in made[key]]
+        killers = iter(pool.map(_run_mutant, jobs))
+    return {key: [Outcome(m.line, m.change, next(killers)) for m in batch] for key, batch in made.items()}
+
+
+def _time_reference(runner: PyodideRunner, ex: Exercise) -> float | None:
+    """The time limit for the exercise's mutants, from the reference solution's slowest case; None if the
+    reference does not pass every case, which verification reports. A first run over all the cases checks
+    them and pays for Pyodide's start, so that the cases are then timed one a run on a warm interpreter."""
+    if not grade(ex, ex.solution_source, runner, reveal_hidden=True).passed:
+        return None
+    slowest = 0.0
+    for case in ex.cases:
+        start = time.perf_counter()
+        grade(ex, ex.solution_source, runner, cases=[case], reveal_hidden=True)
+        slowest = max(slowest, time.perf_counter() - start)
+    return min(ex.time_limit_seconds, max(FLOOR_SECONDS, SLOWDOWN * slowest))
+
+
+def _run_mutant(runner: PyodideRunner, job: tuple[Exercise, Mutant, float]) -> str | None:
+    """The name of the first case the mutant does not pass, or None if it passes them all."""
+    ex, mutant, limit = job
+    result = grade(ex, mutant.source, _Capped(runner, limit), reveal_hidden=True)
+    return next((t.name for t in result.tests if t.status is not Status.PASS), None)
+
+
+class _Capped:
+    """A runner whose every run has the mutants' short time limit instead of the learner's."""
+
+    def __init__(self, runner: PyodideRunner, limit: float):
+        self._runner, self._limit = runner, limit
+
+    def run(self, **request) -> list[dict]:
+        return self._runner.run(**{**request, "time_limit": self._limit})
+
+
+class _Pool:
+    """Threads, each with its own Pyodide process, started on its first job (so they load side by side)."""
+
+    def __init__(self, runners: int):
+        self._executor = ThreadPoolExecutor(runners)
+        self._local = threading.local()
+        self._runners: list[PyodideRunner] = []
+
+    def map(self, fn: Callable[[PyodideRunner, object], object], args: list) -> list:
+        """fn(runner, arg) for every arg, in order."""
+        return list(self._executor.map(lambda arg: fn(self._runner(), arg), args))
+
+    def _runner(self) -> PyodideRunner:
+        if not hasattr(self._local, "runner"):
+            self._local.runner = PyodideRunner()
+            self._runners.append(self._local.runner)  # list.append is atomic
+        return self._local.runner
+
+    def __enter__(self) -> _Pool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._executor.shutdown()
+        for runner in self._runners:
+            runner.close()
