@@ -121,7 +121,8 @@ export function setupTransfer(section, titles, onImported) {
     const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
       download: `loopcraft-progress-${new Date().toISOString().slice(0, 10)}.json` });
     link.click();
-    URL.revokeObjectURL(link.href);
+    // Not at once: the browser may still be reading it for the download.
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
     say(`Exported ${Object.keys(JSON.parse(text).entries).length} saved items to ${link.download}.`);
   });
 
