@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations
-from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, run_and_wait
+from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -192,3 +192,54 @@ def test_the_stylesheet_keeps_every_colour_in_custom_properties():
     css = (ROOT / "frontend/src/style.css").read_text()
     rules = css[css.index(":root[data-theme=\"dark\"]"):]
     assert not re.findall(r"#[0-9a-fA-F]{3,8}\b", rules)
+
+
+# ---- Small things people notice ----
+
+def test_the_editor_font_size_is_remembered_from_buttons_and_keys(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, SLUG)
+    size = lambda: page.locator(".cm-editor").evaluate("el => getComputedStyle(el).fontSize")  # noqa: E731
+    assert size() == "14px"
+    page.get_by_test_id("font-larger").click()
+    page.get_by_test_id("font-larger").click()
+    assert size() == "18px"
+    page.locator(".cm-content").click()
+    page.keyboard.press("Control+Equal")
+    assert size() == "20px"
+    page.keyboard.press("Control+Minus")
+    page.keyboard.press("Control+Minus")
+    assert size() == "16px"
+    page.goto(isolated_url + "build-an-agent/malformed-json-recovery/")  # every challenge, after a reload
+    assert size() == "16px"
+    for _ in range(10):
+        if page.get_by_test_id("font-smaller").is_disabled():
+            break
+        page.get_by_test_id("font-smaller").click()
+    assert size() == "12px"
+
+
+def test_a_syntax_error_is_marked_on_its_line_in_the_editor(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, SLUG)
+    replace_code(page, "import json\n\n\ndef run_agent(task, script, max_steps=5:\n    pass\n")
+    run_and_wait(page)
+    mark = page.locator(".cm-lintRange-error")
+    expect(mark).to_have_count(1)
+    # On line 4, where the traceback says the error is.
+    line = mark.evaluate("el => [...el.closest('.cm-content').children].indexOf(el.closest('.cm-line')) + 1")
+    assert line == 4
+    expect(page.locator(".cm-gutter-lint .cm-lint-marker-error")).to_have_count(1)
+    # Fixed and run again: the mark goes.
+    replace_code(page, (CEL / "solution.py").read_text())
+    run_and_wait(page)
+    expect(mark).to_have_count(0)
+
+
+def test_an_unknown_address_shows_the_sites_404_page(page: Page, servers: dict, built_site):
+    assert (built_site / "404.html").is_file()
+    for base in servers.values():
+        response = page.goto(base + "build-an-agent/no-such-challenge/")
+        assert response.status == 404
+        expect(page.get_by_role("heading", level=1)).to_have_text("This page does not exist.")
+        expect(page.locator(".site-header")).to_be_visible()
+        page.get_by_test_id("home-link").click()
+        expect(page.get_by_test_id("challenge-link").first).to_be_visible()
