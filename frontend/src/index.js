@@ -2,7 +2,7 @@
 // through each track, and exports or imports the learner's work. The page reads fine without it.
 // The 404 page loads it too, for the header's theme toggle (it has no tracks).
 import { h } from "./dom.js";
-import { isSolved } from "./storage.js";
+import { hasOwnCode, isSolved } from "./storage.js";
 import { registerServiceWorker } from "./offline.js";
 import { setupThemeToggle } from "./theme.js";
 import { setupTransfer } from "./transfer.js";
@@ -14,11 +14,14 @@ function showProgress() {
   for (const track of document.querySelectorAll(".track")) {
     const links = [...track.querySelectorAll('[data-testid="challenge-link"]')];
     const solved = links.filter((link) => isSolved(link.dataset.track, link.dataset.slug));
-    for (const link of solved) {
-      if (link.dataset.solved === "true") continue; // drawn already (before an import)
-      link.dataset.solved = "true";
-      link.querySelector(".challenge-meta").prepend(
-        h("span", { class: "solved-mark", "data-testid": "solved-mark" }, "Solved"));
+    for (const link of links) {
+      // Drawn afresh each time: an import may have changed any of them.
+      link.querySelector(".solved-mark, .started-mark")?.remove();
+      if (solved.includes(link)) link.dataset.solved = "true";
+      const mark = solved.includes(link) ? h("span", { class: "solved-mark", "data-testid": "solved-mark" }, "Solved")
+        : hasOwnCode(link.dataset.track, link.dataset.slug)
+          ? h("span", { class: "started-mark", "data-testid": "started-mark" }, "Started") : null;
+      if (mark) link.querySelector(".challenge-meta").prepend(mark);
     }
 
     const progress = track.querySelector('[data-testid="progress"]');

@@ -73,6 +73,7 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     assert second.evaluate(STORAGE) == before
     # The index shows the progress at once, and the pages show the work.
     expect(second.get_by_test_id("solved-mark")).to_have_count(1)
+    expect(second.locator(f"[data-slug=\"{EDITED}\"]").get_by_test_id("started-mark")).to_have_text("Started")
     open_challenge(second, isolated_url, SOLVED)
     expect(second.locator("[data-solved-badge]")).to_be_visible()
     expect(second.get_by_test_id("hint")).to_have_count(1)
