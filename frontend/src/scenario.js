@@ -75,7 +75,7 @@ export function setupScenario(section, data, run) {
 const pretty = (args) => JSON.stringify(args, null, 2);
 
 /** {value} for arguments that can be passed, {error} saying what is wrong otherwise. */
-export function parse(text, entry, allowed, required) {
+function parse(text, entry, allowed, required) {
   let value;
   try {
     value = JSON.parse(text);

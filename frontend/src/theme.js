@@ -3,7 +3,7 @@
 const KEY = "loopcraft:theme";
 const systemDark = matchMedia("(prefers-color-scheme: dark)");
 
-export const isDark = () => (document.documentElement.dataset.theme ?? (systemDark.matches ? "dark" : "light")) === "dark";
+const isDark = () => (document.documentElement.dataset.theme ?? (systemDark.matches ? "dark" : "light")) === "dark";
 
 export function setupThemeToggle(button = document.querySelector('[data-testid="theme-toggle"]')) {
   if (!button) return;
