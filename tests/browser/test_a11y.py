@@ -36,7 +36,9 @@ def test_every_kind_of_page_has_no_axe_violations_in_either_theme(themed_page: P
     assert_no_violations(page, "on the 404 page")
 
     open_challenge(page, isolated_url, SLUG)
-    assert_no_violations(page, "before a run")
+    page.locator("details.sandbox summary").click()  # the provided code's highlighting, in this theme
+    expect(page.locator(".sandbox-code")).to_be_visible()
+    assert_no_violations(page, "before a run, provided code open")
     page.get_by_test_id("hint-button").click()
     expect(page.get_by_test_id("hint")).to_have_count(1)
     assert_no_violations(page, "with a hint shown")
