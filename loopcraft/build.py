@@ -144,7 +144,7 @@ def _hash_files(root: Path, names: list[str]) -> str:
 
 def _require_inputs(root: Path) -> None:
     """Fail before the slow stages, naming every missing file at once."""
-    needed = [f"templates/{name}" for name in ("index.html", "challenge.html")]
+    needed = [f"templates/{name}" for name in ("index.html", "challenge.html", "404.html")]
     needed += [f"frontend/src/{name}" for name in [*BUNDLES, SERVICE_WORKER, "style.css"]]
     needed += ["grader/__init__.py", "node_modules/.bin/esbuild"]
     needed += [f"node_modules/pyodide/{name}" for name in PYODIDE_FILES]

@@ -95,8 +95,16 @@ def make_environment(templates_dir: Path, templates: dict[str, bytes],
 
 
 def pygments_css() -> str:
-    """The stylesheet for `class="highlight"` blocks, written to assets/highlight.css."""
-    return _FORMATTER.get_style_defs(".highlight")
+    """The stylesheet for `class="highlight"` blocks, written to assets/highlight.css: light, and dark when
+    the system asks for it (unless the learner chose light) or the learner chose dark (see style.css)."""
+    dark = HtmlFormatter(style="github-dark")
+    return "\n".join([
+        _FORMATTER.get_style_defs(".highlight"),
+        "@media (prefers-color-scheme: dark) {",
+        dark.get_style_defs(':root:not([data-theme="light"]) .highlight'),
+        "}",
+        dark.get_style_defs(':root[data-theme="dark"] .highlight'),
+    ])
 
 
 def salt(ex: Exercise) -> str:
@@ -434,7 +442,9 @@ def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
     # own input, while a challenge's (Markdown, highlighting, encryption) is made only when the cache misses.
     index = index_context(tracks)
     jobs: dict[str, tuple[str, str, Callable[[], dict]]] = {
-        "index.html": ("index.html", inputs_text(index), lambda: index)}
+        "index.html": ("index.html", inputs_text(index), lambda: index),
+        # Served for any unknown address, at any depth: its links start from the host's root.
+        "404.html": ("404.html", "/", lambda: {"site_root": "/"})}
     for track in tracks:
         items = track.items
         for i, ex in enumerate(items):

@@ -139,11 +139,14 @@ class SiteHandler(SimpleHTTPRequestHandler):
         return body
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        if self.live is None or code != HTTPStatus.NOT_FOUND:
+        site_404 = Path(self.directory) / "404.html"
+        if code != HTTPStatus.NOT_FOUND or (self.live is None and not site_404.is_file()):
             return super().send_error(code, message, explain)
-        # With the live script, so that a page asked for before it is built shows up once it is.
-        page = f"<!doctype html><title>Not found</title><p>Nothing at {html.escape(self.path)} (yet).</p>"
-        body = self._head(code, ".html", self._with_live_script(page))
+        # The site's own 404 page, as static hosts serve it; with the live script, so that a page asked for
+        # before it is built shows up once it is.
+        page = (site_404.read_text(encoding="utf-8") if site_404.is_file()
+                else f"<!doctype html><title>Not found</title><p>Nothing at {html.escape(self.path)} (yet).</p>")
+        body = self._head(code, ".html", self._with_live_script(page) if self.live is not None else page)
         if self.command != "HEAD":
             self.copyfile(body, self.wfile)
 

@@ -48,6 +48,7 @@ def test_build_writes_the_whole_site(project: Path):
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz"))
     assert files == [
         MARKER,
+        "404.html",
         "_headers",
         "assets/app.js",
         "assets/highlight.css",

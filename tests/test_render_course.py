@@ -136,6 +136,6 @@ def test_pages_match_the_golden_ones(fixture_track):
     track = dataclasses.replace(fixture_track, parts=[Part("First steps", [add]), Part("Going further", [double])])
     pages = render_pages(ROOT / "templates", [track], "golden")
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    assert sorted(pages) == ["basics/add/index.html", "basics/double/index.html", "index.html"]
+    assert sorted(pages) == ["404.html", "basics/add/index.html", "basics/double/index.html", "index.html"]
     for page, html in pages.items():
         check_golden(GOLDEN / page.replace("/", "__"), html)

@@ -3,14 +3,20 @@
 // does not wait for it.
 import { browserSpawner, createSession, RESTART_REASONS } from "./session.js";
 import { judgeCase, summarize } from "./judge.js";
-import { createEditor } from "./editor.js";
-import { createAutosave, isSolved, markSolved, storageKey } from "./storage.js";
+import { FONT_SIZES, createEditor } from "./editor.js";
+import {
+  challengeVersion, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveFontSize,
+  savedBase, storageKey,
+} from "./storage.js";
 import { createResults } from "./results.js";
 import { parsePy } from "./pyvalue.js";
-import { createBatch, h } from "./dom.js";
+import { createBatch, focusableScrollers, h } from "./dom.js";
 import { setupHints } from "./hints.js";
 import { unlockSolution } from "./solution.js";
 import { registerServiceWorker } from "./offline.js";
+import { setupThemeToggle } from "./theme.js";
+import { setupTabs } from "./tabs.js";
+import { setupScenario } from "./scenario.js";
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
 // A run shows its progress at most this often: a quick run (most are tens of milliseconds) draws once.
@@ -31,7 +37,14 @@ const ui = {
   passed: document.querySelector("[data-passed]"),
   solution: document.querySelector("[data-solution]"),
   solvedBadge: document.querySelector("[data-solved-badge]"),
+  codeState: byTestId("code-state"),
+  siteChanged: byTestId("site-changed"),
+  smaller: byTestId("font-smaller"),
+  larger: byTestId("font-larger"),
 };
+setupThemeToggle();
+focusableScrollers(document.querySelector(".brief"));
+const tabs = setupTabs(document.querySelector("[data-tabs]"));
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
 const undoKey = isMac ? "Cmd+Z" : "Ctrl+Z";
 
@@ -46,7 +59,9 @@ const RESTART_TEXT = {
 // ?background=off: no snapshot making and no offline caching, for tests that need a quiet page. A page that
 // needs the service worker for its isolation still gets it.
 const background = new URLSearchParams(location.search).get("background") !== "off";
-const run = { busy: false, current: null, total: 0, summary: null, outcome: null };
+// kind: "cases" (Run) or "scenario" (the learner's own, never graded).
+const run = { busy: false, kind: "cases", current: null, total: 0, summary: null, outcome: null };
+let scenario = null; // set up once the editor exists; refresh() may run before
 
 // The asset version rides on app.js's own URL; the worker gets the same one (challenge.html spawns it early).
 const siteRoot = new URL(document.body.dataset.siteRoot, document.baseURI);
@@ -79,10 +94,12 @@ function refresh() {
       : "Loading Python… you can start writing meanwhile.",
     error: `Python failed to load (${loadError}). Reload the page to try again.`,
     restarting: `Restarting Python (${RESTART_TEXT[ui.status.dataset.restartReason]})…`,
-    running: run.current === null ? "Starting…" : `Running case ${run.current + 1} of ${run.total}…`,
+    running: run.kind === "scenario" ? "Running your scenario…"
+      : run.current === null ? "Starting…" : `Running case ${run.current + 1} of ${run.total}…`,
     ready: run.summary ?? "Python is ready. Press Run to check your code.",
   }[state];
   ui.run.disabled = run.busy || sessionState === "error";
+  scenario?.setEnabled(!ui.run.disabled);
 }
 
 // --- Editor and autosave --------------------------------------------------
@@ -103,14 +120,82 @@ const editor = createEditor({
   parent: ui.mount,
   doc: saved ?? starter,
   onRun: startRun,
+  onZoom: zoom,
   label: `Your solution: Python code defining ${data.entry}`,
 });
-editor.onChange((text) => autosave.schedule(text));
+// The challenge as this page has it: the saved code records which one it was written against.
+const version = challengeVersion(data);
+let baseSaved = false;
+editor.onChange((text) => {
+  autosave.schedule(text);
+  showCodeState(text);
+  if (!baseSaved) saveBase(data.track, data.slug, version);
+  baseSaved = true;
+  ui.siteChanged.hidden = true;
+});
+showCodeState(editor.getText());
 if (saved !== null) {
   ui.saved.dataset.state = "saved";
   ui.saved.textContent = "Saved";
   note("Restored your saved code. Reset brings back the starter code.");
+  const base = savedBase(data.track, data.slug);
+  if (base === null) saveBase(data.track, data.slug, version); // saved before versions were recorded
+  else if (base !== version) {
+    ui.siteChanged.textContent = "This challenge has changed since you saved your code (new starter code or "
+      + "cases). Your code is kept as you left it; Reset shows the new starter code.";
+    ui.siteChanged.hidden = false;
+  }
 }
+
+function showCodeState(text) {
+  const edited = text !== starter;
+  ui.codeState.dataset.state = edited ? "edited" : "starter";
+  ui.codeState.textContent = edited ? "Your code" : "Starter code";
+  ui.codeState.title = edited ? "Your code differs from the starter code." : "This is the starter code, unchanged.";
+}
+
+// The editor's font size: A-/A+ in the toolbar, Ctrl+= and Ctrl+- in the editor; one for every challenge.
+let sizeIndex = Math.max(0, FONT_SIZES.indexOf(fontSize() ?? 14));
+function zoom(step) {
+  sizeIndex = Math.min(Math.max(sizeIndex + step, 0), FONT_SIZES.length - 1);
+  saveFontSize(FONT_SIZES[sizeIndex]);
+  applyFontSize();
+}
+function applyFontSize() {
+  editor.setFontSize(FONT_SIZES[sizeIndex]);
+  ui.smaller.disabled = sizeIndex === 0;
+  ui.larger.disabled = sizeIndex === FONT_SIZES.length - 1;
+}
+ui.smaller.addEventListener("click", () => zoom(-1));
+ui.larger.addEventListener("click", () => zoom(1));
+applyFontSize();
+
+// Versions of this challenge's code that an import replaced (transfer.js): listed, loadable, removable.
+function showCopies() {
+  document.querySelector(".copies")?.remove();
+  const kept = copies(data.track, data.slug);
+  if (!kept.length) return;
+  ui.mount.after(h("details", { class: "copies", "data-testid": "copies" },
+    h("summary", {}, `Other versions of your code (${kept.length})`),
+    h("ul", {}, kept.map((copy) => {
+      const when = new Date(copy.date).toLocaleString();
+      const load = h("button", { type: "button", class: "button button-small", "data-testid": "copy-load" }, "Load");
+      const remove = h("button", { type: "button", class: "button button-small", "data-testid": "copy-delete" }, "Delete");
+      load.setAttribute("aria-label", `Load the version kept on ${when}`);
+      remove.setAttribute("aria-label", `Delete the version kept on ${when}`);
+      load.addEventListener("click", () => {
+        editor.setText(copy.text);
+        editor.focus();
+        note(`Loaded the version kept on ${when}. ${undoKey} undoes it.`);
+      });
+      remove.addEventListener("click", () => {
+        removeKey(copy.key);
+        showCopies();
+      });
+      return h("li", {}, h("span", {}, `Kept on ${when}`), load, remove);
+    }))));
+}
+showCopies();
 
 // Another tab saved different code for this challenge. This tab holds its own
 // saves until the learner chooses, so neither version is overwritten unseen.
@@ -192,7 +277,7 @@ async function onPassed(outcomes) {
     ui.solution.replaceChildren(h("details", { class: "solution", "data-testid": "solution" },
       h("summary", {}, "Reference solution (unlocked)"),
       h("p", { class: "hint" }, "One way to solve it. Compare it with yours: there is more than one right answer."),
-      h("pre", { class: "solution-code" }, h("code", {}, source))));
+      h("pre", { class: "solution-code", tabindex: 0 }, h("code", {}, source))));
   } catch (err) {
     ui.solution.replaceChildren(h("p", { class: "solution-locked" },
       `The reference solution could not be unlocked (${err.message}).`));
@@ -200,6 +285,7 @@ async function onPassed(outcomes) {
 }
 
 // --- Running --------------------------------------------------------------
+scenario = setupScenario(document.querySelector('[data-testid="scenario"]'), data, runScenario);
 const results = createResults(ui.results);
 
 ui.run.addEventListener("click", startRun);
@@ -207,8 +293,10 @@ for (const kbd of document.querySelectorAll(".mod-key")) kbd.textContent = isMac
 
 async function startRun() {
   if (run.busy || sessionState === "error") return;
-  Object.assign(run, { busy: true, current: null, total: data.cases.length, summary: null, outcome: null });
+  Object.assign(run, { busy: true, kind: "cases", current: null, total: data.cases.length, summary: null, outcome: null });
   ui.passed.hidden = true;
+  editor.markError(null);
+  tabs.show("results");
   ui.results.setAttribute("aria-busy", "true");
   refresh(); // at once: "ready" must never show while a run is on
   const progress = createBatch(PROGRESS_MS);
@@ -249,6 +337,7 @@ async function startRun() {
     run.outcome = status;
     ui.passed.hidden = status !== "pass";
     if (status === "pass") await onPassed(outcomes);
+    if (status === "error") markLoadError(outcomes.find((o) => o.phase === "load").error);
     run.summary = `${passed} of ${tests.length} passed` + {
       pass: ". Well done!",
       fail: ".",
@@ -262,6 +351,38 @@ async function startRun() {
   } finally {
     run.busy = false;
     ui.results.setAttribute("aria-busy", "false");
+    refresh();
+  }
+}
+
+// A syntax error (or any error while loading the code) is marked on its line in the editor. Tracebacks
+// name the learner's file solution.py; the last line of it that they mention is where the error is.
+function markLoadError(traceback) {
+  const lines = [...traceback.matchAll(/File "solution\.py", line (\d+)/g)];
+  if (!lines.length) return;
+  const summary = traceback.trim().split("\n").at(-1);
+  editor.markError(Number(lines.at(-1)[1]), summary);
+}
+
+// The learner's own scenario: one case through the same session, never judged or counted.
+async function runScenario(args) {
+  if (run.busy || sessionState === "error") throw new Error("Python is busy or unavailable; try again in a moment");
+  Object.assign(run, { busy: true, kind: "scenario", summary: null, outcome: null });
+  refresh();
+  try {
+    const [outcome] = await session.run({ source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
+      cases: [{ name: "Your scenario", args }] }, {});
+    run.summary = {
+      value: "Your scenario ran: see what your code returned below (not graded).",
+      error: "Your scenario ended with an error: see it below (not graded).",
+      timeout: "Your scenario ran out of time (not graded).",
+    }[outcome.kind];
+    return outcome;
+  } catch (err) {
+    run.summary = `Your scenario did not run: ${err.message}`;
+    throw err;
+  } finally {
+    run.busy = false;
     refresh();
   }
 }

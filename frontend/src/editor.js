@@ -4,26 +4,62 @@ import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
 import { Prec } from "@codemirror/state";
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
+import { syntaxHighlighting } from "@codemirror/language";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { classHighlighter } from "@lezer/highlight";
 import { python } from "@codemirror/lang-python";
+
+// Font sizes the A-/A+ controls step through, in pixels.
+export const FONT_SIZES = [12, 13, 14, 16, 18, 20, 22, 24];
+
+// Colours come from style.css's custom properties, so the editor follows the page's light or dark theme
+// without being rebuilt. Syntax colours are the tok-* classes of classHighlighter, also styled there.
+const theme = EditorView.theme({
+  "&": { backgroundColor: "var(--surface)", color: "var(--text)" },
+  ".cm-content": { caretColor: "var(--cm-cursor)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--cm-cursor)" },
+  ".cm-gutters": { backgroundColor: "var(--cm-gutter-bg)", color: "var(--cm-gutter-text)", borderRight: "1px solid var(--border)" },
+  ".cm-activeLine": { backgroundColor: "var(--cm-active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--cm-active-line)", color: "var(--text)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection":
+    { backgroundColor: "var(--cm-selection)" },
+  "&.cm-focused .cm-matchingBracket": { backgroundColor: "var(--cm-bracket)" },
+  ".cm-panels, .cm-tooltip": { backgroundColor: "var(--surface-2)", color: "var(--text)", borderColor: "var(--border-strong)" },
+  ".cm-tooltip-autocomplete ul li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--on-accent)" },
+  ".cm-diagnostic-error": { borderLeftColor: "var(--fail)" },
+  ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "underline wavy var(--fail)", textDecorationSkipInk: "none" },
+});
 
 /**
  * parent: element to mount into; doc: initial text; onRun: called on
- * Ctrl/Cmd+Enter; label: accessible name of the editing area.
+ * Ctrl/Cmd+Enter; onZoom(step): Ctrl/Cmd+= (+1), Ctrl/Cmd+- (-1);
+ * label: accessible name of the editing area.
  */
-export function createEditor({ parent, doc, onRun, label }) {
+export function createEditor({ parent, doc, onRun, onZoom = () => {}, label }) {
   const listeners = [];
+  const zoom = (step) => () => (onZoom(step), true);
   const view = new EditorView({
     parent,
     doc,
     extensions: [
       // Highest precedence: basicSetup binds Mod-Enter to "insert blank line".
-      Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => (onRun(), true) }])),
+      Prec.highest(keymap.of([
+        { key: "Mod-Enter", run: () => (onRun(), true) },
+        { key: "Mod-=", run: zoom(1) },
+        { key: "Mod-+", run: zoom(1) },
+        { key: "Mod--", run: zoom(-1) },
+      ])),
       basicSetup,
       // Tab indents; Escape then Tab still moves focus out (CodeMirror's tab-focus mode).
       keymap.of([indentWithTab]),
       python(),
+      // basicSetup's own highlighting is a fallback, used only when no other is given.
+      syntaxHighlighting(classHighlighter),
+      theme,
+      lintGutter(),
       EditorView.editorAttributes.of({ "data-testid": "editor" }),
-      EditorView.contentAttributes.of({ "aria-label": label }),
+      // An explicit tabindex: accessibility checkers then see that the scrolling editor takes the keyboard.
+      EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) for (const fn of listeners) fn(update.state.doc.toString());
       }),
@@ -47,5 +83,16 @@ export function createEditor({ parent, doc, onRun, label }) {
       listeners.push(fn);
     },
     focus: () => view.focus(),
+    setFontSize(px) {
+      view.dom.style.fontSize = `${px}px`;
+      view.requestMeasure();
+    },
+    /** Marks `line` (1-based; clamped to the text) with `message`, or clears every mark when line is null. */
+    markError(line, message) {
+      if (line === null) return view.dispatch(setDiagnostics(view.state, []));
+      const { doc } = view.state;
+      const at = doc.line(Math.min(Math.max(line, 1), doc.lines));
+      view.dispatch(setDiagnostics(view.state, [{ from: at.from, to: at.to, severity: "error", message }]));
+    },
   };
 }

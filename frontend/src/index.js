@@ -1,41 +1,62 @@
 // Page entry of the course index: marks the lessons completed and the challenges solved in this browser,
-// and shows the progress through each track and each part. The page reads fine without it.
+// shows the progress through each track and each part, and exports or imports the learner's work. The page
+// reads fine without it. The 404 page loads it too, for the header's theme toggle (it has no tracks).
 import { h } from "./dom.js";
-import { isDone } from "./storage.js";
+import { hasOwnCode, isDone } from "./storage.js";
 import { registerServiceWorker } from "./offline.js";
+import { setupThemeToggle } from "./theme.js";
+import { setupTransfer } from "./transfer.js";
 
 registerServiceWorker(new URL(document.body.dataset.siteRoot, document.baseURI));
+setupThemeToggle();
 
 const isLinkDone = (link) => isDone(link.dataset.track, link.dataset.slug, link.dataset.kind);
 
-for (const track of document.querySelectorAll(".track")) {
-  const links = [...track.querySelectorAll('[data-testid="challenge-link"]')];
-  const done = links.filter(isLinkDone);
-  for (const link of done) {
-    link.dataset.solved = "true";
-    link.querySelector(".challenge-meta").prepend(
-      h("span", { class: "solved-mark", "data-testid": "solved-mark" }, link.dataset.kind === "lesson" ? "Complete" : "Solved"));
-  }
-  for (const part of track.querySelectorAll(".part")) {
-    const inPart = [...part.querySelectorAll('[data-testid="challenge-link"]')];
-    part.querySelector('[data-testid="part-progress"]').textContent =
-      `${inPart.filter((link) => link.dataset.solved === "true").length} / ${inPart.length}`;
-  }
+function showProgress() {
+  for (const track of document.querySelectorAll(".track")) {
+    const links = [...track.querySelectorAll('[data-testid="challenge-link"]')];
+    const done = links.filter(isLinkDone);
+    for (const link of links) {
+      // Drawn afresh each time: an import may have changed any of them.
+      link.querySelector(".solved-mark, .started-mark")?.remove();
+      const isIt = done.includes(link);
+      if (isIt) link.dataset.solved = "true";
+      else delete link.dataset.solved;
+      const mark = isIt
+        ? h("span", { class: "solved-mark", "data-testid": "solved-mark" }, link.dataset.kind === "lesson" ? "Complete" : "Solved")
+        : link.dataset.kind !== "lesson" && hasOwnCode(link.dataset.track, link.dataset.slug)
+          ? h("span", { class: "started-mark", "data-testid": "started-mark" }, "Started") : null;
+      if (mark) link.querySelector(".challenge-meta").prepend(mark);
+    }
+    for (const part of track.querySelectorAll(".part")) {
+      const inPart = [...part.querySelectorAll('[data-testid="challenge-link"]')];
+      part.querySelector('[data-testid="part-progress"]').textContent =
+        `${inPart.filter((link) => link.dataset.solved === "true").length} / ${inPart.length}`;
+    }
 
-  const progress = track.querySelector('[data-testid="progress"]');
-  const share = links.length ? done.length / links.length : 0;
-  progress.querySelector('[role="progressbar"]').setAttribute("aria-valuenow", String(done.length));
-  progress.querySelector(".progress-fill").style.width = `${100 * share}%`;
-  progress.querySelector(".progress-count").textContent = `${done.length} of ${links.length} done`;
+    const progress = track.querySelector('[data-testid="progress"]');
+    const share = links.length ? done.length / links.length : 0;
+    progress.querySelector('[role="progressbar"]').setAttribute("aria-valuenow", String(done.length));
+    progress.querySelector(".progress-fill").style.width = `${100 * share}%`;
+    progress.querySelector(".progress-count").textContent = `${done.length} of ${links.length} done`;
 
-  // The call to action points at the first lesson or challenge not done yet, in course order.
-  const action = progress.querySelector(".progress-next");
-  const upNext = links.find((link) => link.dataset.solved !== "true");
-  if (!action || !done.length) continue;
-  if (upNext) {
-    action.href = upNext.href;
-    action.textContent = `Continue with ${upNext.dataset.title}`;
-  } else {
-    action.replaceWith(h("span", { class: "progress-done" }, "Course complete. Well done!"));
+    // The call to action points at the first lesson or challenge not done yet, in course order.
+    const action = progress.querySelector(".progress-next");
+    const upNext = links.find((link) => link.dataset.solved !== "true");
+    if (!action || !done.length) continue;
+    if (upNext) {
+      action.href = upNext.href;
+      action.textContent = `Continue with ${upNext.dataset.title}`;
+    } else {
+      action.replaceWith(h("span", { class: "progress-done" }, "Course complete. Well done!"));
+    }
   }
+}
+showProgress();
+
+const transfer = document.querySelector('[data-testid="transfer"]');
+if (transfer) {
+  const titles = Object.fromEntries([...document.querySelectorAll('[data-testid="challenge-link"]')]
+    .map((link) => [`${link.dataset.track}/${link.dataset.slug}`, link.dataset.title]));
+  setupTransfer(transfer, titles, showProgress);
 }

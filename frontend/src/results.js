@@ -2,7 +2,9 @@
 // Everything learner-produced is inserted as text (see dom.js).
 import { h } from "./dom.js";
 import { diff, prettyLines } from "./pretty.js";
+import { parsePy } from "./pyvalue.js";
 import { renderTrace } from "./trace.js";
+import { timeoutMessage } from "./judge.js";
 
 const BADGES = {
   pending: "Waiting",
@@ -99,12 +101,32 @@ function renderBody(testCase, result, values) {
       [...marks].map((mark) => h("mark", { class: `diff diff-${mark}` }, MARK_LABELS[mark]))));
   }
   parts.push(renderTrace(result.trace));
-  if (result.output) {
-    parts.push(h("details", { class: "case-output", open: result.status !== "pass" },
-      h("summary", {}, "Printed output"),
-      h("pre", { "data-testid": "output" }, result.output)));
-  }
+  parts.push(output(result.output, result.status !== "pass"));
   return parts;
+}
+
+/** The parts showing what one ungraded run (the learner's own scenario) did: no verdict, no expected value. */
+export function renderScenarioResult(outcome, timeLimit) {
+  const parts = [];
+  if (outcome.kind === "value") {
+    parts.push(pane("Your code returned", "scenario-value", prettyLines(parsePy(outcome.value))));
+  } else if (outcome.kind === "timeout") {
+    parts.push(h("p", { class: "case-message", "data-testid": "message" }, timeoutMessage(timeLimit)));
+  } else {
+    parts.push(h("pre", { class: "case-message traceback", "data-testid": "message" }, outcome.error));
+  }
+  parts.push(output(outcome.output, true));
+  const trace = renderTrace(outcome.trace);
+  if (trace) trace.open = true;
+  parts.push(trace);
+  return parts.filter(Boolean);
+}
+
+function output(text, open) {
+  if (!text) return null;
+  return h("details", { class: "case-output", open },
+    h("summary", {}, "Printed output"),
+    h("pre", { "data-testid": "output" }, text));
 }
 
 function pane(title, testid, lines) {

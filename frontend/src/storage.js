@@ -74,6 +74,9 @@ export function storageKey(track, slug) {
   return `loopcraft:code:${track}/${slug}`;
 }
 
+/** Whether the learner has code of their own for the challenge (code equal to the starter is not kept). */
+export const hasOwnCode = (track, slug) => read(storageKey(track, slug)) !== null;
+
 // A challenge is solved once a run passed every case, hidden ones included.
 // The course index reads these marks; nothing else knows the learner's progress.
 const solvedKey = (track, slug) => `loopcraft:solved:${track}/${slug}`;
@@ -97,6 +100,85 @@ export function saveRevealedHints(track, slug, count) {
   write(hintsKey(track, slug), String(count));
 }
 
+// What the learner typed into "Try your own scenario": the arguments as JSON text.
+const scenarioKey = (track, slug) => `loopcraft:scenario:${track}/${slug}`;
+
+export const loadScenario = (track, slug) => read(scenarioKey(track, slug));
+
+export function saveScenario(track, slug, text) {
+  write(scenarioKey(track, slug), text);
+}
+
+// The version of the challenge (starter code and cases, see challengeVersion) the saved code was written
+// against, so that a site update that changes them is pointed out on the page.
+const baseKey = (track, slug) => `loopcraft:base:${track}/${slug}`;
+
+export const savedBase = (track, slug) => read(baseKey(track, slug));
+
+export function saveBase(track, slug, version) {
+  write(baseKey(track, slug), version);
+}
+
+/** A short fingerprint of the challenge's starter and cases (FNV-1a, 32 bits: it spots changes, no more). */
+export function challengeVersion({ starter, cases }) {
+  // Hidden cases' digests are left out: their salt changes with the reference solution, not with the case.
+  const text = JSON.stringify([starter, cases.map((c) => [c.name, c.args, c.expected_json ?? null])]);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}
+
+// The editor's font size in pixels, one for every challenge.
+const FONT_KEY = "loopcraft:editor-font-size";
+
+export const fontSize = () => Number.parseInt(read(FONT_KEY) ?? "", 10) || null;
+
+export function saveFontSize(px) {
+  write(FONT_KEY, String(px));
+}
+
+// Versions of a challenge's code an import replaced (transfer.js), kept so that nothing is lost:
+// `loopcraft:copy:<track>/<slug>:<ISO date>`, listed and loadable on the challenge's page.
+const COPY_PREFIX = (id) => `loopcraft:copy:${id}:`;
+
+/** True when kept. */
+export function saveCopy(id, text, date = new Date()) {
+  return write(COPY_PREFIX(id) + date.toISOString(), text);
+}
+
+/** [{key, date, text}] of challenge `track/slug`'s kept copies, newest first. */
+export function copies(track, slug) {
+  const prefix = COPY_PREFIX(`${track}/${slug}`);
+  return Object.entries(entries())
+    .filter(([key]) => key.startsWith(prefix))
+    .map(([key, text]) => ({ key, date: key.slice(prefix.length), text }))
+    .sort((a, b) => (a.date < b.date ? 1 : -1));
+}
+
+/** Every `loopcraft:` entry of localStorage, {key: value}: what an export carries, keys added later included. */
+export function entries() {
+  const found = {};
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key?.startsWith("loopcraft:")) found[key] = localStorage.getItem(key);
+    }
+  } catch {
+    // Storage unavailable: nothing is kept, so nothing is found.
+  }
+  return found;
+}
+
+export { write as writeKey };
+
+export function removeKey(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Nothing kept to remove.
+  }
+}
+
 // Storage can be disabled or full (some private modes): progress is then simply not kept.
 function read(key) {
   try {
@@ -106,11 +188,13 @@ function read(key) {
   }
 }
 
+/** True when kept; storage full or disabled keeps nothing, and the page works the same. */
 function write(key, value) {
   try {
     localStorage.setItem(key, value);
+    return true;
   } catch {
-    // Not kept; the page works the same.
+    return false;
   }
 }
 

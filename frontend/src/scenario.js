@@ -1,0 +1,95 @@
+// "Try your own scenario": the learner's own arguments for the challenge's function, as JSON, run on
+// their code in the page's Python session. Never judged, never counted, never unlocks anything: the page
+// only shows what came back (the value, the printed output and the trace). The text is kept per challenge.
+import { h } from "./dom.js";
+import { loadScenario, saveScenario } from "./storage.js";
+import { renderScenarioResult } from "./results.js";
+
+/**
+ * section: the page's scenario section; data: the page data; run(args): runs the learner's code on
+ * `args` and resolves to its outcome (app.js, through the session); it rejects when the run cannot happen.
+ */
+export function setupScenario(section, data, run) {
+  const visible = data.cases.filter((c) => !c.hidden);
+  // Arguments every case passes are required; any a case passes is allowed.
+  const allowed = new Set(data.cases.flatMap((c) => Object.keys(c.args)));
+  const required = [...allowed].filter((name) => data.cases.every((c) => name in c.args));
+  const saved = loadScenario(data.track, data.slug);
+
+  const input = h("textarea", { id: "scenario-args", class: "scenario-args", "data-testid": "scenario-args",
+    rows: 8, spellcheck: "false", autocapitalize: "off", autocomplete: "off", "aria-describedby": "scenario-about" });
+  input.value = saved ?? (visible[0] ? pretty(visible[0].args) : "{}");
+  const message = h("p", { class: "scenario-message", "data-testid": "scenario-message", role: "alert" });
+  const result = h("div", { class: "scenario-result", "data-testid": "scenario-result" });
+  const button = h("button", { type: "button", class: "button", "data-testid": "scenario-run" }, "Run my scenario");
+
+  section.append(
+    h("p", { class: "hint", id: "scenario-about" },
+      `Call ${data.entry} with arguments of your own and see what your code does with them. `,
+      "It is never graded or counted."),
+    visible.length ? h("div", { class: "scenario-examples", role: "group", "aria-label": "Start from an example" },
+      h("span", { class: "scenario-examples-label", "aria-hidden": "true" }, "Start from:"),
+      visible.map((c) => {
+        const use = h("button", { type: "button", class: "button button-small", "data-testid": "scenario-example" }, c.name);
+        use.setAttribute("aria-label", `Start from the example ${c.name}`);
+        use.addEventListener("click", () => {
+          input.value = pretty(c.args);
+          saveScenario(data.track, data.slug, input.value);
+          input.focus();
+        });
+        return use;
+      })) : null,
+    h("label", { for: "scenario-args", class: "scenario-label" },
+      `Arguments of ${data.entry}, as a JSON object`, allowed.size ? ` (${[...allowed].join(", ")})` : ""),
+    input,
+    h("div", { class: "scenario-actions" }, button),
+    message,
+    result);
+
+  input.addEventListener("input", () => saveScenario(data.track, data.slug, input.value));
+
+  async function start() {
+    const args = parse(input.value, data.entry, allowed, required);
+    message.textContent = args.error ?? "";
+    if (args.error) return;
+    button.disabled = true;
+    result.replaceChildren(h("p", { class: "hint" }, "Running your scenario…"));
+    try {
+      result.replaceChildren(...renderScenarioResult(await run(args.value), data.time_limit_seconds));
+    } catch (err) {
+      result.replaceChildren(h("p", { class: "case-message" }, `Not run: ${err.message}`));
+    } finally {
+      button.disabled = false;
+    }
+  }
+  button.addEventListener("click", start);
+
+  return {
+    /** The scenario's button follows Run's: one run at a time, and none without Python. */
+    setEnabled(enabled) {
+      button.disabled = !enabled;
+    },
+  };
+}
+
+const pretty = (args) => JSON.stringify(args, null, 2);
+
+/** {value} for arguments that can be passed, {error} saying what is wrong otherwise. */
+function parse(text, entry, allowed, required) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { error: `The arguments are not valid JSON: ${err.message}.` };
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { error: `Write the arguments as a JSON object of names and values, like {"name": value}.` };
+  }
+  const unknown = Object.keys(value).filter((name) => !allowed.has(name));
+  if (unknown.length && allowed.size) {
+    return { error: `${entry} has no argument named ${unknown.join(", ")}. Its arguments: ${[...allowed].join(", ")}.` };
+  }
+  const missing = required.filter((name) => !(name in value));
+  if (missing.length) return { error: `Missing argument${missing.length === 1 ? "" : "s"}: ${missing.join(", ")}.` };
+  return { value };
+}

@@ -1,0 +1,185 @@
+// Work that travels: every `loopcraft:` entry of this browser's storage (code, scenarios, solved marks,
+// hints revealed, and whatever later pages add) exported as one versioned JSON file, and imported in
+// another browser. When both hold a different version of a challenge's entries, the learner chooses per
+// challenge; the code not chosen is kept as another version (storage.js's copies), so nothing is lost.
+// docs/architecture.md documents the file's format.
+import { h } from "./dom.js";
+import { entries, removeKey, saveCopy, writeKey } from "./storage.js";
+
+export const FORMAT = "loopcraft-progress";
+export const VERSION = 1;
+const MAX_BYTES = 20 * 1024 * 1024;
+const PREFIX = "loopcraft:";
+// Per-challenge entries: loopcraft:<kind>:<track>/<slug>.
+const PER_CHALLENGE = /^loopcraft:([a-z-]+):([^:/]+\/[^:/]+)$/;
+
+/** The export file's text. */
+export function exportProgress(now = new Date()) {
+  return JSON.stringify({ format: FORMAT, version: VERSION, exported: now.toISOString(), entries: entries() }, null, 2);
+}
+
+/** The entries of an export file's text; throws an Error saying what is wrong with it. */
+export function readProgressFile(text) {
+  if (text.length > MAX_BYTES) throw new Error("This file is too large to be a Loopcraft progress file.");
+  let file;
+  try {
+    file = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`This file is not a Loopcraft progress file: it is not JSON (${err.message}).`);
+  }
+  if (file === null || typeof file !== "object" || file.format !== FORMAT) {
+    throw new Error(`This file is not a Loopcraft progress file (its "format" should be "${FORMAT}").`);
+  }
+  if (!Number.isInteger(file.version) || file.version > VERSION || file.version < 1) {
+    throw new Error(`This progress file has version ${JSON.stringify(file.version)}; this site reads version ${VERSION}. `
+      + "A newer Loopcraft made it: import it there.");
+  }
+  const found = file.entries;
+  if (found === null || typeof found !== "object" || Array.isArray(found)
+    || Object.entries(found).some(([key, value]) => !key.startsWith(PREFIX) || typeof value !== "string")) {
+    throw new Error(`This progress file is damaged: "entries" must map "${PREFIX}…" keys to texts.`);
+  }
+  return found;
+}
+
+/**
+ * What importing `incoming` into `local` does, without doing it:
+ * {writes: {key: value} applied whatever the choices, conflicts: [{id, local: {kind: value}, incoming: {kind: value}}]}.
+ * Solved marks keep the earlier date and hints the larger count; a challenge whose other entries differ is a
+ * conflict; entries of no challenge (preferences such as the theme) keep this browser's value when it has one.
+ */
+export function planImport(incoming, local) {
+  const writes = {};
+  const groups = new Set();
+  for (const [key, value] of Object.entries(incoming)) {
+    const mine = local[key];
+    if (mine === value) continue;
+    if (mine === undefined) {
+      writes[key] = value;
+      continue;
+    }
+    const [, kind, id] = key.match(PER_CHALLENGE) ?? [];
+    if (kind === "solved") writes[key] = value < mine ? value : mine;
+    else if (kind === "hints") writes[key] = String(Math.max(Number(value) || 0, Number(mine) || 0));
+    // The site version the code was written against follows the code; alone it is no reason to ask.
+    else if (id && kind !== "base") groups.add(id);
+  }
+  const conflicts = [...groups].sort().map((id) => ({ id, local: group(local, id), incoming: group(incoming, id) }));
+  // A conflict's entries that only the file has wait for the learner's choice too.
+  for (const { id } of conflicts) for (const key of Object.keys(writes)) if (key.match(PER_CHALLENGE)?.[2] === id) delete writes[key];
+  return { writes, conflicts };
+}
+
+// {kind: value} of challenge `id`'s entries (solved marks and hint counts are merged, never chosen).
+function group(store, id) {
+  const found = {};
+  for (const [key, value] of Object.entries(store)) {
+    const [, kind, of] = key.match(PER_CHALLENGE) ?? [];
+    if (of === id && kind !== "solved" && kind !== "hints") found[kind] = value;
+  }
+  return found;
+}
+
+/**
+ * Applies a plan; choices: {id: "local" | "incoming"} for each conflict. The code not chosen is kept as
+ * another version of the challenge's code. Returns {written, copies, failed} counts.
+ */
+export function applyImport({ writes, conflicts }, choices, now = new Date()) {
+  const result = { written: 0, copies: 0, failed: 0 };
+  const put = (key, value) => (writeKey(key, value) ? (result.written += 1) : (result.failed += 1));
+  for (const [key, value] of Object.entries(writes)) put(key, value);
+  for (const { id, local, incoming } of conflicts) {
+    const [kept, other] = choices[id] === "incoming" ? [incoming, local] : [local, incoming];
+    if (choices[id] === "incoming") {
+      // The file's version whole: an entry it lacks (code back at the starter, say) is removed here too.
+      for (const kind of new Set([...Object.keys(local), ...Object.keys(incoming)])) {
+        const key = `${PREFIX}${kind}:${id}`;
+        if (kind in incoming) put(key, incoming[kind]);
+        else removeKey(key);
+      }
+    }
+    if (other.code !== undefined && other.code !== kept.code && saveCopy(id, other.code, now)) result.copies += 1;
+  }
+  return result;
+}
+
+// ---- The index page's controls -------------------------------------------------------------------------
+
+/**
+ * section: the index's "your work" section; titles: {"track/slug": title}; onImported(): called after an
+ * import wrote something, to redraw the progress.
+ */
+export function setupTransfer(section, titles, onImported) {
+  const button = section.querySelector('[data-testid="export"]');
+  const picker = section.querySelector('[data-testid="import"]');
+  const review = section.querySelector('[data-testid="import-review"]');
+  const message = section.querySelector('[data-testid="transfer-message"]');
+  const say = (text) => (message.textContent = text);
+
+  button.addEventListener("click", () => {
+    const text = exportProgress();
+    const link = h("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
+      download: `loopcraft-progress-${new Date().toISOString().slice(0, 10)}.json` });
+    link.click();
+    // Not at once: the browser may still be reading it for the download.
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    say(`Exported ${Object.keys(JSON.parse(text).entries).length} saved items to ${link.download}.`);
+  });
+
+  picker.addEventListener("change", async () => {
+    const file = picker.files[0];
+    picker.value = ""; // choosing the same file again still imports it
+    if (!file) return;
+    let plan;
+    try {
+      plan = planImport(readProgressFile(await file.text()), entries());
+    } catch (err) {
+      review.hidden = true;
+      return say(err.message);
+    }
+    if (!plan.conflicts.length) return finish(plan, {});
+    say("");
+    showReview(plan);
+  });
+
+  function finish(plan, choices) {
+    const done = applyImport(plan, choices);
+    review.hidden = true;
+    review.replaceChildren();
+    const parts = [`Imported ${done.written} saved item${done.written === 1 ? "" : "s"}`];
+    if (done.copies) parts.push(`kept ${done.copies} replaced version${done.copies === 1 ? "" : "s"} of code as other versions on ${done.copies === 1 ? "its challenge's" : "their challenges'"} page`);
+    if (done.failed) parts.push(`${done.failed} could not be saved (this browser's storage is full or disabled)`);
+    say(`${parts.join("; ")}.`);
+    onImported();
+  }
+
+  function showReview(plan) {
+    const describe = (side) => (side.code === undefined ? "the starter code" : `${side.code.split("\n").length} lines of code`);
+    const fields = plan.conflicts.map(({ id, local, incoming }, i) => h("fieldset", { class: "import-choice", "data-testid": "import-choice", "data-id": id },
+      h("legend", {}, titles[id] ?? id),
+      h("p", { class: "hint" }, "This browser and the file hold different work for this challenge. Keep which? "
+        + "The code you do not keep stays available on the challenge's page, under “Other versions of your code”."),
+      ["local", "incoming"].map((side) => h("label", { class: "import-option" },
+        h("input", { type: "radio", name: `choice-${i}`, value: side, "data-testid": `choose-${side}` }),
+        side === "local" ? `Keep this browser's (${describe(local)})` : `Use the file's (${describe(incoming)})`))));
+    const apply = h("button", { type: "button", class: "button button-primary", "data-testid": "import-apply" }, "Import");
+    const cancel = h("button", { type: "button", class: "button", "data-testid": "import-cancel" }, "Cancel");
+    review.replaceChildren(h("p", {}, `${plan.conflicts.length} challenge${plan.conflicts.length === 1 ? " differs" : "s differ"}: choose for each, then import.`),
+      ...fields, h("div", { class: "transfer-actions" }, apply, cancel));
+    review.hidden = false;
+    fields[0].querySelector("input").focus();
+    apply.addEventListener("click", () => {
+      const choices = {};
+      plan.conflicts.forEach(({ id }, i) => (choices[id] = review.querySelector(`input[name="choice-${i}"]:checked`)?.value));
+      const open = plan.conflicts.find(({ id }) => !choices[id]);
+      if (open) return say(`Choose which version of ${titles[open.id] ?? open.id} to keep.`);
+      finish(plan, choices);
+    });
+    cancel.addEventListener("click", () => {
+      review.hidden = true;
+      review.replaceChildren();
+      say("Nothing was imported.");
+      picker.focus();
+    });
+  }
+}

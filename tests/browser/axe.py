@@ -1,0 +1,42 @@
+"""axe-core (npm, a dev dependency) run inside a page under test: never shipped with the site, injected here.
+
+    from tests.browser.axe import assert_no_violations
+    assert_no_violations(page)   # every axe rule (WCAG 2.x A/AA and best practices) on the page as it is now
+"""
+from __future__ import annotations
+
+from functools import cache
+
+from playwright.sync_api import Page
+
+from tests.helpers import ROOT
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@cache
+def _source() -> str:
+    if not AXE.is_file():
+        raise AssertionError(f"{AXE} is missing: run `npm ci` (axe-core is a dev dependency)")
+    return AXE.read_text(encoding="utf-8")
+
+
+def violations(page: Page) -> list[dict]:
+    """axe's violations on the page as it is now (hidden parts are skipped, as axe does)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(content=_source())
+    return page.evaluate("""async () => {
+        const { violations } = await axe.run(document, { resultTypes: ["violations"] });
+        return violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.map(n => ({ target: n.target.join(" "), summary: n.failureSummary })) }));
+    }""")
+
+
+def assert_no_violations(page: Page, where: str = "") -> None:
+    found = violations(page)
+    if found:
+        lines = [f"{len(found)} axe violation(s){' ' + where if where else ''} at {page.url}:"]
+        for v in found:
+            lines.append(f"- {v['id']} ({v['impact']}): {v['help']}")
+            lines += [f"    {n['target']}: {n['summary']}".replace("\n", " ") for n in v["nodes"][:8]]
+        raise AssertionError("\n".join(lines))

@@ -1,0 +1,117 @@
+"""A learner on a phone (390x844, touch), in real headless Chromium: the challenge page shows Task, Code and
+Results one at a time under ARIA tabs, Run stays in reach, a run switches to Results, every button is big
+enough to tap, and nothing is wider than the screen."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.axe import assert_no_violations
+from tests.browser.test_learner import CEL, SLOW_LOAD_MS
+
+pytestmark = pytest.mark.browser
+SLUG = "consecutive-error-limit"
+TOUCH_PX = 44
+
+
+@pytest.fixture(params=["light", "dark"])
+def phone(request, browser: Browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                  device_scale_factor=2, color_scheme=request.param, service_workers="block")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()
+
+
+def assert_fits(page: Page, where: str) -> None:
+    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter(el => el.getClientRects().length && el.getBoundingClientRect().right > innerWidth + 1
+                      && !el.closest('.cm-scroller, pre, .visually-hidden'))
+        .map(el => el.className || el.tagName).slice(0, 5)""")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, f"{where}: the page scrolls sideways: {wide}"
+    assert not wide, f"{where}: wider than the screen: {wide}"
+
+
+def assert_tappable(page: Page, where: str) -> None:
+    small = page.evaluate(f"""() => [...document.querySelectorAll('button, .button, [role=tab]')]
+        .filter(el => el.getClientRects().length && el.getBoundingClientRect().height < {TOUCH_PX})
+        .map(el => (el.dataset.testid || el.textContent.trim()) + ': ' + el.getBoundingClientRect().height)""")
+    assert not small, f"{where}: buttons under {TOUCH_PX} px tall: {small}"
+
+
+def assert_run_in_reach(page: Page) -> None:
+    box = page.get_by_test_id("run").bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+
+
+def test_a_phone_learner_solves_a_challenge_by_tapping(phone: Page, isolated_url: str):
+    page = phone
+    page.goto(isolated_url)
+    assert_fits(page, "index")
+    assert_tappable(page, "index")
+    page.locator(f'[data-testid="challenge-link"][data-slug="{SLUG}"]').tap()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_LOAD_MS)
+
+    tabs = page.get_by_role("tab")
+    expect(tabs).to_have_text(["Task", "Code", "Results"])
+    expect(page.get_by_role("tab", name="Task")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_role("tabpanel")).to_have_count(1)
+    expect(page.get_by_role("tabpanel")).to_have_attribute("aria-labelledby", "tab-task")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    expect(page.locator(".cm-editor")).to_be_hidden()
+    assert_run_in_reach(page)
+    # Scrolled to the end of a long task, Run is still on the screen.
+    page.mouse.wheel(0, 20_000)
+    assert_run_in_reach(page)
+    assert_fits(page, "task panel")
+    assert_tappable(page, "task panel")
+    assert_no_violations(page, "on a phone, task panel")
+
+    page.get_by_role("tab", name="Code").tap()
+    expect(page.get_by_role("tabpanel")).to_have_attribute("aria-labelledby", "tab-code")
+    expect(page.locator(".task-panel")).to_be_hidden()
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    # The editor takes a tap and the on-screen keyboard's typing, and the dock never covers it.
+    page.locator(".cm-content").tap()
+    page.keyboard.type("# mine\n")
+    expect(page.locator(".cm-content")).to_contain_text("# mine")
+    editor, dock = page.locator(".cm-editor").bounding_box(), page.locator(".dock").bounding_box()
+    assert editor["y"] + editor["height"] <= dock["y"], (editor, dock)
+    assert_fits(page, "code panel")
+    assert_tappable(page, "code panel")
+    assert_no_violations(page, "on a phone, code panel")
+
+    page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
+    page.get_by_test_id("run").tap()
+    # The run shows its results at once.
+    expect(page.get_by_role("tab", name="Results")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_LOAD_MS * 2)
+    expect(page.get_by_test_id("case")).to_have_count(12)
+    expect(page.locator('[data-testid="case"][data-status="pass"]')).to_have_count(12)
+    page.get_by_test_id("case").first.get_by_test_id("trace").locator("summary").tap()
+    assert_run_in_reach(page)
+    assert_fits(page, "results panel")
+    assert_tappable(page, "results panel")
+    assert_no_violations(page, "on a phone, results panel")
+
+
+def test_tabs_follow_the_aria_keys(phone: Page, isolated_url: str):
+    page = phone
+    page.goto(f"{isolated_url}build-an-agent/{SLUG}/")
+    page.get_by_role("tab", name="Task").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="Code")).to_be_focused()
+    expect(page.get_by_role("tab", name="Code")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_role("tab", name="Code")).to_have_attribute("tabindex", "0")
+    expect(page.get_by_role("tab", name="Task")).to_have_attribute("tabindex", "-1")
+    page.keyboard.press("End")
+    expect(page.get_by_role("tab", name="Results")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="Task")).to_have_attribute("aria-selected", "true")
+    # On a wide screen again, every panel shows and no tab is announced.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(page.get_by_role("tablist")).to_be_hidden()
+    expect(page.get_by_role("tabpanel")).to_have_count(0)
+    expect(page.locator(".cm-editor")).to_be_visible()
+    expect(page.locator(".task-panel")).to_be_visible()
