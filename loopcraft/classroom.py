@@ -1,6 +1,8 @@
 """A whole class graded at once: `python -m grader class` and `python -m grader merge` (see loopcraft/cli.py).
 
-SUBMISSIONS holds a folder per learner with one SLUG.py per challenge of the course. Every verdict is kept
+SUBMISSIONS holds, per learner, a folder with one SLUG.py per challenge of the course, or the progress file the
+learner exported from the site (LEARNER.json, see docs/architecture.md: its `loopcraft:code:TRACK/SLUG`
+entries are the learner's code; a challenge without one is missing). Every verdict is kept
 in OUT/verdicts/LEARNER/SLUG.json as soon as it is made, under a key that hashes the source and everything
 about the challenge and the grader that could change it: a run that crashed resumes where it stopped, and
 an unchanged submission is never graded twice. The gradebook (OUT/gradebook.csv, OUT/gradebook.json) is
@@ -29,6 +31,7 @@ from .grading import ROOT, grade, grader_files
 from .pyodide import PyodideRunner
 
 MISSING = "missing"
+PROGRESS_FORMAT, PROGRESS_VERSIONS = "loopcraft-progress", (1,)
 
 
 @dataclass(frozen=True)
@@ -51,12 +54,33 @@ def course_exercises(root: Path = ROOT) -> list[Exercise]:
 
 
 def learners(submissions: Path) -> list[str]:
+    """The learners' names: their folders, and their progress files without `.json`."""
     if not submissions.is_dir():
-        raise LoopcraftError(f"{submissions}: not a folder (it should hold a folder per learner)")
-    names = sorted(p.name for p in submissions.iterdir() if p.is_dir() and not p.name.startswith("."))
+        raise LoopcraftError(f"{submissions}: not a folder (it should hold a folder or a progress file per learner)")
+    names = [p.stem if p.is_file() else p.name for p in submissions.iterdir() if not p.name.startswith(".")
+             and (p.is_dir() or (p.is_file() and p.suffix == ".json"))]
+    clashes = sorted({name for name in names if names.count(name) > 1})
+    if clashes:
+        raise LoopcraftError(f"{submissions}: both a folder and a progress file for {clashes}")
     if not names:
-        raise LoopcraftError(f"{submissions}: no learner folders in it")
-    return names
+        raise LoopcraftError(f"{submissions}: no learner folders or progress files in it")
+    return sorted(names)
+
+
+def _exported_code(path: Path) -> dict[str, str]:
+    """{"TRACK/SLUG": code} from a learner's progress file, checked as the site's importer checks it."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8", errors="replace"))
+    except ValueError as exc:
+        raise LoopcraftError(f"{path}: not a progress file (not JSON: {exc})") from None
+    if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
+        raise LoopcraftError(f"{path}: not a progress file (its \"format\" should be \"{PROGRESS_FORMAT}\")")
+    if data.get("version") not in PROGRESS_VERSIONS or not isinstance(data.get("entries"), dict):
+        raise LoopcraftError(f"{path}: a progress file of version {data.get('version')!r}; this grader reads "
+                             f"version {', '.join(map(str, PROGRESS_VERSIONS))}")
+    prefix = "loopcraft:code:"
+    return {key[len(prefix):]: code for key, code in data["entries"].items()
+            if key.startswith(prefix) and isinstance(code, str)}
 
 
 def _fingerprint(ex: Exercise, grader: bytes) -> str:
@@ -99,16 +123,28 @@ class VerdictStore:
         _write_atomically(self.path(sub.learner, sub.exercise.slug), json.dumps(record, indent=1))
 
 
-def _submissions(folder: Path, names: list[str], exercises: list[Exercise], root: Path) -> Iterator[Submission]:
+def _submissions(folder: Path, names: list[str], exercises: list[Exercise], root: Path,
+                 broken: dict[str, str]) -> Iterator[Submission]:
+    """Every submission of these learners; a progress file that cannot be read goes into `broken` (learner:
+    why) instead, so that one bad file costs its learner a verdict and no one else anything."""
     from .cli import read_source
 
     grader = _grader_bytes(root)
     fingerprints = {ex.slug: _fingerprint(ex, grader) for ex in exercises}
     for learner in names:
+        exported = folder / f"{learner}.json"
+        try:
+            codes = _exported_code(exported) if exported.is_file() else None
+        except LoopcraftError as exc:
+            broken[learner] = str(exc)
+            continue
         for ex in exercises:
             path = folder / learner / f"{ex.slug}.py"
-            if path.is_file():
-                source = read_source(path)
+            if codes is not None:
+                source, path = codes.get(f"{ex.track}/{ex.slug}"), exported
+            else:
+                source = read_source(path) if path.is_file() else None
+            if source is not None:
                 key = hashlib.sha256((fingerprints[ex.slug] + source).encode("utf-8", "surrogatepass")).hexdigest()
                 yield Submission(learner, ex, path, source, key)
 
@@ -183,7 +219,10 @@ def main_class(args) -> int:
     k, n = args.shard
     mine = everyone[k - 1::n]
     store = VerdictStore(args.out / "verdicts")
-    subs = list(_submissions(args.submissions, mine, exercises, ROOT))
+    broken: dict[str, str] = {}
+    subs = list(_submissions(args.submissions, mine, exercises, ROOT, broken))
+    for learner, why in broken.items():
+        print(f"error: {why}; every challenge of {learner} is an error", file=sys.stderr)
     todo = [s for s in subs if store.get(s.learner, s.exercise.slug, s.key) is None]
     jobs = args.jobs or os.cpu_count() or 1
     print(f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
@@ -197,7 +236,9 @@ def main_class(args) -> int:
         cells = {}
         for ex in exercises:
             where = (learner, ex.slug)
-            if where in unstored:
+            if learner in broken:
+                result = {"status": "error", "tests": [{"status": "error"} for _ in ex.cases]}
+            elif where in unstored:
                 result = unstored[where]
             else:
                 result = store.get(*where, by_place[where].key)["result"] if where in by_place else None

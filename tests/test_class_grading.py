@@ -147,3 +147,19 @@ def test_bad_class_input_exits_2_with_a_clear_message(tmp_path):
     assert bad_shard.returncode == 2 and "K must be between 1 and N" in bad_shard.stderr
     merge = grader("merge", tmp_path / "nothing", "--out", tmp_path / "o")
     assert merge.returncode == 2 and "no readable gradebook.json" in merge.stderr
+
+
+def test_a_learner_may_hand_in_the_progress_file_the_site_exports(tmp_path):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    entries = {f"loopcraft:code:build-an-agent/{LIMIT}": (COURSE / LIMIT / "solution.py").read_text(),
+               f"loopcraft:solved:build-an-agent/{LIMIT}": "2026-11-30T10:00:00.000Z", "loopcraft:theme": "dark"}
+    (klass / "gil.json").write_text(json.dumps({"format": "loopcraft-progress", "version": 1,
+                                                "exported": "2026-11-30T12:00:00.000Z", "entries": entries}))
+    (klass / "hal.json").write_text('{"format": "something-else"}')
+    proc = grader("class", klass, "--out", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    assert "hal.json: not a progress file" in proc.stderr
+    got = cells(tmp_path / "out")
+    assert got["gil"][LIMIT]["status"] == "pass" and got["gil"][DISPATCH]["status"] == "missing"
+    assert {c["status"] for c in got["hal"].values()} == {"error"}
