@@ -40,13 +40,13 @@ serve: setup
 lint: setup
 	$(PY) -m ruff check .
 
-# Two pytest-xdist workers (the machine's two cores); --dist loadfile keeps a file's tests, and so its module
+# One pytest-xdist worker per core (two on the project's machine); --dist loadfile keeps a file's tests, and so its module
 # fixtures (one Pyodide, one grader run of the hostile corpus), on one worker.
 test: lint
-	$(PY) -m pytest -n 2 --dist loadfile
+	$(PY) -m pytest -n auto --dist loadfile
 
 test-fast: lint
-	$(PY) -m pytest -n 2 --dist loadfile -m "not browser and not bench"
+	$(PY) -m pytest -n auto --dist loadfile -m "not browser and not bench"
 
 bench: setup
 	$(PY) bench/run.py
