@@ -43,3 +43,11 @@ def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
     code = build.main(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def cases_of(slug: str, *, page: bool = True):
+    """The cases of a challenge of the course: those its page runs (private ones are never published), or all."""
+    from loopcraft.exercises import find_exercise
+
+    cases = find_exercise(ROOT, slug).cases
+    return [c for c in cases if not getattr(c, "private", False)] if page else cases

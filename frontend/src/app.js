@@ -338,7 +338,7 @@ async function startRun() {
     ui.passed.hidden = status !== "pass";
     if (status === "pass") await onPassed(outcomes);
     if (status === "error") markLoadError(outcomes.find((o) => o.phase === "load").error);
-    run.summary = `${passed} of ${tests.length} passed` + {
+    run.summary = `${passed} of ${tests.length} cases passed` + {
       pass: ". Well done!",
       fail: ".",
       error: ": your code could not be loaded (see the error below).",

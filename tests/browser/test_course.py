@@ -56,16 +56,22 @@ def check_first_trace(page: Page, slug: str) -> None:
 def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str):
     page.goto(isolated_url)
     links = page.get_by_test_id("challenge-link")
-    course = [(links.nth(i).get_attribute("data-slug"), links.nth(i).get_attribute("data-title"))
-              for i in range(links.count())]
-    walk = course  # the whole track, first to last, as "done" means for the course
-    expect(page.get_by_test_id("progress")).to_contain_text(f"0 of {len(course)} solved")
+    course = [(links.nth(i).get_attribute("data-slug"), links.nth(i).get_attribute("data-title"),
+               links.nth(i).get_attribute("data-kind")) for i in range(links.count())]
+    assert {kind for *_, kind in course} == {"lesson", "challenge"}
+    walk = course  # the whole track, first to last: lessons marked complete, challenges solved
+    expect(page.get_by_test_id("progress")).to_contain_text(f"0 of {len(course)} done")
     expect(page.get_by_test_id("solved-mark")).to_have_count(0)
 
     page.get_by_test_id("challenge-link").first.click()
-    for position, (slug, title) in enumerate(walk):
+    for position, (slug, title, kind) in enumerate(walk):
         expect(page).to_have_url(re.compile(f"/build-an-agent/{slug}/$"))
         expect(page.locator("h1")).to_have_text(title)
+        if kind == "lesson":
+            page.get_by_test_id("mark-complete").click()
+            expect(page.get_by_test_id("mark-complete")).to_have_text("Completed")
+            page.get_by_test_id("up-next").click()
+            continue
         wait_ready(page)
 
         # A hint, then the next one: revealed one at a time.
@@ -81,7 +87,7 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
         page.get_by_test_id("upload").set_input_files(TRACK / slug / "solution.py")
         statuses = run_and_wait(page)
         assert set(statuses.values()) == {"pass"}, statuses
-        expect(page.get_by_test_id("status")).to_contain_text(f"{len(statuses)} of {len(statuses)} passed")
+        expect(page.get_by_test_id("status")).to_contain_text(f"{len(statuses)} of {len(statuses)} cases passed")
 
         check_first_trace(page, slug)
         # Hidden cases have their trace too.
@@ -107,9 +113,9 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
     page.goto(isolated_url)
     solved = page.locator('[data-testid="challenge-link"][data-solved="true"]')
     expect(solved).to_have_count(len(walk))
-    assert [solved.nth(i).get_attribute("data-slug") for i in range(len(walk))] == [slug for slug, _ in walk]
+    assert [solved.nth(i).get_attribute("data-slug") for i in range(len(walk))] == [slug for slug, *_ in walk]
     expect(page.get_by_test_id("solved-mark")).to_have_count(len(walk))
-    expect(page.get_by_test_id("progress")).to_contain_text(f"{len(walk)} of {len(course)} solved")
+    expect(page.get_by_test_id("progress")).to_contain_text(f"{len(walk)} of {len(course)} done")
     expect(page.get_by_role("progressbar")).to_have_attribute("aria-valuenow", str(len(walk)))
 
 

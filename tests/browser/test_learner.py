@@ -9,7 +9,7 @@ import sys
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, cases_of
 
 CEL = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
 SLOW_LOAD_MS = 90_000  # Pyodide loads in seconds; a restarted worker loads again
@@ -53,10 +53,11 @@ def test_a_correct_solution_passes_every_case(page: Page, site_url: str):
     open_challenge(page, site_url, "consecutive-error-limit")
     page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
     statuses = run_and_wait(page)
-    assert len(statuses) == 12 and set(statuses.values()) == {"pass"}
-    expect(page.get_by_test_id("status")).to_contain_text("12 of 12 passed")
+    cases = cases_of("consecutive-error-limit")
+    assert len(statuses) == len(cases) and set(statuses.values()) == {"pass"}
+    expect(page.get_by_test_id("status")).to_contain_text(f"{len(cases)} of {len(cases)} cases passed")
     hidden = page.locator('[data-testid="case"][data-hidden="true"]')
-    expect(hidden).to_have_count(8)
+    expect(hidden).to_have_count(sum(c.hidden for c in cases))
     # A hidden case shows its name and verdict, never its input or expected value.
     expect(hidden.first.get_by_test_id("expected")).to_have_count(0)
 

@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS
+from tests.helpers import cases_of
 
 pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
@@ -87,8 +88,9 @@ def test_a_phone_learner_solves_a_challenge_by_tapping(phone: Page, isolated_url
     # The run shows its results at once.
     expect(page.get_by_role("tab", name="Results")).to_have_attribute("aria-selected", "true")
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_LOAD_MS * 2)
-    expect(page.get_by_test_id("case")).to_have_count(12)
-    expect(page.locator('[data-testid="case"][data-status="pass"]')).to_have_count(12)
+    total = len(cases_of("consecutive-error-limit"))
+    expect(page.get_by_test_id("case")).to_have_count(total)
+    expect(page.locator('[data-testid="case"][data-status="pass"]')).to_have_count(total)
     page.get_by_test_id("case").first.get_by_test_id("trace").locator("summary").tap()
     assert_run_in_reach(page)
     assert_fits(page, "results panel")
