@@ -1,9 +1,11 @@
-"""The service worker: after one visit the course works with the network off, and on a host that sends no
-COOP/COEP headers it makes the pages cross-origin isolated itself, so a runaway case is interrupted."""
+"""The service worker: after one visit the course works with the network off, on a host that sends no
+COOP/COEP headers it makes the pages cross-origin isolated itself, so a runaway case is interrupted, and it never
+serves a cached copy whose bytes differ from the build's (Cache Storage is writable by any page of the site)."""
 from __future__ import annotations
 
 import threading
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers import ROOT
@@ -13,6 +15,25 @@ AGENT = ROOT / "exercises/build-an-agent"
 CACHED = """async () => {
   await navigator.serviceWorker.ready;
   while (!navigator.serviceWorker.controller) await new Promise((r) => setTimeout(r, 100));
+}"""
+# Replace the cached copies of the page's script and of Python's worker with code that marks where it ran.
+TAMPER = """async () => {
+  const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("loopcraft-site-")));
+  const urls = [document.querySelector('script[type="module"]').src, loopcraftWorkerUrl()];
+  for (const url of urls) {
+    const planted = new Response("self.planted = true;", { headers: { "Content-Type": "text/javascript" } });
+    await cache.put(url, planted);
+  }
+  return urls;
+
+  function loopcraftWorkerUrl() {
+    return performance.getEntriesByType("resource").map((entry) => entry.name).find((name) => name.includes("/assets/worker.js"));
+  }
+}"""
+CACHED_TEXT = """async (url) => {
+  const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("loopcraft-site-")));
+  const hit = await cache.match(url);
+  return hit ? hit.text() : null;
 }"""
 
 
@@ -34,6 +55,7 @@ def run_all(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_MS)
 
 
+@pytest.mark.browser
 def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
     server, base = serve(built_site, isolation=True)
     context = browser.new_context(service_workers="allow")
@@ -61,6 +83,7 @@ def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
         server.server_close()
 
 
+@pytest.mark.browser
 def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, built_site):
     server, base = serve(built_site, isolation=False)
     context = browser.new_context(service_workers="allow")
@@ -87,6 +110,42 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         # (see the closing note of issue 6); more than that means the interrupt is not working.
         restarts = page.evaluate("window.states").count("restarting")
         assert restarts <= 1 < statuses.count(), f"{restarts} restarts for {statuses.count()} timed-out cases"
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.browser
+def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
+    server, base = serve(built_site, isolation=True)
+    context = browser.new_context(service_workers="allow")
+    try:
+        page = context.new_page()
+        open_ready(page, base + "build-an-agent/repeat-guard/")
+        page.evaluate(CACHED)
+        urls = page.evaluate(TAMPER)
+        assert len(urls) == 2 and all(urls)
+        # Online: the tampered copies are dropped, the build's fetched and cached again.
+        page.reload()
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        worker = next(w for w in page.workers if "/assets/worker.js" in w.url)
+        assert page.evaluate("self.planted") is None and worker.evaluate("self.planted") is None
+        for address in urls:
+            path = address.removeprefix(base).split("?")[0]
+            assert page.evaluate(CACHED_TEXT, address) == (built_site / path).read_text()
+        # Offline: with nothing to fetch them from, the files fail to load rather than run the planted code.
+        page.evaluate(TAMPER)
+        context.set_offline(True)
+        server.shutdown()
+        server.server_close()
+        page.reload()
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1000)
+        assert page.evaluate("self.planted") is None
+        assert all(w.evaluate("self.planted") is None for w in page.workers)
+        assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
+        assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
     finally:
         context.close()
         server.shutdown()
