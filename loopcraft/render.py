@@ -111,9 +111,15 @@ def solution_key(ex_salt: str, expected_values: list) -> bytes:
     return hashlib.sha256((ex_salt + canonical_json(expected_values)).encode("utf-8")).digest()
 
 
+def published_cases(ex: Exercise) -> list:
+    """The cases a page may carry in any form: all but the private ones."""
+    return [case for case in ex.cases if not case.private]
+
+
 def encrypt_solution(ex: Exercise, ex_salt: str) -> dict:
-    """The reference solution, encrypted with AES-GCM under `solution_key`, as base64 for the page."""
-    key = solution_key(ex_salt, [case.expected for case in ex.cases])
+    """The reference solution, encrypted with AES-GCM under `solution_key` (of the published cases only: a run in
+    the page never sees a private case), as base64 for the page."""
+    key = solution_key(ex_salt, [case.expected for case in published_cases(ex)])
     plaintext = ex.solution_source.encode("utf-8")
     # Derived, not random, so that builds are reproducible; a different plaintext or key gives another nonce.
     iv = hashlib.sha256(b"loopcraft solution iv\0" + key + plaintext).digest()[:12]
@@ -172,7 +178,8 @@ def challenge_inputs(track: Track, ex: Exercise, prev: Exercise | None, next_: E
 def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> dict:
     # Reads nothing that challenge_inputs leaves out, or cached pages would miss a change.
     site_root = "../../"
-    visible = [c for c in ex.cases if not c.hidden]
+    published = published_cases(ex)
+    visible = [c for c in published if not c.hidden]
     ex_salt = salt(ex)
 
     def link(other: Exercise | None) -> dict | None:
@@ -212,7 +219,8 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
                 }
                 for c in visible
             ],
-            "hidden_count": len(ex.cases) - len(visible),
+            "hidden_count": len(published) - len(visible),
+            "private_count": len(ex.cases) - len(published),
         },
         "prev": link(prev),
         "next": link(next_),
@@ -223,7 +231,7 @@ def challenge_context(track: Track, ex: Exercise, prev: Exercise | None, next_: 
             "time_limit_seconds": ex.time_limit_seconds,
             "starter": ex.starter_source,
             "sandbox": ex.sandbox_source,
-            "cases": [page_case(c) for c in ex.cases],
+            "cases": [page_case(c) for c in published],
             "solution": encrypt_solution(ex, ex_salt),
         },
     }
