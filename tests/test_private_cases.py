@@ -92,6 +92,10 @@ def test_the_built_site_holds_no_trace_of_a_private_case(tmp_path: Path):
     exercises = [ex for track in load_course(ROOT) for ex in track.exercises]
     private = [(ex, case) for ex in exercises for case in ex.cases if case.private]
     assert {ex.slug for ex, _ in private} == {ex.slug for ex in exercises}, "every challenge has private cases"
+    for ex in exercises:
+        page = (out / ex.track / ex.slug / "index.html").read_text()
+        count = sum(case.private for case in ex.cases)
+        assert f"{count} more case{' is' if count == 1 else 's are'} checked only by your instructor's grader" in page
     for ex, case in private:
         value = canonical_json(case.expected)
         forms = {case.name, value, json.dumps(case.expected), json.dumps(case.expected, ensure_ascii=False),
