@@ -68,6 +68,8 @@ def test_the_policy_keeps_scripts_and_connections_to_the_site(site: Path):
     # Pyodide compiles WebAssembly; JavaScript's eval stays refused.
     assert "'self'" in scripts and "'wasm-unsafe-eval'" in scripts and "'unsafe-eval'" not in scripts
     assert "'unsafe-inline'" not in scripts
+    assert sources["worker-src"] == ["'self'"]  # no blob: or data: workers either
+    assert all(sources[name] == ["'none'"] for name in ("object-src", "base-uri", "form-action", "frame-ancestors"))
 
 
 def test_every_inline_script_of_the_site_is_allowed_by_its_hash_and_no_other(site: Path):

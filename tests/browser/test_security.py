@@ -73,6 +73,8 @@ def test_the_policy_lets_a_challenge_be_solved_and_keeps_page_and_worker_to_thei
         page.get_by_test_id("run").click()
         expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_MS)
         assert violations == [], "the page itself broke the policy"
+        # The unlocked solution says what unlocking proves: a digest in a page is no secret, so it is no grade.
+        expect(page.get_by_test_id("unlock-promise")).to_contain_text("It is not a grade")
 
         worker = next(w for w in page.workers if "/assets/worker.js" in w.url)
         from_page = page.evaluate(FETCH, other + "from-page")
