@@ -24,10 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import sync_playwright
 
-from loopcraft.serve import make_server, url  # noqa: E402
-from tests.browser.conftest import CHROMIUM, FLAGS  # noqa: E402
+from loopcraft.serve import make_server, url
+from tests.browser.conftest import CHROMIUM, FLAGS
 
 CHALLENGE = "build-an-agent/repeat-guard/"
 # In the minified bundle: `if(await intact(url.href,hit))return hit;`

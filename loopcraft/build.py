@@ -17,8 +17,8 @@ from .cache import BuildCache
 from .errors import BuildError, Problem, in_order, raise_errors
 from .exercises import Track, load_course
 from .headers import headers_file, inline_script_hashes, security_headers
-from .render import pygments_css, render_pages
 from .precompress import Brotli, precompress
+from .render import pygments_css, render_pages
 from .sitewriter import staged_site
 
 if TYPE_CHECKING:

@@ -4,6 +4,7 @@ serves a cached copy whose bytes differ from the build's (Cache Storage is writa
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -37,12 +38,20 @@ CACHED_TEXT = """async (url) => {
 }"""
 
 
-def serve(site, isolation: bool):
+@contextmanager
+def served(browser: Browser, site, *, service_workers: str = "allow", **server_args):
+    """(server, its URL, a browser context) for `site`; the server may be shut down early, to go offline."""
     from loopcraft.serve import make_server, url
 
-    server = make_server(site, "127.0.0.1", 0, isolation=isolation, quiet=True)
+    server = make_server(site, "127.0.0.1", 0, quiet=True, **server_args)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, url(server)
+    context = browser.new_context(service_workers=service_workers)
+    try:
+        yield server, url(server), context
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
 
 
 def open_ready(page: Page, address: str) -> None:
@@ -57,9 +66,7 @@ def run_all(page: Page) -> None:
 
 @pytest.mark.browser
 def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
-    server, base = serve(built_site, isolation=True)
-    context = browser.new_context(service_workers="allow")
-    try:
+    with served(browser, built_site, isolation=True) as (server, base, context):
         page = context.new_page()
         open_ready(page, base + "build-an-agent/dispatch-registry/")
         page.evaluate(CACHED)
@@ -77,17 +84,11 @@ def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
         assert {rows.nth(i).get_attribute("data-status") for i in range(rows.count())} == {"pass"}
         page.goto(base)  # the course index too
         expect(page.get_by_test_id("challenge-link").first).to_be_visible()
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.mark.browser
 def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, built_site):
-    server, base = serve(built_site, isolation=False)
-    context = browser.new_context(service_workers="allow")
-    try:
+    with served(browser, built_site, isolation=False) as (_, base, context):
         page = context.new_page()
         page.goto(base + "build-an-agent/repeat-guard/")
         # The page reloads once when the service worker takes control; after that it is isolated.
@@ -110,17 +111,11 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         # (see the closing note of issue 6); more than that means the interrupt is not working.
         restarts = page.evaluate("window.states").count("restarting")
         assert restarts <= 1 < statuses.count(), f"{restarts} restarts for {statuses.count()} timed-out cases"
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.mark.browser
 def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
-    server, base = serve(built_site, isolation=True)
-    context = browser.new_context(service_workers="allow")
-    try:
+    with served(browser, built_site, isolation=True) as (server, base, context):
         page = context.new_page()
         open_ready(page, base + "build-an-agent/repeat-guard/")
         page.evaluate(CACHED)
@@ -146,7 +141,3 @@ def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
         assert all(w.evaluate("self.planted") is None for w in page.workers)
         assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
         assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()

@@ -10,7 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import Browser, expect
 
-from loopcraft.serve import LiveState, make_server, url
+from loopcraft.serve import LiveState
+from tests.browser.test_offline import served
 from tests.helpers import ROOT
 
 SLOW_MS = 120_000
@@ -45,9 +46,9 @@ def elsewhere():
 
 # (how the site is served, whether the service worker runs, whether the policy applies)
 SERVING = {
-    "dev server": (dict(isolation=True, live=LiveState()), "block", True),
-    "service worker": (dict(isolation=False), "allow", True),
-    "host sending none (control)": (dict(isolation=False), "block", False),
+    "dev server": ({"isolation": True, "live": LiveState()}, "block", True),
+    "service worker": ({"isolation": False}, "allow", True),
+    "host sending none (control)": ({"isolation": False}, "block", False),
 }
 
 
@@ -56,16 +57,13 @@ SERVING = {
 def test_the_policy_lets_a_challenge_be_solved_and_keeps_page_and_worker_to_their_origin(
         browser: Browser, built_site, elsewhere, serving):
     server_args, service_workers, policed = SERVING[serving]
-    server = make_server(built_site, "127.0.0.1", 0, quiet=True, **server_args)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     other, hits = elsewhere
-    context = browser.new_context(service_workers=service_workers)
-    try:
+    with served(browser, built_site, service_workers=service_workers, **server_args) as (_, base, context):
         page = context.new_page()
         page.set_default_timeout(SLOW_MS)
         violations: list[str] = []
         page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
-        page.goto(url(server) + CHALLENGE)
+        page.goto(base + CHALLENGE)
         if service_workers == "allow":  # the page reloads once the service worker controls it
             page.wait_for_function("crossOriginIsolated === true", timeout=SLOW_MS)
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
@@ -93,7 +91,3 @@ def test_the_policy_lets_a_challenge_be_solved_and_keeps_page_and_worker_to_thei
             assert (from_page, from_worker) == ("sent", "sent")
             assert sorted(hits) == ["/from-page", "/from-worker"]
             assert injected
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()
