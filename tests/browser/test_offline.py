@@ -59,6 +59,20 @@ def open_ready(page: Page, address: str) -> None:
     expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
 
 
+def cached_after_visiting(page: Page, address: str) -> None:
+    """Open a page until Python is ready and the service worker, done caching the site, controls it."""
+    open_ready(page, address)
+    page.evaluate(CACHED)
+
+
+def go_offline(context, server) -> None:
+    # Offline twice over: the browser's emulation, and no server at all (emulation does not reach the service
+    # worker's own requests).
+    context.set_offline(True)
+    server.shutdown()
+    server.server_close()
+
+
 def run_all(page: Page) -> None:
     page.get_by_test_id("run").click()
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_MS)
@@ -68,13 +82,8 @@ def run_all(page: Page) -> None:
 def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
     with served(browser, built_site, isolation=True) as (server, base, context):
         page = context.new_page()
-        open_ready(page, base + "build-an-agent/dispatch-registry/")
-        page.evaluate(CACHED)
-        # Offline twice over: the browser's emulation, and no server at all (emulation does not reach
-        # the service worker's own requests).
-        context.set_offline(True)
-        server.shutdown()
-        server.server_close()
+        cached_after_visiting(page, base + "build-an-agent/dispatch-registry/")
+        go_offline(context, server)
         page.goto(base + "build-an-agent/repeat-guard/")
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
         page.get_by_test_id("upload").set_input_files(AGENT / "repeat-guard/solution.py")
@@ -117,8 +126,7 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
 def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
     with served(browser, built_site, isolation=True) as (server, base, context):
         page = context.new_page()
-        open_ready(page, base + "build-an-agent/repeat-guard/")
-        page.evaluate(CACHED)
+        cached_after_visiting(page, base + "build-an-agent/repeat-guard/")
         urls = page.evaluate(TAMPER)
         assert len(urls) == 2 and all(urls)
         # Online: the tampered copies are dropped, the build's fetched and cached again.
@@ -131,9 +139,7 @@ def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
             assert page.evaluate(CACHED_TEXT, address) == (built_site / path).read_text()
         # Offline: with nothing to fetch them from, the files fail to load rather than run the planted code.
         page.evaluate(TAMPER)
-        context.set_offline(True)
-        server.shutdown()
-        server.server_close()
+        go_offline(context, server)
         page.reload()
         page.wait_for_load_state("load")
         page.wait_for_timeout(1000)
