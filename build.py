@@ -45,7 +45,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--no-isolation", action="store_true",
-                       help="leave out the COOP/COEP headers, to try the page without cross-origin isolation")
+                       help="leave out the security headers (COOP/COEP, CSP), as a host that sends none would")
     serve.add_argument("--no-build", action="store_true",
                        help="serve the existing site folder as it is: no build, no watching, no reloading")
     new = commands.add_parser("new", parents=[common], help="scaffold a challenge (and its track if new)")

@@ -140,7 +140,7 @@ class Pages:
             page = self._page(context, network)
             CountingHandler.counter["bytes"] = 0
             page.goto(self.base + "bench-floor/index.html")
-            page.wait_for_function("window.floor !== undefined", polling=POLL_MS)
+            page.wait_for_function("() => window.floor !== undefined", polling=POLL_MS)
             assert page.evaluate("window.floor.result") == 2
             return page.evaluate("window.floor.readyMs"), CountingHandler.counter["bytes"]
         finally:
@@ -154,12 +154,12 @@ class Pages:
             page = self._page(context, network)
             CountingHandler.counter["bytes"] = 0
             page.goto(self.base + CHALLENGE + "/")
-            page.wait_for_function("window.__bench.ready !== undefined", polling=POLL_MS)
+            page.wait_for_function("() => window.__bench.ready !== undefined", polling=POLL_MS)
             t = page.evaluate("window.__bench")
             result = {"editor": t["editor"], "ready": t["ready"], "bytes": CountingHandler.counter["bytes"]}
             page.set_input_files('[data-testid="upload"]', files=[{"name": "solution.py", "mimeType": "text/x-python",
                                                                    "buffer": solution.encode()}])
-            page.wait_for_function("document.getElementById('editor-note').textContent.startsWith('Loaded')",
+            page.wait_for_function("() => document.getElementById('editor-note').textContent.startsWith('Loaded')",
                                    polling=POLL_MS)
             assert page.evaluate(RERUN)["outcome"] == "pass"
             page.evaluate(OFFLINE_READY)  # the service worker and the snapshot, made while the page was idle
@@ -169,7 +169,7 @@ class Pages:
             page.close()
             page = self._page(context, network)
             page.goto(self.base + CHALLENGE + "/")
-            page.wait_for_function("window.__bench.ready !== undefined", polling=POLL_MS)
+            page.wait_for_function("() => window.__bench.ready !== undefined", polling=POLL_MS)
             result["second_visit"] = page.evaluate("window.__bench.ready")
             return result
         finally:
@@ -181,7 +181,7 @@ class Pages:
         try:
             page = self._page(context, network)
             page.goto(self.base + CHALLENGE + "/")
-            page.wait_for_function("window.__bench.verdict !== undefined", polling=POLL_MS)
+            page.wait_for_function("() => window.__bench.verdict !== undefined", polling=POLL_MS)
             return page.evaluate("window.__bench.verdict")
         finally:
             context.close()

@@ -17,6 +17,7 @@ from .cache import BuildCache
 from .errors import BuildError, Problem, in_order, raise_errors
 from .exercises import Track, load_course
 from .grading import grader_files
+from .headers import headers_file, inline_script_hashes, security_headers
 from .lessons import LessonRun, run_lessons
 from .precompress import Brotli, precompress
 from .render import pygments_css, render_pages
@@ -30,20 +31,6 @@ PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 # The command-line entry points never run in the page.
 BUNDLES = {"app.js": [], "index.js": [], "lesson.js": [], "lab.js": [], "worker.js": ["--external:../pyodide/*"]}
 SERVICE_WORKER = "sw.js"  # at the site's root, so that its scope is the whole site
-# Read by static hosts such as Netlify and Cloudflare Pages. Cross-origin isolation (COOP/COEP) gives the
-# worker SharedArrayBuffer, so a runaway case is interrupted instead of Python being restarted; where a host
-# ignores this file, the service worker adds the two headers itself.
-HEADERS = """\
-/*
-  Cross-Origin-Opener-Policy: same-origin
-  Cross-Origin-Embedder-Policy: require-corp
-  Cross-Origin-Resource-Policy: same-origin
-  Cache-Control: no-cache
-/pyodide/pyodide.asm.wasm
-  Content-Type: application/wasm
-/pyodide/*.mjs
-  Content-Type: text/javascript
-"""
 
 
 @dataclass(frozen=True)
@@ -113,26 +100,28 @@ def _site_files(root: Path, cache: BuildCache, pages: dict[str, str], asset_vers
         files[f"py/{name}"] = (root / name).read_bytes()
     manifest = {"files": shipped, "hash": _hash_files(root, shipped)}
     files["py/manifest.json"] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
-    files["_headers"] = HEADERS.encode("utf-8")
-    files[SERVICE_WORKER] = _service_worker(root, cache, files, sorted(pages), asset_version)
+    security = security_headers(inline_script_hashes(list(pages.values())))
+    files["_headers"] = headers_file(security).encode("utf-8")
+    files[SERVICE_WORKER] = _service_worker(root, cache, files, sorted(pages), asset_version, security)
     return files
 
 
 def _service_worker(root: Path, cache: BuildCache, files: dict[str, bytes], pages: list[str],
-                    asset_version: str) -> bytes:
-    """Bundle sw.js with the build's version and the list of what it caches: every file of the site, the
-    assets under the versioned URLs the pages ask for."""
-    precache = []
+                    asset_version: str, security: dict[str, str]) -> bytes:
+    """Bundle sw.js with the build's version, the headers it adds where a host sends none, and what it caches:
+    every file of the site (the assets under the versioned URLs the pages ask for) with the SHA-256 of its bytes,
+    so that it never serves a cached copy that differs from what the build wrote."""
+    precache = {}
     for path in sorted(files):
         if path == "_headers":
             continue
         versioned = path.startswith("assets/") and path.endswith((".js", ".css"))
-        precache.append(f"{path}?v={asset_version}" if versioned else path)
+        precache[f"{path}?v={asset_version}" if versioned else path] = hashlib.sha256(files[path]).hexdigest()
     h = hashlib.sha256(asset_version.encode())
     for page in pages:
         h.update(page.encode() + b"\0" + files[page])
-    defines = [f"--define:__VERSION__={json.dumps(h.hexdigest()[:10])}", f"--define:__PRECACHE__={json.dumps(precache)}"]
-    return bundle(root, cache, SERVICE_WORKER, defines)
+    defines = {"__VERSION__": h.hexdigest()[:10], "__PRECACHE__": precache, "__HEADERS__": security}
+    return bundle(root, cache, SERVICE_WORKER, [f"--define:{name}={json.dumps(value)}" for name, value in defines.items()])
 
 
 def _hash_files(root: Path, names: list[str]) -> str:

@@ -48,8 +48,9 @@ class Case:
     name: str
     args: dict
     expected: object  # MISSING only in exercises loaded for `record`
-    hidden: bool
+    hidden: bool  # true for every private case too
     line: int  # in exercise.yaml
+    private: bool = False  # never published: graded by the CLI and the build's checks only
 
 
 @dataclass(frozen=True)
@@ -385,6 +386,10 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
             problems.append(Problem(rel, doc.line(("cases", i)), _at(("cases", i), (
                 "no expected value; run `python build.py record "
                 f"{track}/{folder.name}` to fill it in from the reference solution"))))
+        # Defaults are filled in by now: only an author's own `hidden: false` is a contradiction.
+        if case.get("private") is True and case.get("hidden") is False and ("cases", i, "hidden") in doc.lines:
+            problems.append(Problem(rel, doc.line(("cases", i, "hidden")), _at(("cases", i), (
+                "a private case is never shown, so it cannot be `hidden: false`; drop that line"))))
         if isinstance(case.get("name"), str):
             line = doc.line(("cases", i, "name"))
             if case["name"] in first_line:
@@ -402,7 +407,8 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
         hints=list(data["hints"]), sandbox_path=sandbox_path,
         sandbox_source=sandbox, starter_source=starter, solution_source=solution, wrong_solutions=wrong,
         cases=[Case(name=c["name"], args=c["args"], expected=c.get("expected", MISSING),
-                    hidden=c["hidden"], line=doc.line(("cases", i))) for i, c in enumerate(data["cases"])],
+                    hidden=c["hidden"] or c["private"], line=doc.line(("cases", i)),
+                    private=c["private"]) for i, c in enumerate(data["cases"])],
         cases_line=doc.line(("cases",)),
         equivalent_mutants=[EquivalentMutant(line=m["line"], change=m["change"], reason=m["reason"],
                                              yaml_line=doc.line(("equivalent_mutants", i)))

@@ -120,9 +120,15 @@ def solution_key(ex_salt: str, expected_values: list) -> bytes:
     return hashlib.sha256((ex_salt + canonical_json(expected_values)).encode("utf-8")).digest()
 
 
+def published_cases(ex: Exercise) -> list:
+    """The cases a page may carry in any form: all but the private ones."""
+    return [case for case in ex.cases if not case.private]
+
+
 def encrypt_solution(ex: Exercise, ex_salt: str) -> dict:
-    """The reference solution, encrypted with AES-GCM under `solution_key`, as base64 for the page."""
-    key = solution_key(ex_salt, [case.expected for case in ex.cases])
+    """The reference solution, encrypted with AES-GCM under `solution_key` (of the published cases only: a run in
+    the page never sees a private case), as base64 for the page."""
+    key = solution_key(ex_salt, [case.expected for case in published_cases(ex)])
     return {"salt": ex_salt, **_encrypt(key, ex.solution_source)}
 
 
@@ -221,7 +227,8 @@ def challenge_inputs(track: Track, ex: Exercise, prev: Exercise | None, next_: E
 def challenge_context(inputs: ChallengeInputs) -> dict:
     ex = inputs.ex
     site_root = "../../"
-    visible = [c for c in ex.cases if not c.hidden]
+    published = published_cases(ex)
+    visible = [c for c in published if not c.hidden]
     ex_salt = salt(ex)
 
     def link(other: tuple[str, str] | None) -> dict | None:
@@ -259,7 +266,8 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
                 }
                 for c in visible
             ],
-            "hidden_count": len(ex.cases) - len(visible),
+            "hidden_count": len(published) - len(visible),
+            "private_count": len(ex.cases) - len(published),
         },
         "prev": link(inputs.prev),
         "next": link(inputs.next),
@@ -270,7 +278,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             "time_limit_seconds": ex.time_limit_seconds,
             "starter": ex.starter_source,
             "sandbox": ex.sandbox_source,
-            "cases": [page_case(c) for c in ex.cases],
+            "cases": [page_case(c) for c in published],
             "solution": encrypt_solution(ex, ex_salt),
         },
     }

@@ -1,4 +1,5 @@
-"""A local static server for the built site, with the headers Pyodide and the worker need.
+"""A local static server for the built site, with the headers Pyodide and the worker need: those the site's `_headers`
+asks for (see loopcraft/headers.py), or none of them without `isolation`, as from a host that cannot send any.
 
 It sends the build's precompressed copies (`.br`, `.gz` beside a file) with Content-Encoding when the request
 accepts them. As the dev server (`live` given) it also reloads open pages after a rebuild and shows a failed build over the
@@ -19,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import LoopcraftError
+from .headers import CACHE_CONTROL, site_security_headers
 
 LIVE_SCRIPT = "/__loopcraft/live.js"
 LIVE_EVENTS = "/__loopcraft/events"
@@ -185,12 +187,12 @@ class SiteHandler(SimpleHTTPRequestHandler):
             super().log_request(code, size)
 
     def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")  # a rebuild shows up on reload
+        headers = dict(CACHE_CONTROL)
         if self.isolation:
-            # Cross-origin isolation gives SharedArrayBuffer, so a runaway case can be interrupted
-            # instead of killing and restarting the worker (and reloading Pyodide).
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            # As a static host does: the site's `_headers`, read afresh so a rebuild's new policy applies at once.
+            headers.update(site_security_headers(Path(self.directory)))
+        for name, value in headers.items():
+            self.send_header(name, value)
         super().end_headers()
 
 

@@ -50,4 +50,4 @@ def cases_of(slug: str, *, page: bool = True):
     from loopcraft.exercises import find_exercise
 
     cases = find_exercise(ROOT, slug).cases
-    return [c for c in cases if not getattr(c, "private", False)] if page else cases
+    return [c for c in cases if not c.private] if page else cases

@@ -19,6 +19,7 @@ from grader.canonical import canonical_json, digest
 from loopcraft.build import build
 from loopcraft.errors import BuildError
 from loopcraft.exercises import load_course
+from loopcraft.headers import read_headers_file
 from loopcraft.render import salt, tojson_script
 from loopcraft.serve import make_server, url
 from loopcraft.sitewriter import MARKER
@@ -226,13 +227,7 @@ def test_big_files_have_precompressed_copies(project: Path):
 def test_headers_file_asks_for_cross_origin_isolation(project: Path):
     out = project / "site"
     build(project, out, verify=False)
-    blocks = {}
-    for line in (out / "_headers").read_text().splitlines():
-        if line.startswith("/"):
-            path = blocks.setdefault(line, {})
-        else:
-            name, _, value = line.strip().partition(": ")
-            path[name] = value
+    blocks = read_headers_file((out / "_headers").read_text())
     assert blocks["/*"]["Cross-Origin-Opener-Policy"] == "same-origin"
     assert blocks["/*"]["Cross-Origin-Embedder-Policy"] == "require-corp"
     assert blocks["/pyodide/pyodide.asm.wasm"]["Content-Type"] == "application/wasm"

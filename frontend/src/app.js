@@ -277,6 +277,10 @@ async function onPassed(outcomes) {
     ui.solution.replaceChildren(h("details", { class: "solution", "data-testid": "solution" },
       h("summary", {}, "Reference solution (unlocked)"),
       h("p", { class: "hint" }, "One way to solve it. Compare it with yours: there is more than one right answer."),
+      // What the unlock proves, and what it does not (docs/threat-model.md).
+      h("p", { class: "hint", "data-testid": "unlock-promise" }, "Unlocking shows that a run in this page " +
+        "passed every case it has. It is not a grade: the page checks hidden cases against digests that can be " +
+        "worked back to their values. A grade comes from your instructor's grader."),
       h("pre", { class: "solution-code", tabindex: 0 }, h("code", {}, source))));
   } catch (err) {
     ui.solution.replaceChildren(h("p", { class: "solution-locked" },

@@ -5,23 +5,41 @@
 // caches the new site and deletes the old caches. Pages come from the network when it answers, so an
 // update shows at once, and from the cache when it does not; everything else comes from the cache.
 //
-// Cross-origin isolation on hosts that cannot set headers: the COOP/COEP headers are added to the pages
-// and to the worker's script (the coi-serviceworker pattern), so SharedArrayBuffer is available and a
-// runaway case is interrupted in milliseconds instead of restarting Python.
+// Cross-origin isolation and the Content-Security-Policy on hosts that cannot set headers: the build's
+// security headers (loopcraft/headers.py) are added to the pages and to the worker's script (the
+// coi-serviceworker pattern), so SharedArrayBuffer is available and a runaway case is interrupted in
+// milliseconds instead of restarting Python, and a page connects only to its own origin.
+//
+// Cache Storage can be written by any script of the origin, so a cached copy is trusted only if its bytes
+// have the SHA-256 the build wrote beside its URL: anything else is dropped and fetched afresh, and what the
+// network sends is cached only if it matches. Code run in one page cannot plant code into the others.
 //
 // The dev server's live-reload URLs (/__loopcraft/) are never touched; the dev server's pages do not
 // register this worker at all (see offline.js).
 
-/* global __VERSION__, __PRECACHE__ */
+/* global __VERSION__, __PRECACHE__, __HEADERS__ */
 const CACHE = `loopcraft-site-${__VERSION__}`;
 const PREFIX = "loopcraft-site-";
 const scope = new URL(self.registration.scope);
-const isolationHeaders = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" };
+// {absolute URL: hex SHA-256 of the file's bytes}
+const expected = new Map(Object.entries(__PRECACHE__).map(([path, hash]) => [new URL(path, scope).href, hash]));
+
+async function sha256(response) {
+  const digest = await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer());
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+const intact = async (url, response) => response.ok && expected.get(url) === (await sha256(response));
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll(__PRECACHE__.map((path) => new URL(path, scope).href));
+    await Promise.all([...expected.keys()].map(async (url) => {
+      const response = await fetch(url, { cache: "no-cache" });
+      // A host half-way through deploying another build: install fails, and the next visit tries again.
+      if (!(await intact(url, response))) throw new Error(`${url} differs from this build's`);
+      await cache.put(url, response);
+    }));
     await self.skipWaiting();
   })());
 });
@@ -37,18 +55,31 @@ function isolated(response) {
   // Opaque and error responses cannot be rebuilt, and need no headers.
   if (response.type !== "basic" && response.type !== "default") return response;
   const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(isolationHeaders)) headers.set(name, value);
+  for (const [name, value] of Object.entries(__HEADERS__)) headers.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
+// The cached copy of a request, only if its bytes are the build's; a tampered one is deleted.
 async function fromCache(request) {
   const cache = await caches.open(CACHE);
   const url = new URL(request.url);
   url.hash = "";
+  if (!expected.has(url.href) && url.pathname.endsWith("/")) url.pathname += "index.html";
   const hit = await cache.match(url.href);
-  if (hit || !url.pathname.endsWith("/")) return hit;
-  url.pathname += "index.html";
-  return cache.match(url.href);
+  if (!hit) return undefined;
+  if (await intact(url.href, hit)) return hit; // the cached object itself, which keeps WebAssembly's code cache
+  await cache.delete(url.href);
+  return undefined;
+}
+
+// From the network; a file of the build whose copy was missing or dropped is cached again if it matches.
+async function fetchAndKeep(request) {
+  const response = await fetch(request);
+  const url = request.url.split("#")[0];
+  if (expected.has(url) && (await intact(url, response))) {
+    await (await caches.open(CACHE)).put(url, response.clone());
+  }
+  return response;
 }
 
 async function page(request) {
@@ -62,7 +93,7 @@ async function page(request) {
 }
 
 async function file(request) {
-  const response = (await fromCache(request)) ?? (await fetch(request));
+  const response = (await fromCache(request)) ?? (await fetchAndKeep(request));
   // Only the worker's script needs the headers (a worker's isolation comes from its own response); other
   // files go out as cached, which keeps the browser's compiled-code cache for the WebAssembly.
   return request.destination === "worker" ? isolated(response) : response;

@@ -1,6 +1,9 @@
-"""The service worker: after one visit the course works with the network off, and on a host that sends no
-COOP/COEP headers it makes the pages cross-origin isolated itself, so a runaway case is interrupted."""
+"""The service worker: after one visit the course works with the network off, on a host that sends no
+COOP/COEP headers it makes the pages cross-origin isolated itself, so a runaway case is interrupted, and it never
+serves a cached copy whose bytes differ from the build's (Cache Storage is writable by any page of the site)."""
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -13,11 +16,56 @@ CACHED = """async () => {
   await navigator.serviceWorker.ready;
   while (!navigator.serviceWorker.controller) await new Promise((r) => setTimeout(r, 100));
 }"""
+# Replace the cached copies of the page's script and of Python's worker with code that marks where it ran.
+TAMPER = """async () => {
+  const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("loopcraft-site-")));
+  const urls = [document.querySelector('script[type="module"]').src, loopcraftWorkerUrl()];
+  for (const url of urls) {
+    const planted = new Response("self.planted = true;", { headers: { "Content-Type": "text/javascript" } });
+    await cache.put(url, planted);
+  }
+  return urls;
+
+  function loopcraftWorkerUrl() {
+    return performance.getEntriesByType("resource").map((entry) => entry.name).find((name) => name.includes("/assets/worker.js"));
+  }
+}"""
+CACHED_TEXT = """async (url) => {
+  const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("loopcraft-site-")));
+  const hit = await cache.match(url);
+  return hit ? hit.text() : null;
+}"""
+
+
+@contextmanager
+def served(browser: Browser, site, *, isolation: bool):
+    """(server, its URL, a browser context with service workers) for `site`; the server may be stopped early,
+    to go offline."""
+    server, base = serve(site, isolation)
+    context = browser.new_context(service_workers="allow")
+    try:
+        yield server, base, context
+    finally:
+        context.close()
+        stop(server)
 
 
 def open_ready(page: Page, address: str) -> None:
     page.goto(address)
     expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+
+
+def cached_after_visiting(page: Page, address: str) -> None:
+    """Open a page until Python is ready and the service worker, done caching the site, controls it."""
+    open_ready(page, address)
+    page.evaluate(CACHED)
+
+
+def go_offline(context, server) -> None:
+    # Offline twice over: the browser's emulation, and no server at all (emulation does not reach the service
+    # worker's own requests).
+    context.set_offline(True)
+    stop(server)
 
 
 def run_all(page: Page) -> None:
@@ -26,16 +74,10 @@ def run_all(page: Page) -> None:
 
 
 def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
-    server, base = serve(built_site, isolation=True)
-    context = browser.new_context(service_workers="allow")
-    try:
+    with served(browser, built_site, isolation=True) as (server, base, context):
         page = context.new_page()
-        open_ready(page, base + "build-an-agent/dispatch-registry/")
-        page.evaluate(CACHED)
-        # Offline twice over: the browser's emulation, and no server at all (emulation does not reach
-        # the service worker's own requests).
-        context.set_offline(True)
-        stop(server)
+        cached_after_visiting(page, base + "build-an-agent/dispatch-registry/")
+        go_offline(context, server)
         page.goto(base + "build-an-agent/repeat-guard/")
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
         page.get_by_test_id("upload").set_input_files(AGENT / "repeat-guard/solution.py")
@@ -45,20 +87,15 @@ def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
         assert {rows.nth(i).get_attribute("data-status") for i in range(rows.count())} == {"pass"}
         page.goto(base)  # the course index too
         expect(page.get_by_test_id("challenge-link").first).to_be_visible()
-    finally:
-        context.close()
-        stop(server)
 
 
 def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, built_site):
-    server, base = serve(built_site, isolation=False)
-    context = browser.new_context(service_workers="allow")
-    try:
+    with served(browser, built_site, isolation=False) as (_, base, context):
         page = context.new_page()
         # A quiet page: no snapshot maker starting a second Python while the cases are timed.
         page.goto(base + "build-an-agent/repeat-guard/?background=off")
         # The page reloads once when the service worker takes control; after that it is isolated.
-        page.wait_for_function("crossOriginIsolated === true", timeout=SLOW_MS)
+        page.wait_for_function("() => crossOriginIsolated === true", timeout=SLOW_MS)
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
         page.evaluate("""() => {
             const status = document.querySelector('[data-testid="status"]');
@@ -77,6 +114,29 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         # Interrupted, not killed: without isolation every one of these cases would restart Python
         # ("no-interrupt"). A lost interrupt would show as "no-answer" (see takeOnRead in worker-core.js).
         assert page.evaluate("window.restarts") == []
-    finally:
-        context.close()
-        stop(server)
+
+
+def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
+    with served(browser, built_site, isolation=True) as (server, base, context):
+        page = context.new_page()
+        cached_after_visiting(page, base + "build-an-agent/repeat-guard/")
+        urls = page.evaluate(TAMPER)
+        assert len(urls) == 2 and all(urls)
+        # Online: the tampered copies are dropped, the build's fetched and cached again.
+        page.reload()
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        worker = next(w for w in page.workers if "/assets/worker.js" in w.url)
+        assert page.evaluate("self.planted") is None and worker.evaluate("self.planted") is None
+        for address in urls:
+            path = address.removeprefix(base).split("?")[0]
+            assert page.evaluate(CACHED_TEXT, address) == (built_site / path).read_text()
+        # Offline: with nothing to fetch them from, the files fail to load rather than run the planted code.
+        page.evaluate(TAMPER)
+        go_offline(context, server)
+        page.reload()
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1000)
+        assert page.evaluate("self.planted") is None
+        assert all(w.evaluate("self.planted") is None for w in page.workers)
+        assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
+        assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
