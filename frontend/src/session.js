@@ -9,6 +9,9 @@
 // When the worker reports that it could keep a memory snapshot but has none (a first visit), one more
 // worker makes it once the page has been idle for a moment: the next start restores it instead of
 // booting Python. It is made in a worker of its own, from a fresh interpreter that never ran learner code.
+//
+// `fresh` (the Node runner): every run starts in a new interpreter. Before a run, a worker that has run any
+// case is sent "renew" and the run waits for "renewed", so the swap never counts against a case's time limit.
 
 const SIGINT = 2;
 // Generous: a busy machine (a second worker making a snapshot, say) can delay the interrupt's
@@ -38,9 +41,11 @@ function canInterrupt() {
   return typeof SharedArrayBuffer !== "undefined" && globalThis.crossOriginIsolated !== false;
 }
 
-export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, onState = () => {}, useInterrupt = canInterrupt() }) {
+export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, onState = () => {}, useInterrupt = canInterrupt(), fresh = false }) {
   let worker = null;
   let ready = null; // a promise settled when the current worker's Python is loaded
+  let settle = null; // {resolve, reject} of `ready`
+  let used = false; // the current interpreter has run learner code
   let pending = null; // {runId, index, resolve} for the case in flight
   let runCounter = 0;
   let busy = false;
@@ -57,7 +62,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
   function start(state) {
     onState(state);
     const started = performance.now();
-    let settle;
+    used = false;
     ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
     // An interrupt left over from the worker being replaced would stop the new one's start-up.
     if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
@@ -69,6 +74,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
           settle.resolve();
           armIdle();
           onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started) });
+        } else if (message.type === "renewed") {
+          settle.resolve();
         } else if (message.type === "fatal") {
           settle.reject(new Error(message.message));
           onState("error", { message: message.message });
@@ -98,6 +105,13 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
     const maker = spawn("snapshot");
     maker.listen((message) => message.type === "snapshot-done" && maker.terminate(), () => maker.terminate());
     maker.post({ type: "make-snapshot" });
+  }
+
+  function renew() {
+    used = false;
+    ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    worker.post({ type: "renew" });
+    return ready;
   }
 
   function restart() {
@@ -139,9 +153,11 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs = 3000, o
     clearTimeout(idleTimer);
     try {
       await ready;
+      if (fresh && used) await renew();
       onState("running");
       for (const [index, { args }] of cases.entries()) {
         onCaseStart(index);
+        used = true;
         const { message, timedOut } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
         // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
         const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
