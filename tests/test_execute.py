@@ -94,6 +94,6 @@ def test_tampering_with_builtins_or_json_is_an_error_that_asks_for_a_new_interpr
     for patch, changed in (("import builtins\n    builtins.isinstance = lambda o, k: True", "builtins.isinstance"),
                            ("import json\n    json.dumps = lambda *a, **k: '1'", "json.dumps")):
         outcome = run(f"def f():\n    {patch}\n    return 1\n")
-        assert outcome["restart"] is True and f"({changed} was changed)" in outcome["error"]
+        assert outcome["restart"] is True and f"({changed} was changed" in outcome["error"]
         # What was changed is put back, so this process can still write its verdicts.
         assert run("def f():\n    return [1]\n")["value"] == "[1]"
