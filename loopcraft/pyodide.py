@@ -74,6 +74,7 @@ class PyodideRunner:
         self._drain.start()
         self._ids = itertools.count(1)
         self.version = None
+        self.load_ms = None  # how long the runner's first interpreter took to be ready, as it measured
 
     def _drain_output(self) -> None:
         for raw in self._proc.stdout:
@@ -120,6 +121,7 @@ class PyodideRunner:
                 if not reply["ready"]:
                     raise self._failure(f"could not start Pyodide: {reply.get('error')}")
                 self.version = reply.get("version")
+                self.load_ms = reply.get("load_ms")
                 continue
             if reply.get("id") != request_id:
                 raise self._failure(f"answered out of turn: {str(reply)[:200]}")
