@@ -164,9 +164,11 @@ def restore(before: dict) -> None:
 
 def cut_javascript_handles() -> None:
     """In Pyodide, drop the JavaScript objects Python still holds once Pyodide has started: the `js` and
-    `pyodide_js` entries unregisterJsModule leaves in sys.modules, and what loaded modules keep in their
-    globals. From any of them learner code could climb to the JavaScript global scope (the worker, or
-    Node.js and its file system). tests/test_pyodide_runner.py walks everything gc can reach to prove it."""
+    `pyodide_js` entries unregisterJsModule leaves in sys.modules, what loaded modules keep in their globals,
+    and every other reference to those objects the garbage collector knows of (the import system's loaders
+    of `js` and `pyodide_js` keep one each). From any of them learner code could climb to the JavaScript
+    global scope (the worker, or Node.js and its file system). tests/test_pyodide_runner.py and
+    tests/hostile/js_found_through_gc.py walk everything gc reaches to prove none is left."""
     try:
         from pyodide.ffi import JsProxy
     except ImportError:  # plain CPython: there is no JavaScript to reach
@@ -181,12 +183,24 @@ def cut_javascript_handles() -> None:
             is_handle[kind] = isinstance(value, JsProxy)
         return is_handle[kind]
 
+    cut = []
     for name, module in list(sys.modules.items()):
         if handle(module):
-            del sys.modules[name]
+            cut.append(sys.modules.pop(name))
             continue
         namespace = getattr(module, "__dict__", None)
         if isinstance(namespace, dict):
             for key, value in list(namespace.items()):
                 if handle(value):
-                    del namespace[key]
+                    cut.append(namespace.pop(key))
+    gc.collect()
+    for holder in gc.get_referrers(*cut):
+        if holder is cut:
+            continue
+        if type(holder) is list:
+            holder[:] = [item for item in holder if not handle(item)]
+            continue
+        namespace = holder if type(holder) is dict else getattr(holder, "__dict__", None)
+        if isinstance(namespace, dict):
+            for key in [key for key, value in namespace.items() if handle(value)]:
+                del namespace[key]

@@ -5,9 +5,13 @@ Each file is a solution of `consecutive-error-limit` whose header says what must
   # expect-status: a, b         exactly these statuses appear among the cases
   # expect-message: text        a case that does not pass has this in its message
   # expect-output-ends: text    some case's printed output ends with this
+  # expect-trace-under: n       every case's trace is under n characters as JSON
+  # also-alone: yes             graded alone too: its verdict in a folder must be the same as alone (what
+                                one submission does cannot reach another)
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +30,8 @@ class Hostile:
     statuses: frozenset[str]
     message: str | None
     output_ends: str | None
+    trace_under: int | None
+    alone: bool
 
 
 def load() -> list[Hostile]:
@@ -40,6 +46,8 @@ def load() -> list[Hostile]:
             statuses=frozenset(s.strip() for s in header["expect-status"].split(",")),
             message=header.get("expect-message"),
             output_ends=header.get("expect-output-ends"),
+            trace_under=int(header["expect-trace-under"]) if "expect-trace-under" in header else None,
+            alone=header.get("also-alone") == "yes",
         ))
     return found
 
@@ -61,3 +69,6 @@ def check(item: Hostile, tests: list[dict]) -> None:
         assert any(item.message in m for m in messages), f"{item.name}: messages {messages[:2]!r}"
     if item.output_ends:
         assert any(t["output"].endswith(item.output_ends) for t in tests), f"{item.name}: output"
+    if item.trace_under:
+        sizes = [len(json.dumps(t["trace"])) for t in tests]
+        assert max(sizes) < item.trace_under, f"{item.name}: trace sizes {sizes}"

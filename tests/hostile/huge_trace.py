@@ -1,0 +1,18 @@
+# include: reference
+# expect-status: pass
+# expect-trace-under: 600000
+# also-alone: yes
+# The trace had no total cap: a few nested values made a 363 MB report. Every case's trace stays small.
+from grader import trace
+
+_solve = run_agent
+_deep = "leaf"
+for _ in range(3000):
+    _deep = [_deep]
+_wide = [["x" * 5000] * 100] * 100
+
+
+def run_agent(task, script, **options):
+    for _ in range(1000):
+        trace.record("note", text=_wide, deep=_deep)
+    return _solve(task, script, **options)
