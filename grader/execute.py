@@ -49,20 +49,14 @@ class _CappedWriter(io.TextIOBase):
         return len(text)
 
     def getvalue(self) -> str:
-        text = readable("".join(self.parts))
+        text = trace.readable("".join(self.parts))
         if self.dropped:
             text += f"\n[output truncated: {self.dropped} more characters not shown]"
         return text
 
 
-def readable(text: str) -> str:
-    """Text any report can print: a lone surrogate (half of a UTF-16 pair, which no UTF-8 output can
-    encode) is shown as its escape, `\\ud800`."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def _capped_error(text: str) -> str:
-    text = readable(text)
+    text = trace.readable(text)
     if len(text) <= ERROR_LIMIT:
         return text
     half = ERROR_LIMIT // 2

@@ -32,6 +32,7 @@ MONITORING_TOOLS = range(6) if MONITORING else range(0)
 _MISSING = object()
 _FunctionType = types.FunctionType
 # Read through `type`'s own descriptors: a metaclass can give its classes a __flags__ or __dict__ of its own.
+# (Closure cells are not watched: the grader's own functions have none.)
 _flags, _bases, _vars = (type.__dict__[name].__get__ for name in ("__flags__", "__bases__", "__dict__"))
 _IMMUTABLE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: built-in types, whose attributes cannot be set
 
@@ -46,32 +47,28 @@ def _refuse_audit_hooks(event, args):
 sys.addaudithook(_refuse_audit_hooks)
 
 
-def _inner(value) -> tuple:
-    """What identity does not show of a function or a class: its code, defaults and closure, or its attributes."""
-    if type(value) is _FunctionType:
-        cells = value.__closure__ or ()
-        return (value.__code__, value.__defaults__, value.__kwdefaults__, value.__globals__,
-                *(c.cell_contents if _filled(c) else _MISSING for c in cells))
-    if issubclass(type(value), type) and not (_flags(value) & _IMMUTABLE):  # a class whose attributes can change
-        return (_bases(value), *_flat(dict(_vars(value))))
-    return ()
+def _functions_and_classes(values) -> tuple[list, list]:
+    """The functions and the classes whose attributes can change among `values`, and the functions and
+    classes these classes hold: each with what its identity does not show, to compare and put back."""
+    functions, classes, seen = [], [], set()
 
-
-def _filled(cell) -> bool:
-    try:
-        cell.cell_contents
-    except ValueError:
-        return False
-    return True
-
-
-def _flat(items: dict) -> list:
-    flat = []
-    for key, value in items.items():
-        flat.extend((key, value))
+    def visit(value):
+        if id(value) in seen:
+            return
+        seen.add(id(value))
         if type(value) is _FunctionType:
-            flat.extend(_inner(value))
-    return flat
+            functions.append((value, value.__code__, value.__defaults__, value.__kwdefaults__))
+        elif type(value) in (staticmethod, classmethod):
+            visit(value.__func__)
+        elif issubclass(type(value), type) and not (_flags(value) & _IMMUTABLE):
+            items = dict(_vars(value))
+            classes.append((value, _bases(value), items))
+            for item in items.values():
+                visit(item)
+
+    for value in values:
+        visit(value)
+    return functions, classes
 
 
 def _settings() -> dict:
@@ -82,9 +79,9 @@ def _settings() -> dict:
         "the int max str digits limit": (sys.get_int_max_str_digits() == _LIMITS[1],),
         "gc.isenabled()": (gc.isenabled(),),
         "gc thresholds": (gc.get_threshold() == _LIMITS[2],),
-        "gc.callbacks": tuple(gc.callbacks),
-        "sys.monitoring tools": tuple(MONITORING.get_tool(tool) is None for tool in MONITORING_TOOLS),
-        "signal handlers": tuple(signal.getsignal(signum) for signum in _SIGNALS),
+        "gc.callbacks": (*gc.callbacks,),
+        "sys.monitoring tools": (*(MONITORING.get_tool(tool) is None for tool in MONITORING_TOOLS),),
+        "signal handlers": (*(signal.getsignal(signum) for signum in _SIGNALS),),
     }
 
 
@@ -94,40 +91,47 @@ _LIMITS = (sys.getrecursionlimit(), sys.get_int_max_str_digits(), gc.get_thresho
 
 
 def snapshot() -> dict:
-    modules = {}
-    for name in WATCHED_MODULES:
-        module = sys.modules.get(name)
-        if module is not None:
-            items = dict(module.__dict__)
-            modules[name] = (module, items, {key: _inner(value) for key, value in items.items()})
-    return {"modules": modules, "sys": {name: sys.__dict__[name] for name in WATCHED_SYS}, "settings": _settings()}
+    modules = {name: (sys.modules[name], dict(sys.modules[name].__dict__)) for name in WATCHED_MODULES if name in sys.modules}
+    functions, classes = _functions_and_classes(value for _, items in modules.values() for value in items.values())
+    return {"modules": modules, "functions": functions, "classes": classes,
+            "sys": {name: sys.__dict__[name] for name in WATCHED_SYS}, "settings": _settings()}
 
 
 def _same(a: tuple, b: tuple) -> bool:
-    if len(a) != len(b):
+    count = a.__len__()
+    if count != b.__len__():
         return False
-    for x, y in zip(a, b):
-        if x is not y:
+    index = 0
+    while index < count:
+        if a[index] is not b[index]:
             return False
+        index += 1
     return True
 
 
 def changes(before: dict) -> list[str]:
-    """What learner code changed of what the grader relies on, in its terms (empty when nothing)."""
+    """What learner code changed of what the grader relies on, in its terms (empty when nothing).
+
+    Calls no builtin function: they are among what may have been replaced."""
     found = []
-    for name, (module, items, inner) in before["modules"].items():
+    for name, (module, items) in before["modules"].items():
         if sys.modules.get(name) is not module:
             found.append(f"the module {name} was replaced")
             continue
         current = module.__dict__
-        for key, value in items.items():
-            now = current.get(key, _MISSING)
-            if now is not value:
-                found.append(f"{name}.{key} was changed")
-            elif not _same(inner[key], _inner(now)):
-                found.append(f"{name}.{key} was changed in place")
+        found.extend(f"{name}.{key} was changed" for key, value in items.items() if current.get(key, _MISSING) is not value)
         if name in CLOSED_MODULES:
             found.extend(f"{name}.{key} was added" for key in current if key not in items)
+    for function, code, defaults, kwdefaults in before["functions"]:
+        if function.__code__ is not code or function.__defaults__ is not defaults or function.__kwdefaults__ is not kwdefaults:
+            found.append(f"{function.__module__}.{function.__qualname__} was changed in place")
+    for cls, bases, items in before["classes"]:
+        current = _vars(cls)
+        where = f"{cls.__module__}.{cls.__qualname__}"
+        if _bases(cls) is not bases:
+            found.append(f"the bases of {where} were changed")
+        found.extend(f"{where}.{key} was changed in place" for key, value in items.items() if current.get(key, _MISSING) is not value)
+        found.extend(f"{where}.{key} was added" for key in current if key not in items)
     found.extend(f"sys.{name} was replaced" for name, value in before["sys"].items() if sys.__dict__.get(name) is not value)
     if sys.gettrace() is not None or sys.getprofile() is not None:
         found.append("a trace or profile function was installed")
@@ -140,6 +144,13 @@ def restore(before: dict) -> None:
     """Put back what `changes` found changed, so the grader can still write its verdict of the case (a
     replaced builtin breaks even json.dumps, a monitoring callback would run inside the grader). The
     interpreter is still replaced afterwards: this cannot undo everything learner code may have done."""
+    # The modules first: the builtins are among them, and the rest uses builtins.
+    for name, (module, items) in before["modules"].items():
+        sys.modules[name] = module
+        if name in CLOSED_MODULES:
+            for key in [key for key in module.__dict__ if key not in items]:
+                del module.__dict__[key]
+        module.__dict__.update(items)
     sys.settrace(None)
     sys.setprofile(None)
     for tool, free in zip(MONITORING_TOOLS, before["settings"]["sys.monitoring tools"]):
@@ -153,12 +164,16 @@ def restore(before: dict) -> None:
     sys.setrecursionlimit(_LIMITS[0])
     sys.set_int_max_str_digits(_LIMITS[1])
     gc.set_threshold(*_LIMITS[2])
-    for name, (module, items, _inner_state) in before["modules"].items():
-        sys.modules[name] = module
-        if name in CLOSED_MODULES:
-            for key in [key for key in module.__dict__ if key not in items]:
-                del module.__dict__[key]
-        module.__dict__.update(items)
+    for function, code, defaults, kwdefaults in before["functions"]:
+        function.__code__, function.__defaults__, function.__kwdefaults__ = code, defaults, kwdefaults
+    for cls, bases, items in before["classes"]:
+        if _bases(cls) is not bases:
+            cls.__bases__ = bases
+        for key in [key for key in _vars(cls) if key not in items]:
+            delattr(cls, key)
+        for key, value in items.items():
+            if _vars(cls).get(key, _MISSING) is not value:
+                setattr(cls, key, value)
     sys.__dict__.update(before["sys"])
 
 

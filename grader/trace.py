@@ -29,7 +29,9 @@ _size = [0]
 _BIG = 2**53
 
 
-def _readable(text: str) -> str:
+def readable(text: str) -> str:
+    """Text any report can print: a lone surrogate (half of a UTF-16 pair, which no UTF-8 output can
+    encode) is shown as its escape, `\\ud800`."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
@@ -39,7 +41,7 @@ def _safe(value, budget: list[int], depth: int = 0):
     if budget[0] <= 0:
         return "…"
     if isinstance(value, str):
-        value = _readable(value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + f"… [{len(value) - MAX_TEXT} more characters]")
+        value = readable(value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + f"… [{len(value) - MAX_TEXT} more characters]")
         budget[0] -= len(value) + 2
         return value
     if value is None or isinstance(value, (bool, float)):
@@ -54,11 +56,19 @@ def _safe(value, budget: list[int], depth: int = 0):
         return _safe("[nested too deep to show]", budget, depth)
     if isinstance(value, (list, tuple)):
         budget[0] -= 2
-        return [_safe(v, budget, depth + 1) for v in list(value)[:MAX_ITEMS]]
+        return [_safe(v, budget, depth + 1) for v in _until_spent(value, budget)]
     if isinstance(value, dict):
         budget[0] -= 2
-        return {_safe(str(k), budget, depth + 1): _safe(v, budget, depth + 1) for k, v in list(value.items())[:MAX_ITEMS]}
+        return {_safe(str(k), budget, depth + 1): _safe(v, budget, depth + 1) for k, v in _until_spent(value.items(), budget)}
     return _safe(repr(value), budget, depth)
+
+
+def _until_spent(items, budget: list[int]):
+    """At most MAX_ITEMS of `items`, and none once the budget is spent."""
+    for count, item in enumerate(items):
+        if count >= MAX_ITEMS or budget[0] <= 0:
+            return
+        yield item
 
 
 def record(kind: str, **fields) -> None:
@@ -68,6 +78,7 @@ def record(kind: str, **fields) -> None:
     event, size = _event(kind, fields)
     if _size[0] + size > MAX_TOTAL:
         _dropped[0] += 1
+        _size[0] = MAX_TOTAL  # full: later events are dropped without being made
         return
     _size[0] += size
     _events.append(event)

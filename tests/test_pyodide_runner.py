@@ -8,6 +8,7 @@ import urllib.parse
 import pytest
 
 from loopcraft.pyodide import ROOT, PyodideRunner, RunnerError
+from tests import hostile_corpus
 
 LOOP = "def f():\n    while True:\n        pass\n"
 STUBBORN = "def f():\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass\n"
@@ -49,34 +50,11 @@ def test_deep_recursion_is_an_error_and_python_survives(pyodide_runner):
     assert one(pyodide_runner, "def f():\n    return 1\n")["value"] == "1"
 
 
-# Walks everything the garbage collector and sys.modules reach from a learner's namespace.
-WALK = """
-import gc, sys
-
-def f():
-    seen, found, kinds = set(), [], {}
-    stack = [sys.modules, globals(), *gc.get_objects()]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        kind = type(obj)
-        if kind not in kinds:
-            kinds[kind] = "JsProxy" in [k.__name__ for k in kind.__mro__]
-        if kinds[kind] or (kind is type(sys) and obj.__name__ in ("js", "pyodide_js")):
-            found.append(kind.__name__ + ": " + repr(obj)[:60])
-            continue
-        stack.extend(gc.get_referents(obj))
-    return {"walked": len(seen), "javascript": found}
-"""
-
-
 def test_no_javascript_object_is_reachable_from_learner_code(pyodide_runner):
     import json
 
     for _ in range(2):  # the first interpreter of the runner and one restored for a later submission
-        result = json.loads(one(pyodide_runner, WALK, time_limit=60)["value"])
+        result = json.loads(one(pyodide_runner, hostile_corpus.JAVASCRIPT_WALK, time_limit=60)["value"])
         assert result["walked"] > 50_000 and result["javascript"] == []
 
 
@@ -174,3 +152,15 @@ def test_a_value_too_deep_or_too_big_is_an_error_for_that_case_only(pyodide_runn
     assert "nested more than 100 levels deep" in outcomes[0]["error"]
     assert "an int of more than 1,000 digits" in outcomes[1]["error"]
     assert outcomes[2]["value"] == "1"
+
+
+def test_an_outcome_the_host_cannot_read_is_an_error_for_that_case_only():
+    from loopcraft.pyodide import _checked
+
+    ok = {"kind": "value", "value": "[1]", "output": "", "trace": []}
+    assert _checked(ok) is ok
+    for bad in ({"kind": "value", "value": "9" * 5000, "output": ""},  # past the host's int-digit limit
+                {"kind": "value", "value": "[" * 5000 + "]" * 5000, "output": ""},  # too deep for json.loads
+                {"kind": "value", "value": 7, "output": ""}, {"kind": "forged"}, "not an outcome"):
+        outcome = _checked(bad)
+        assert outcome["kind"] == "error" and outcome["error"].startswith("This case could not be graded")

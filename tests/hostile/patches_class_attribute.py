@@ -1,6 +1,6 @@
 # include: reference
 # expect-status: error, pass
-# expect-message: JSONDecoder was changed in place
+# expect-message: json.decoder.JSONDecoder.decode was changed in place
 # also-alone: yes
 # Patching a class in place leaves every module dict as it was: the grader decodes each case's arguments
 # with json, so this would hand every later case (or student) the wrong arguments and fail them silently.
