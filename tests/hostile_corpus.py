@@ -20,28 +20,9 @@ from tests.helpers import ROOT
 
 CORPUS = ROOT / "tests" / "hostile"
 
-# A solution whose f() walks everything the garbage collector and sys.modules reach from a learner's
-# namespace and returns {"walked": objects seen, "javascript": the JavaScript objects among them}.
-JAVASCRIPT_WALK = """
-import gc, sys
-
-def f():
-    seen, found, kinds = set(), [], {}
-    stack = [sys.modules, globals(), *gc.get_objects()]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        kind = type(obj)
-        if kind not in kinds:
-            kinds[kind] = "JsProxy" in [k.__name__ for k in kind.__mro__]
-        if kinds[kind] or (kind is type(sys) and obj.__name__ in ("js", "pyodide_js")):
-            found.append(kind.__name__ + ": " + repr(obj)[:60])
-            continue
-        stack.extend(gc.get_referents(obj))
-    return {"walked": len(seen), "javascript": found}
-"""
+# A solution that defines walk_for_javascript(): it walks everything the garbage collector and sys.modules
+# reach from a learner's namespace and returns {"walked": objects seen, "javascript": JavaScript objects}.
+JAVASCRIPT_WALK = "js_found_through_gc"
 SLUG = "consecutive-error-limit"
 REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
 
@@ -73,6 +54,10 @@ def load() -> list[Hostile]:
             alone=header.get("also-alone") == "yes",
         ))
     return found
+
+
+def named(name: str) -> Hostile:
+    return next(item for item in load() if item.name == name)
 
 
 def write(folder: Path) -> list[Hostile]:

@@ -9,10 +9,10 @@ from tests import hostile_corpus
 from tests.browser.test_learner import open_challenge, run_and_wait
 
 # The walk runs in the one case whose task is "maths" (it takes a second or so); the other cases return {}.
-SOLUTION = hostile_corpus.JAVASCRIPT_WALK + """
+SOLUTION = hostile_corpus.named(hostile_corpus.JAVASCRIPT_WALK).source + """
 
 def run_agent(task, script, **options):
-    return f() if task == "maths" else {}
+    return walk_for_javascript() if task == "maths" else {}
 """
 
 
@@ -25,4 +25,4 @@ def test_no_javascript_object_is_reachable_from_learner_code_in_the_page(page: P
     run_and_wait(page)
     walked = [t["actual"] for t in page.evaluate("window.loopcraft.lastResult")["tests"] if t.get("actual", {}).get("walked")]
     assert len(walked) == 1
-    assert walked[0]["walked"] > 50_000 and walked[0]["javascript"] == []
+    assert walked[0]["walked"] > 20_000 and walked[0]["javascript"] == []

@@ -8,7 +8,7 @@ import importlib
 import sys
 
 _found = [name for name, module in list(sys.modules.items()) if type(module).__name__ == "JsProxy"]
-for _name in ("js", "pyodide_js", "_pyodide_core", "pyodide.code", "pyodide.http", "pyodide.webloop"):
+for _name in ("js", "pyodide_js", "_pyodide_core", "pyodide.code", "pyodide.webloop"):
     try:
         _module = importlib.import_module(_name)
     except Exception:  # noqa: BLE001 - refused is the expected answer

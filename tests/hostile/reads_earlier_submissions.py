@@ -15,17 +15,17 @@ _MARK = "def run_agent("
 
 def _other_sources():
     seen, found = set(), []
-    stack = [sys.modules, *gc.get_objects()]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        if type(obj) is str:
-            if _MARK in obj and obj not in _MINE and _MINE not in obj:
-                found.append(obj[:60])
-            continue
-        stack.extend(gc.get_referents(obj))
+    frontier = [sys.modules, *gc.get_objects()]
+    while frontier:
+        inner = []
+        for obj in frontier:
+            if type(obj) is str:
+                if _MARK in obj and obj not in _MINE and _MINE not in obj:
+                    found.append(obj[:60])
+            elif id(obj) not in seen:
+                seen.add(id(obj))
+                inner.append(obj)
+        frontier = gc.get_referents(*inner)
     return found
 
 
