@@ -34,7 +34,11 @@ const discard = () => {};
 // under Node, read the exercises' hidden expected values from disk. Pyodide's `js` and `pyodide_js`
 // modules go, and so do the Function constructors, the one step from any JavaScript object (a list
 // passed through pyodide.ffi.to_js, say) to running arbitrary JavaScript. Pyodide needs neither once
-// loaded. docs/threat-model.md has the rest.
+// loaded. unregisterJsModule leaves the modules themselves in sys.modules and in the import system's
+// loaders: grader.guard.cut_javascript_handles, run right after, drops those and every other JavaScript
+// object Python holds (tests/hostile/js_found_through_gc.py walks gc to prove it). Under Node the runner also
+// runs with code generation from strings disallowed and under the permission model (loopcraft/pyodide.py).
+// docs/threat-model.md has the rest.
 function closeWayToJavaScript(pyodide) {
   pyodide.unregisterJsModule("js");
   pyodide.unregisterJsModule("pyodide_js");
