@@ -1,10 +1,22 @@
 // Node's counterpart of src/worker.js: a worker thread with Pyodide from node_modules and the grader
 // read from the repository, so the CLI and the build run exactly what the browser runs.
+import { constants as fsConstants } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { parentPort } from "node:worker_threads";
-import { loadPyodide } from "pyodide";
+import { constants as osConstants } from "node:os";
+import { pathToFileURL } from "node:url";
+import { parentPort, workerData } from "node:worker_threads";
 import { serveWorker } from "./src/worker-core.js";
 
+// Under Node's permission model process.binding() is refused, and Pyodide's start-up reads
+// process.binding("constants").fs (the open flags of its NODEFS); the public constants are the same values.
+const bindingConstants = { fs: fsConstants, os: osConstants };
+process.binding = (name) => {
+  if (name === "constants") return bindingConstants;
+  throw new Error(`process.binding("${name}") is not available to the grader`);
+};
+
+// Imported by its real path: resolving "pyodide" would read node_modules itself, which this process may not.
+const { loadPyodide } = await import(pathToFileURL(`${workerData.pyodideDir}/pyodide.mjs`).href);
 const graderDir = new URL("../grader/", import.meta.url);
 
 async function readGraderFiles() {
@@ -12,9 +24,25 @@ async function readGraderFiles() {
   return Promise.all(names.map(async (name) => ({ path: `grader/${name}`, text: await readFile(new URL(name, graderDir), "utf8") })));
 }
 
+// A fresh interpreter for every submission: the runner keeps the snapshot the first worker made and hands it
+// to every later one (see node-runner.mjs).
+let snapshot = workerData.snapshot;
+const snapshots = {
+  makeAtStart: true,
+  find: async () => (snapshot ? { bytes: Promise.resolve(snapshot) } : null),
+  save: async (bytes) => {
+    snapshot = bytes;
+    parentPort.postMessage({ type: "snapshot-bytes", bytes });
+  },
+  discard: async () => {
+    snapshot = null;
+  },
+};
+
 serveWorker({
-  loadPyodide: ({ stdout, stderr }) => loadPyodide({ stdout, stderr }),
+  loadPyodide: (options) => loadPyodide({ ...options, indexURL: `${workerData.pyodideDir}/` }),
   readGraderFiles,
   post: (message) => parentPort.postMessage(message),
   listen: (handler) => parentPort.on("message", handler),
+  snapshots: workerData.fresh ? snapshots : null,
 });

@@ -7,7 +7,7 @@ the CLI's own process, judge.js in the page).
 from __future__ import annotations
 
 import builtins
-import functools
+import gc
 import inspect
 import io
 import json
@@ -24,6 +24,7 @@ _dumps, _loads = json.dumps, json.loads
 SOLUTION_FILE = "solution.py"
 SANDBOX_FILE = "sandbox.py"
 DEFAULT_OUTPUT_LIMIT = 20_000
+ERROR_LIMIT = 5_000  # characters of an error's text: its start and its end (where the exception's line is)
 
 
 class _CappedWriter(io.TextIOBase):
@@ -48,19 +49,28 @@ class _CappedWriter(io.TextIOBase):
         return len(text)
 
     def getvalue(self) -> str:
-        text = "".join(self.parts)
+        text = trace.readable("".join(self.parts))
         if self.dropped:
             text += f"\n[output truncated: {self.dropped} more characters not shown]"
         return text
+
+
+def _capped_error(text: str) -> str:
+    text = trace.readable(text)
+    if len(text) <= ERROR_LIMIT:
+        return text
+    half = ERROR_LIMIT // 2
+    return f"{text[:half]}\n[... {len(text) - ERROR_LIMIT} characters of this error not shown ...]\n{text[-half:]}"
 
 
 class _LoadError(Exception):
     """The learner's code cannot be loaded; carries the learner-facing message."""
 
 
-@functools.lru_cache(maxsize=8)
 def _compile(source: str, filename: str):
-    # Tracebacks read source lines through linecache; exec'd strings are not on disk.
+    # Tracebacks read source lines through linecache; exec'd strings are not on disk. Nothing is cached
+    # across calls (an earlier cache let a submission read a classmate's source from it): compiling takes
+    # about a millisecond.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return compile(source, filename, "exec", dont_inherit=True)
 
@@ -105,8 +115,8 @@ def _check_returned(entry: str, value):
 
 
 def _attempt(source: str, sandbox: str, entry: str, args_json: str) -> dict:
-    """Load and call the learner's code; exceptions are kept, not formatted: formatting runs code
-    (the traceback module, builtins) that must not be trusted until the guard has looked."""
+    """Load and call the learner's code; exceptions are kept, to be formatted while the learner's code
+    still counts as running (see run_case)."""
     try:
         func = _load(source, sandbox, entry)
     except _LoadError as exc:
@@ -126,8 +136,22 @@ def _attempt(source: str, sandbox: str, entry: str, args_json: str) -> dict:
         return {"kind": "error", "phase": "return", "exception": exc}
 
 
+def _formatted(exc: BaseException) -> str:
+    try:
+        return _format_exception(exc)
+    except BaseException as failure:  # noqa: BLE001 - an exception whose __str__ raises, or a timeout in it
+        return f"{type(exc).__name__} (its message could not be shown: {type(failure).__name__})"
+
+
 def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit: int = DEFAULT_OUTPUT_LIMIT) -> str:
-    """Run `entry(**args)` in a fresh namespace and return the outcome as a JSON string."""
+    """Run `entry(**args)` in a fresh namespace and return the outcome as a JSON string.
+
+    Everything the learner's code can still set off runs before the guard looks: formatting the exception
+    (its __str__ and __repr__ are the learner's), and the finalizers of the learner's objects, run by a
+    collection. From the guard's check to the returned string, the grader runs its own code only, with the
+    cyclic garbage collector off, so no finalizer of the learner's can run in between."""
+    if _GC_ENABLED:
+        gc.enable()
     out = _CappedWriter(output_limit)
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = out
@@ -135,27 +159,31 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     trace.start()
     try:
         outcome = _attempt(source, sandbox, entry, args_json)
+        if "exception" in outcome:
+            outcome["error"] = _formatted(outcome.pop("exception"))
+        gc.collect()
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved
     tampered = guard.changes(_PRISTINE)
-    sys.settrace(None)
-    sys.setprofile(None)
+    gc.disable()
     if tampered:
         # Whatever the case returned may have been forged; this interpreter is not to be trusted again.
         guard.restore(_PRISTINE)
+        gc.disable()
         outcome = {
             "kind": "error", "phase": "call", "restart": True,
             "error": "Your code changed the grader's environment (" + "; ".join(tampered[:3]) + "). "
-            "Solutions must leave builtins, json and the grader as they are.",
+            "Solutions must leave builtins, json, the grader and the interpreter's settings as they are.",
         }
-    elif "exception" in outcome:
-        outcome["error"] = _format_exception(outcome.pop("exception"))
     outcome["output"] = out.getvalue()
     if outcome["kind"] == "value":
         outcome["trace"] = trace.take("return", value=_loads(outcome["value"]))
     else:
+        outcome["error"] = _capped_error(outcome["error"])
         outcome["trace"] = trace.take("raise", error=outcome["error"])
     return _dumps(outcome)
 
 
-_PRISTINE = guard.snapshot()
+_GC_ENABLED = gc.isenabled()
+_PRISTINE: dict = {}  # filled in place, so that the snapshot sees this name already bound
+_PRISTINE.update(guard.snapshot())

@@ -56,7 +56,7 @@ def run_lessons(root: Path, lessons: list[Lesson], cache: BuildCache | None = No
         if runner is None:
             from .pyodide import PyodideRunner  # needs Node and Pyodide, so only when something must run
 
-            with PyodideRunner() as own:
+            with PyodideRunner(fresh=False) as own:  # the author's own code: no fresh interpreter per block
                 done.update(_run(own, missing))
         else:
             done.update(_run(runner, missing))

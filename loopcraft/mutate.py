@@ -426,7 +426,9 @@ class _Pool:
 
     def _runner(self) -> PyodideRunner:
         if not hasattr(self._local, "runner"):
-            self._local.runner = PyodideRunner()
+            # Mutants are the author's own code: they share an interpreter (a fresh one each would cost a
+            # restore per mutant), the guard still checks every case.
+            self._local.runner = PyodideRunner(fresh=False)
             self._runners.append(self._local.runner)  # list.append is atomic
         return self._local.runner
 

@@ -5,9 +5,13 @@ Each file is a solution of `consecutive-error-limit` whose header says what must
   # expect-status: a, b         exactly these statuses appear among the cases
   # expect-message: text        a case that does not pass has this in its message
   # expect-output-ends: text    some case's printed output ends with this
+  # expect-trace-under: n       every case's trace is under n characters as JSON
+  # also-alone: yes             graded alone too: its verdict in a folder must be the same as alone (what
+                                one submission does cannot reach another)
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +19,10 @@ from pathlib import Path
 from tests.helpers import ROOT
 
 CORPUS = ROOT / "tests" / "hostile"
+
+# A solution that defines walk_for_javascript(): it walks everything the garbage collector and sys.modules
+# reach from a learner's namespace and returns {"walked": objects seen, "javascript": JavaScript objects}.
+JAVASCRIPT_WALK = "js_found_through_gc"
 SLUG = "consecutive-error-limit"
 REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
 
@@ -26,6 +34,8 @@ class Hostile:
     statuses: frozenset[str]
     message: str | None
     output_ends: str | None
+    trace_under: int | None
+    alone: bool
 
 
 def load() -> list[Hostile]:
@@ -40,8 +50,14 @@ def load() -> list[Hostile]:
             statuses=frozenset(s.strip() for s in header["expect-status"].split(",")),
             message=header.get("expect-message"),
             output_ends=header.get("expect-output-ends"),
+            trace_under=int(header["expect-trace-under"]) if "expect-trace-under" in header else None,
+            alone=header.get("also-alone") == "yes",
         ))
     return found
+
+
+def named(name: str) -> Hostile:
+    return next(item for item in load() if item.name == name)
 
 
 def write(folder: Path) -> list[Hostile]:
@@ -61,3 +77,6 @@ def check(item: Hostile, tests: list[dict]) -> None:
         assert any(item.message in m for m in messages), f"{item.name}: messages {messages[:2]!r}"
     if item.output_ends:
         assert any(t["output"].endswith(item.output_ends) for t in tests), f"{item.name}: output"
+    if item.trace_under:
+        sizes = [len(json.dumps(t["trace"])) for t in tests]
+        assert max(sizes) < item.trace_under, f"{item.name}: trace sizes {sizes}"

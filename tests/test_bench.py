@@ -25,3 +25,11 @@ def test_bench_runs_and_writes_its_results(tmp_path):
     assert all(b["seconds"] > 0 and b["peak_mb"] > 0 for b in result["build"].values())
     assert result["core_bytes"] > 0 and result["goals"]
     assert "goal" in done.stdout
+
+
+@pytest.mark.bench
+def test_the_fresh_interpreter_benchmark_runs_and_prints_its_ratio():
+    done = subprocess.run([sys.executable, "bench/fresh_interpreter.py", "--submissions", "2"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "x a plain load (goal: at most 0.25x)" in done.stdout

@@ -94,6 +94,76 @@ def test_tampering_with_builtins_or_json_is_an_error_that_asks_for_a_new_interpr
     for patch, changed in (("import builtins\n    builtins.isinstance = lambda o, k: True", "builtins.isinstance"),
                            ("import json\n    json.dumps = lambda *a, **k: '1'", "json.dumps")):
         outcome = run(f"def f():\n    {patch}\n    return 1\n")
-        assert outcome["restart"] is True and f"({changed} was changed)" in outcome["error"]
+        assert outcome["restart"] is True and f"({changed} was changed" in outcome["error"]
         # What was changed is put back, so this process can still write its verdicts.
         assert run("def f():\n    return [1]\n")["value"] == "[1]"
+
+
+def tampered(body: str) -> str:
+    """The error of a case whose f() runs `body` (indented lines); asserts the case asks for a new interpreter."""
+    outcome = run(f"def f():\n{body}\n    return 1\n")
+    assert outcome.get("restart") is True, outcome
+    assert run("def f():\n    return [1]\n")["value"] == "[1]"  # put back: the next case is graded as usual
+    return outcome["error"]
+
+
+def test_a_class_attribute_or_a_function_patched_in_place_is_caught_and_put_back():
+    import json as host_json
+
+    assert "json.decoder.JSONDecoder.decode was changed in place" in tampered(
+        "    import json\n    json.JSONDecoder.decode = lambda self, s, _w=None: {}")
+    assert "grader.canonical.normalize was changed in place" in tampered(
+        "    import grader.canonical\n    grader.canonical.normalize.__code__ = (lambda v, *a: 0).__code__")
+    assert "json.encoder.JSONEncoder.spy was added" in tampered("    import json\n    json.JSONEncoder.spy = 1")
+    assert host_json.loads("[2]") == [2] and not hasattr(host_json.JSONEncoder, "spy")
+
+
+def test_new_builtins_and_interpreter_settings_are_caught_and_put_back():
+    import gc
+    import signal
+    import sys
+
+    assert "builtins.spy was added" in tampered("    import builtins\n    builtins.spy = 1")
+    error = tampered("    import sys, gc, signal\n    sys.setrecursionlimit(77)\n    sys.set_int_max_str_digits(999)\n"
+                     "    gc.callbacks.append(print)\n    signal.signal(signal.SIGINT, signal.SIG_IGN)")
+    assert "the recursion limit changed; the int max str digits limit changed; gc.callbacks changed" in error
+    assert sys.getrecursionlimit() != 77 and sys.get_int_max_str_digits() != 999 and print not in gc.callbacks
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+
+
+def test_what_an_exception_or_a_finalizer_does_after_the_case_is_seen_by_the_guard():
+    late_str = "    class E(Exception):\n        def __str__(self):\n            import builtins\n            builtins.len = abs\n            return 'x'\n    raise E()"
+    assert "builtins.len was changed" in tampered(late_str)
+    late_del = ("    class Late:\n        def __del__(self):\n            import grader.trace\n            grader.trace.record = None\n"
+                "    late = Late()\n    late.cycle = late")
+    assert "grader.trace.record was changed" in tampered(late_del)
+
+
+def test_an_audit_hook_cannot_be_added():
+    outcome = run("import sys\nseen = []\nsys.addaudithook(lambda e, a: seen.append(e))\ncompile('1', 'x', 'eval')\ndef f():\n    return seen\n")
+    assert outcome["value"] == "[]"
+
+
+def test_values_too_deep_too_big_or_too_long_are_refused_with_a_message():
+    deep = run("def f():\n    v = []\n    for _ in range(3000):\n        v = [v]\n    return v\n")
+    assert deep["phase"] == "return" and "nested more than 100 levels deep" in deep["error"]
+    assert "an int of more than 1,000 digits" in run("def f():\n    return [7 ** 5917]\n")["error"]
+    assert "more than the 1,000,000 a result may be" in run("def f():\n    return 'x' * 2_000_000\n")["error"]
+    assert "more than 100,000 items" in run("def f():\n    return [0] * 200_000\n")["error"]
+
+
+def test_error_text_is_capped_and_lone_surrogates_are_shown_as_escapes():
+    outcome = run("def f():\n    print('half \\ud800')\n    raise ValueError('\\udc00' + 'y' * 100_000)\n")
+    assert outcome["output"] == "half \\ud800\n"
+    assert len(outcome["error"]) < 5_100 and "characters of this error not shown" in outcome["error"]
+    assert outcome["error"].startswith("Traceback") and outcome["error"].endswith("y" * 100)
+    assert "ValueError: \\udc00" in outcome["error"]
+    json.dumps(outcome, ensure_ascii=False).encode("utf-8")  # printable as UTF-8
+
+
+def test_a_trace_is_capped_in_total_and_made_quickly():
+    sandbox = "from grader import trace\ndeep = 'leaf'\nfor _ in range(3000):\n    deep = [deep]\nwide = [['x' * 5000] * 100] * 100\n"
+    source = "def f():\n    for _ in range(1000):\n        trace.record('note', text=wide, deep=deep)\n    return 1\n"
+    events = json.loads(run_case(source, sandbox, "f", "{}"))["trace"]
+    assert len(json.dumps(events)) < 600_000
+    assert events[-2]["text"].startswith("trace truncated:") and events[-1] == {"kind": "return", "value": 1}

@@ -1,9 +1,14 @@
 """The Node runner: the grader in real Pyodide (Python 3.14), time limits enforced both ways."""
 from __future__ import annotations
 
+import subprocess
 import time
+import urllib.parse
 
-from loopcraft.pyodide import PyodideRunner
+import pytest
+
+from loopcraft.pyodide import ROOT, PyodideRunner, RunnerError
+from tests import hostile_corpus
 
 LOOP = "def f():\n    while True:\n        pass\n"
 STUBBORN = "def f():\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass\n"
@@ -43,3 +48,120 @@ def test_deep_recursion_is_an_error_and_python_survives(pyodide_runner):
     outcome = one(pyodide_runner, "def f(n=0):\n    return f(n + 1)\n", time_limit=5)
     assert outcome["kind"] == "error" and "RecursionError" in outcome["error"]
     assert one(pyodide_runner, "def f():\n    return 1\n")["value"] == "1"
+
+
+def test_no_javascript_object_is_reachable_from_learner_code(pyodide_runner):
+    import json
+
+    for _ in range(2):  # the first interpreter of the runner and one restored for a later submission
+        walk = hostile_corpus.named(hostile_corpus.JAVASCRIPT_WALK).source
+        result = json.loads(one(pyodide_runner, walk, entry="walk_for_javascript", time_limit=60)["value"])
+        assert result["walked"] > 20_000 and result["javascript"] == []
+
+
+def test_every_submission_gets_a_fresh_interpreter_and_the_first_is_made_before_learner_code(pyodide_runner):
+    leaves = "import sys, builtins\ndef f():\n    seen = [getattr(sys, 'left', None), hasattr(builtins, 'left')]\n    sys.left = 1\n    return seen\n"
+    assert [one(pyodide_runner, leaves)["value"] for _ in range(3)] == ["[null,false]"] * 3
+
+
+def test_trusted_code_can_share_one_interpreter():
+    counts = "import sys\ndef f():\n    sys.runs = getattr(sys, 'runs', 0) + 1\n    return sys.runs\n"
+    with PyodideRunner(fresh=False) as runner:
+        assert [one(runner, counts)["value"] for _ in range(3)] == ["1", "2", "3"]
+
+
+def test_cases_of_one_submission_share_the_interpreter_unless_one_tampers(pyodide_runner):
+    source = "import sys\ndef f(tamper):\n    sys.count = getattr(sys, 'count', 0) + 1\n    if tamper:\n        sys.setrecursionlimit(50)\n    return sys.count\n"
+    cases = [{"name": str(i), "args": {"tamper": i == 1}} for i in range(3)]
+    outcomes = pyodide_runner.run(source=source, sandbox="", entry="f", cases=cases, time_limit=3)
+    assert outcomes[0]["value"] == "1"
+    assert "the recursion limit changed" in outcomes[1]["error"]
+    assert outcomes[2]["value"] == "1"  # a new interpreter after the tampering case
+
+
+def probe_env(monkeypatch, module: str) -> None:
+    """Preloads `module` (JavaScript) into the runner's main thread and every worker thread, as Node's
+    --import does: a way into the real runner process that only a test, setting its environment, has."""
+    monkeypatch.setenv("NODE_OPTIONS", "--import=data:text/javascript," + urllib.parse.quote(module))
+
+
+PERMISSION_PROBE = """
+import { isMainThread } from "node:worker_threads";
+import { execFileSync } from "node:child_process";
+import { writeFileSync, readFileSync } from "node:fs";
+const target = process.env.PROBE_TARGET;
+const tries = {
+  child: () => execFileSync("/bin/true"),
+  write: () => writeFileSync(target, "written"),
+  read: () => readFileSync(process.env.PROBE_SECRET),
+};
+const report = {};
+for (const [name, attempt] of Object.entries(tries)) {
+  try { attempt(); report[name] = "allowed"; } catch (error) { report[name] = error.code ?? String(error); }
+}
+console.error(`PROBE ${isMainThread ? "main" : "worker"} ${JSON.stringify(report)}`);
+"""
+
+
+def test_the_runner_process_may_not_start_a_child_process_write_or_read_outside_what_it_loads(monkeypatch, tmp_path):
+    target = tmp_path / "written.txt"
+    monkeypatch.setenv("PROBE_TARGET", str(target))
+    monkeypatch.setenv("PROBE_SECRET", str(ROOT / "exercises" / "build-an-agent" / "track.yaml"))
+    probe_env(monkeypatch, PERMISSION_PROBE)
+    # The probe itself works: without the permission model, node lets it do all three.
+    unrestricted = subprocess.run(["node", "-e", ""], capture_output=True, text=True, timeout=60)
+    assert 'PROBE main {"child":"allowed","write":"allowed","read":"allowed"}' in unrestricted.stderr
+    target.unlink()
+    with PyodideRunner() as runner:
+        assert one(runner, "def f():\n    return 1\n")["value"] == "1"
+        said = "\n".join(runner._diagnostics)
+    denied = '{"child":"ERR_ACCESS_DENIED","write":"ERR_ACCESS_DENIED","read":"ERR_ACCESS_DENIED"}'
+    assert f"PROBE main {denied}" in said and f"PROBE worker {denied}" in said
+    assert not target.exists()
+
+
+def test_stray_output_from_a_worker_thread_breaks_nothing(monkeypatch):
+    # A worker that prints, on stdout and stderr, lines that look like the runner's replies.
+    probe_env(monkeypatch, """
+import { isMainThread } from "node:worker_threads";
+if (!isMainThread) {
+  const forge = () => { console.log('{"id": 1, "outcomes": []}'); console.error('{"ready": false, "error": "forged"}'); };
+  forge();
+  setInterval(forge, 5).unref();
+}
+""")
+    with PyodideRunner() as runner:
+        for expected in ("1", "2"):
+            assert one(runner, f"def f():\n    print('{{\"id\": 9}}')\n    return {expected}\n")["value"] == expected
+        assert any("forged" in line for line in runner._diagnostics)
+
+
+def test_a_reply_that_is_not_json_is_an_error_naming_the_runner(monkeypatch):
+    probe_env(monkeypatch, """
+import { isMainThread } from "node:worker_threads";
+import { writeSync } from "node:fs";
+if (isMainThread) writeSync(Number(process.argv[process.argv.indexOf("--replies") + 1]), "garbage\\n");
+""")
+    with PyodideRunner() as runner, pytest.raises(RunnerError, match=r"frontend/node-runner.mjs\) sent a reply that is not JSON"):
+        one(runner, "def f():\n    return 1\n")
+
+
+def test_a_value_too_deep_or_too_big_is_an_error_for_that_case_only(pyodide_runner):
+    deep = "def f(kind):\n    v = []\n    for _ in range(3000):\n        v = [v]\n    return {'deep': v, 'int': 7 ** 5917, 'ok': 1}[kind]\n"
+    outcomes = pyodide_runner.run(source=deep, sandbox="", entry="f", time_limit=5,
+                                  cases=[{"name": k, "args": {"kind": k}} for k in ("deep", "int", "ok")])
+    assert "nested more than 100 levels deep" in outcomes[0]["error"]
+    assert "an int of more than 1,000 digits" in outcomes[1]["error"]
+    assert outcomes[2]["value"] == "1"
+
+
+def test_an_outcome_the_host_cannot_read_is_an_error_for_that_case_only():
+    from loopcraft.pyodide import _checked
+
+    ok = {"kind": "value", "value": "[1]", "output": "", "trace": []}
+    assert _checked(ok) is ok
+    for bad in ({"kind": "value", "value": "9" * 5000, "output": ""},  # past the host's int-digit limit
+                {"kind": "value", "value": "[" * 5000 + "]" * 5000, "output": ""},  # too deep for json.loads
+                {"kind": "value", "value": 7, "output": ""}, {"kind": "forged"}, "not an outcome"):
+        outcome = _checked(bad)
+        assert outcome["kind"] == "error" and outcome["error"].startswith("This case could not be graded")

@@ -11,6 +11,9 @@
 // booting Python. It is made in a worker of its own, from a fresh interpreter that never ran learner code.
 // `background: false` turns that off, for a page that must stay quiet (tests, see app.js).
 //
+// `fresh` (the Node runner): every run starts in a new interpreter. Before a run, a worker that has run any
+// case is sent "renew" and the run waits for "renewed", so the swap never counts against a case's time limit.
+//
 // States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs});
 // "running"; "finished" (a run is over); "restarting" ({reason}: one of RESTART_REASONS); "error" ({message}).
 
@@ -49,9 +52,11 @@ function canInterrupt() {
 }
 
 // timeLimitMs: the limit of a case when a run names none (the exercise's time_limit_seconds; no default here).
-export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true }) {
+export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true, fresh = false }) {
   let worker = null;
   let ready = null; // a promise settled when the current worker's Python is loaded
+  let settle = null; // {resolve, reject} of `ready`
+  let used = false; // the current interpreter has run learner code
   let pending = null; // {runId, index, resolve} for the case in flight
   let runCounter = 0;
   let busy = false;
@@ -68,7 +73,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   function start(state, detail) {
     onState(state, detail);
     const started = performance.now();
-    let settle;
+    used = false;
     ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
     // An interrupt left over from the worker being replaced would stop the new one's start-up.
     if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
@@ -80,6 +85,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
           settle.resolve();
           armIdle();
           onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started) });
+        } else if (message.type === "renewed") {
+          settle.resolve();
         } else if (message.type === "fatal") {
           settle.reject(new Error(message.message));
           onState("error", { message: message.message });
@@ -109,6 +116,13 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     const maker = spawn("snapshot");
     maker.listen((message) => message.type === "snapshot-done" && maker.terminate(), () => maker.terminate());
     maker.post({ type: "make-snapshot" });
+  }
+
+  function renew() {
+    used = false;
+    ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    worker.post({ type: "renew" });
+    return ready;
   }
 
   function restart(reason) {
@@ -152,9 +166,11 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     clearTimeout(idleTimer);
     try {
       await ready;
+      if (fresh && used) await renew();
       onState("running");
       for (const [index, { args }] of cases.entries()) {
         onCaseStart(index);
+        used = true;
         const { message, timedOut, reason } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
         // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
         const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;

@@ -4,8 +4,10 @@
 // Protocol (every message is a plain object with a `type`):
 //   driver -> worker  {type: "init", interruptBuffer, answered}       Int32Arrays of one item on a SharedArrayBuffer, or null
 //                     {type: "run-case", runId, index, source, sandbox, entry, args}
+//                     {type: "renew"}                                  a fresh interpreter from the snapshot (Node runner)
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
 //   worker -> driver  {type: "ready", version, snapshot}              snapshot: "restored" | "missing" | undefined (not supported)
+//                     {type: "renewed"}                                answers "renew": the next case runs in the new interpreter
 //                     {type: "case-done", runId, index, outcome, crashed}
 //                     {type: "fatal", message}                        Python could not start
 //                     {type: "snapshot-done", saved}                   saved: bytes stored, or 0 when it failed
@@ -15,10 +17,12 @@
 // Python boots on "init", or at once when the worker is created with `eager` (the page's worker, spawned
 // before the page's own script has even loaded): the worker says nothing until "init" all the same.
 //
-// Memory snapshots (browser only: the Node runner passes no `snapshots`, so it always starts plainly). A
-// worker of its own loads Python, imports the grader and snapshots Pyodide's memory before any learner code
-// has run; later starts restore it instead of booting the interpreter. Every restore starts from the same
-// state, so `random` is re-seeded. The file system is not in the snapshot: the grader's files are written
+// Memory snapshots. In the browser a worker of its own loads Python, imports the grader and snapshots
+// Pyodide's memory before any learner code has run; later starts restore it instead of booting the
+// interpreter. The Node runner's store says `makeAtStart`: its first worker makes the snapshot before it
+// starts, then every interpreter, the first included, is restored from it, and "renew" (sent before each
+// submission) swaps in a new one: nothing one submission does can reach the next. Every restore starts from the
+// same state, so `random` is re-seeded. The file system is not in the snapshot: the grader's files are written
 // again on every start, so tracebacks quote the same lines either way.
 
 const PY_ROOT = "/lib/loopcraft";
@@ -30,7 +34,11 @@ const discard = () => {};
 // under Node, read the exercises' hidden expected values from disk. Pyodide's `js` and `pyodide_js`
 // modules go, and so do the Function constructors, the one step from any JavaScript object (a list
 // passed through pyodide.ffi.to_js, say) to running arbitrary JavaScript. Pyodide needs neither once
-// loaded. docs/threat-model.md has the rest.
+// loaded. unregisterJsModule leaves the modules themselves in sys.modules and in the import system's
+// loaders: grader.guard.cut_javascript_handles, run right after, drops those and every other JavaScript
+// object Python holds (tests/hostile/js_found_through_gc.py walks gc to prove it). Under Node the runner also
+// runs with code generation from strings disallowed and under the permission model (loopcraft/pyodide.py).
+// docs/threat-model.md has the rest.
 function closeWayToJavaScript(pyodide) {
   pyodide.unregisterJsModule("js");
   pyodide.unregisterJsModule("pyodide_js");
@@ -98,7 +106,12 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
 
   // A snapshot that cannot be restored (a browser update, a corrupt entry) is dropped, and Python boots plainly.
   async function restoreOrLoad() {
-    const found = snapshots && await snapshots.find().catch(() => null);
+    let found = snapshots && await snapshots.find().catch(() => null);
+    if (!found && snapshots?.makeAtStart) {
+      const bytes = await makeSnapshotBytes();
+      await snapshots.save(bytes);
+      found = { bytes: Promise.resolve(bytes) };
+    }
     if (found) {
       try {
         return { pyodide: await loadPyodide({ _loadSnapshot: found.bytes }), restored: true };
@@ -107,6 +120,13 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       }
     }
     return { pyodide: await loadPyodide(), restored: false };
+  }
+
+  async function makeSnapshotBytes() {
+    const [pyodide, files] = await Promise.all([loadPyodide({ _makeSnapshot: true }), readGraderFiles()]);
+    writeGraderFiles(pyodide, files);
+    importGrader(pyodide);
+    return pyodide.makeMemorySnapshot();
   }
 
   async function boot() {
@@ -119,29 +139,41 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     return { pyodide, restored };
   }
 
-  async function init({ interruptBuffer: buffer, answered: counter = null }) {
-    answered = counter;
+  // Answers with `reply(pyodide, restored)` once the interpreter being booted is ready.
+  async function serve(reply) {
     try {
-      const { pyodide, restored } = await (booting ??= boot());
-      if (buffer) {
-        interruptBuffer = buffer;
-        pyodide.setInterruptBuffer(takeOnRead(buffer));
-      }
+      const { pyodide, restored } = await booting;
+      if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer));
       runCase = pyodide.pyimport("grader.execute").run_case;
-      const snapshot = snapshots ? (restored ? "restored" : "missing") : undefined;
-      post({ type: "ready", version: pyodide.runPython("import sys; sys.version.split()[0]"), snapshot });
+      post(reply(pyodide, restored));
     } catch (error) {
       post({ type: "fatal", message: String(error?.message ?? error) });
     }
   }
 
+  function init({ interruptBuffer: buffer, answered: counter = null }) {
+    interruptBuffer = buffer;
+    answered = counter;
+    booting ??= boot();
+    const told = snapshots && !snapshots.makeAtStart;
+    return serve((pyodide, restored) => ({
+      type: "ready",
+      version: pyodide.runPython("import sys; sys.version.split()[0]"),
+      snapshot: told ? (restored ? "restored" : "missing") : undefined,
+    }));
+  }
+
+  // The old interpreter is dropped whole; JavaScript's garbage collector frees its memory.
+  function renew() {
+    runCase = null;
+    booting = boot();
+    return serve(() => ({ type: "renewed" }));
+  }
+
   async function makeSnapshot() {
     let saved = 0;
     try {
-      const [pyodide, files] = await Promise.all([loadPyodide({ _makeSnapshot: true }), readGraderFiles()]);
-      writeGraderFiles(pyodide, files);
-      importGrader(pyodide);
-      const bytes = pyodide.makeMemorySnapshot();
+      const bytes = await makeSnapshotBytes();
       await snapshots.save(bytes);
       saved = bytes.length;
     } catch {
@@ -176,6 +208,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   listen((message) => {
     if (message.type === "init") init(message);
     else if (message.type === "run-case") run(message);
+    else if (message.type === "renew") renew();
     else if (message.type === "make-snapshot" && snapshots) makeSnapshot();
   });
 }

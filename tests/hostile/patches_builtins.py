@@ -1,5 +1,6 @@
 # expect-status: error, fail
 # expect-message: builtins.isinstance was changed
+# also-alone: yes
 import builtins
 
 

@@ -1,5 +1,6 @@
 # expect-status: error, fail
 # expect-message: grader.canonical.canonical_json was changed
+# also-alone: yes
 import grader.canonical
 
 

@@ -1,5 +1,6 @@
 # include: reference
 # expect-status: pass
+# also-alone: yes
 # Every case runs in a fresh namespace, and mutating a case's input cannot change its expected value.
 _SEEN = []
 _solve = run_agent
