@@ -25,12 +25,14 @@ const argv = process.argv.slice(2);
 const option = (name) => argv.includes(name);
 const value = (name) => argv[argv.indexOf(name) + 1];
 const pyodideDir = value("--pyodide");
+// The grader's files as the host lists them (loopcraft.grading.grader_files, the list the browser gets too).
+const graderFiles = value("--grader-files").split(",");
 const REPLIES = Number(value("--replies"));
 const fresh = !option("--reuse");
 let snapshot = null; // bytes of the memory snapshot, once the first worker has made it
 
 function spawn() {
-  const worker = new Worker(workerUrl, { workerData: { pyodideDir, snapshot, fresh } });
+  const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderFiles, snapshot, fresh } });
   return {
     post: (message) => worker.postMessage(message),
     listen: (onMessage, onError) => {

@@ -1,7 +1,7 @@
 // Node's counterpart of src/worker.js: a worker thread with Pyodide from node_modules and the grader
 // read from the repository, so the CLI and the build run exactly what the browser runs.
 import { constants as fsConstants } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
@@ -17,11 +17,11 @@ process.binding = (name) => {
 
 // Imported by its real path: resolving "pyodide" would read node_modules itself, which this process may not.
 const { loadPyodide } = await import(pathToFileURL(`${workerData.pyodideDir}/pyodide.mjs`).href);
-const graderDir = new URL("../grader/", import.meta.url);
+const root = new URL("../", import.meta.url);
 
+// workerData.graderFiles: paths from the repository's root, e.g. "grader/execute.py".
 async function readGraderFiles() {
-  const names = (await readdir(graderDir)).filter((name) => name.endsWith(".py"));
-  return Promise.all(names.map(async (name) => ({ path: `grader/${name}`, text: await readFile(new URL(name, graderDir), "utf8") })));
+  return Promise.all(workerData.graderFiles.map(async (path) => ({ path, text: await readFile(new URL(path, root), "utf8") })));
 }
 
 // A fresh interpreter for every submission: the runner keeps the snapshot the first worker made and hands it

@@ -20,6 +20,7 @@ import threading
 from pathlib import Path
 
 from .errors import BuildError
+from .grading import grader_files
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "frontend" / "node-runner.mjs"
@@ -37,7 +38,7 @@ def node_command(node: str, script: Path) -> list[str]:
     return [
         node, "--experimental-permission", *(f"--allow-fs-read={path}{os.sep}" for path in readable),
         "--allow-worker", "--disallow-code-generation-from-strings", "--no-warnings",
-        str(script), "--pyodide", str(pyodide),
+        str(script), "--pyodide", str(pyodide), "--grader-files", ",".join(grader_files(ROOT)),
     ]
 
 
