@@ -39,6 +39,7 @@ serve: setup
 
 lint: setup
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 # One pytest-xdist worker per core (two on the project's machine); --dist loadfile keeps a file's tests, and so its module
 # fixtures (one Pyodide, one grader run of the hostile corpus), on one worker.

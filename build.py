@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Loopcraft's command line.
 
-    python build.py [build] [--out site] [--no-verify]    build the site
-    python build.py check [--no-verify]                    load, validate and verify; write nothing
-    python build.py serve [--host H] [--port P] [--no-isolation] [--no-build] [--out site]
-    python build.py new TRACK/SLUG                         scaffold a challenge that passes `check`
-    python build.py record SLUG                            fill in the cases' missing `expected` values
+python build.py [build] [--out site] [--no-verify]    build the site
+python build.py check [--no-verify]                    load, validate and verify; write nothing
+python build.py serve [--host H] [--port P] [--no-isolation] [--no-build] [--out site]
+python build.py new TRACK/SLUG                         scaffold a challenge that passes `check`
+python build.py record SLUG                            fill in the cases' missing `expected` values
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,10 @@ NO_VERIFY_WARNING = "warning: --no-verify: solutions were not run; do not publis
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="build.py", description="Build, check or serve the Loopcraft site; "
-                                     "scaffold challenges and record their expected values.")
+    parser = argparse.ArgumentParser(
+        prog="build.py",
+        description="Build, check or serve the Loopcraft site; scaffold challenges and record their expected values.",
+    )
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--root", type=Path, default=ROOT, help="project root (default: the folder of build.py)")
     verify = argparse.ArgumentParser(add_help=False)
@@ -37,22 +40,36 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     site.add_argument("--out", type=Path, help="site folder (default: site/ in the project root)")
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("build", parents=[common, verify, site], help="build the site (the default command)")
-    commands.add_parser("check", parents=[common, verify],
-                        help="load, validate and verify the exercises, show which cases catch which wrong "
-                             "solutions; write nothing")
-    serve = commands.add_parser("serve", parents=[common, verify, site],
-                                help="build, serve the site locally, rebuild on changes and reload the page")
+    commands.add_parser(
+        "check",
+        parents=[common, verify],
+        help="load, validate and verify the exercises, show which cases catch which wrong solutions; write nothing",
+    )
+    serve = commands.add_parser(
+        "serve",
+        parents=[common, verify, site],
+        help="build, serve the site locally, rebuild on changes and reload the page",
+    )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--no-isolation", action="store_true",
-                       help="leave out the security headers (COOP/COEP, CSP), as a host that sends none would")
-    serve.add_argument("--no-build", action="store_true",
-                       help="serve the existing site folder as it is: no build, no watching, no reloading")
+    serve.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="leave out the security headers (COOP/COEP, CSP), as a host that sends none would",
+    )
+    serve.add_argument(
+        "--no-build",
+        action="store_true",
+        help="serve the existing site folder as it is: no build, no watching, no reloading",
+    )
     new = commands.add_parser("new", parents=[common], help="scaffold a challenge (and its track if new)")
     new.add_argument("name", metavar="TRACK/SLUG", help="e.g. build-an-agent/retry-policy")
-    record = commands.add_parser("record", parents=[common],
-                                 help="run the reference solution on the cases that have no `expected` and "
-                                      "write what it returns into exercise.yaml")
+    record = commands.add_parser(
+        "record",
+        parents=[common],
+        help="run the reference solution on the cases that have no `expected` and "
+        "write what it returns into exercise.yaml",
+    )
     record.add_argument("exercise", metavar="SLUG", help="a challenge: SLUG, TRACK/SLUG or its folder")
     if not argv or argv[0] not in [*commands.choices, "-h", "--help"]:
         argv = ["build", *argv]  # `build` is the default command
@@ -77,8 +94,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(score.summary())
             raise_errors(report.problems)
             _print(report.problems)
-            print(("\n" if report.scores else "") + f"OK: {_count(report.tracks)}"
-                  + ("" if args.no_verify else ", all verified"))
+            print(
+                ("\n" if report.scores else "")
+                + f"OK: {_count(report.tracks)}"
+                + ("" if args.no_verify else ", all verified")
+            )
         elif args.command == "serve" and not args.no_build:
             _serve_dev(root, (args.out or root / "site").resolve(), args)
         elif args.command == "serve":
@@ -106,8 +126,9 @@ def _new(root: Path, name: str) -> None:
         print(f"created {path.as_posix()}")
     if made.listed and made.track_yaml not in made.created:
         print(f"listed {name.partition('/')[2]} in {made.track_yaml.as_posix()}")
-    print("Next: edit these files, then run `python build.py check` (`python build.py serve` shows the page "
-          "as you edit).")
+    print(
+        "Next: edit these files, then run `python build.py check` (`python build.py serve` shows the page as you edit)."
+    )
 
 
 def _record(root: Path, name: str) -> None:
@@ -115,8 +136,10 @@ def _record(root: Path, name: str) -> None:
     for case in recorded:
         print(f"{yaml.as_posix()}:{case.line}: case {case.name!r}: expected {json.dumps(case.expected)}")
     if recorded:
-        print(f"Recorded {len(recorded)} expected value(s) from the reference solution: review them, then run "
-              "`python build.py check`.")
+        print(
+            f"Recorded {len(recorded)} expected value(s) from the reference solution: review them, then run "
+            "`python build.py check`."
+        )
     else:
         print(f"Nothing to record: every case in {yaml.as_posix()} has an expected value.")
 
@@ -130,8 +153,9 @@ def _serve_dev(root: Path, out: Path, args: argparse.Namespace) -> None:
     isolation = not args.no_isolation
     with DevServer(root, out, args.host, args.port, isolation=isolation, verify=not args.no_verify) as dev:
         watched = ", ".join(f"{path.relative_to(root).as_posix()}/" for path in dev.watched)
-        print(f"{_serving(out, url(dev.server), isolation)}; rebuilding when {watched} change; Ctrl+C to stop",
-              flush=True)
+        print(
+            f"{_serving(out, url(dev.server), isolation)}; rebuilding when {watched} change; Ctrl+C to stop", flush=True
+        )
         try:
             threading.Event().wait()
         except KeyboardInterrupt:

@@ -9,6 +9,7 @@ The ideal is measured in the same run: the cost of one submission (a fresh inter
 judged) graded one after another by one runner, so that cores / cost is what the machine could do at best.
 Prints a table and writes bench/results/class.json.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -72,8 +73,13 @@ def grader(*args) -> subprocess.CompletedProcess:
 
 def crash_and_resume(klass: Path, out: Path, jobs: int, after: int) -> int:
     """Kill a class run once `after` verdicts are written, then resume it; returns the verdicts kept."""
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(klass), "--out", str(out), "--jobs", str(jobs)],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "grader", "class", str(klass), "--out", str(out), "--jobs", str(jobs)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     while len(list(out.glob("verdicts/*/*.json"))) < after and proc.poll() is None:
         time.sleep(0.1)
     os.killpg(proc.pid, signal.SIGKILL)
@@ -103,19 +109,30 @@ def main() -> None:
             grader("class", tmp / "class", "--out", tmp / f"shard{k}", "--shard", f"{k}/2", "--jobs", args.jobs)
         grader("merge", tmp / "shard1", tmp / "shard2", "--out", tmp / "merged")
         kept = crash_and_resume(tmp / "class", tmp / "crashed", args.jobs, after=total // 2)
-        same = {where: all((tmp / "whole" / name).read_bytes() == (tmp / where / name).read_bytes()
-                           for name in ("gradebook.json", "gradebook.csv"))
-                for where in ("merged", "crashed")}
+        same = {
+            where: all(
+                (tmp / "whole" / name).read_bytes() == (tmp / where / name).read_bytes()
+                for name in ("gradebook.json", "gradebook.csv")
+            )
+            for where in ("merged", "crashed")
+        }
         shutil.rmtree(tmp / "class")
 
     rate = total / wall * 60
     ideal = cores / cost * 60
     result = {
-        "learners": args.learners, "submissions": total, "jobs": args.jobs, "cores": cores,
-        "seconds_per_submission_one_runner": round(cost, 3), "wall_seconds": round(wall, 1),
-        "submissions_per_minute": round(rate, 1), "ideal_per_minute": round(ideal, 1),
-        "share_of_ideal": round(rate / ideal, 3), "goal": GOAL,
-        "crash_kept_verdicts": kept, "merged_and_resumed_equal_whole": all(same.values()),
+        "learners": args.learners,
+        "submissions": total,
+        "jobs": args.jobs,
+        "cores": cores,
+        "seconds_per_submission_one_runner": round(cost, 3),
+        "wall_seconds": round(wall, 1),
+        "submissions_per_minute": round(rate, 1),
+        "ideal_per_minute": round(ideal, 1),
+        "share_of_ideal": round(rate / ideal, 3),
+        "goal": GOAL,
+        "crash_kept_verdicts": kept,
+        "merged_and_resumed_equal_whole": all(same.values()),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")

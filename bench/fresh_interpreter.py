@@ -8,6 +8,7 @@ snapshot before each (the default), one reusing a single interpreter (`fresh=Fal
 is the difference per submission; the baseline is the reusing runner's own start-up, a plain loadPyodide()
 with the grader imported, as its worker timed it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loopcraft.pyodide import PyodideRunner  # noqa: E402
 
-SUBMISSION = {"source": "def f(n):\n    return n + 1\n", "sandbox": "", "entry": "f", "time_limit": 5,
-              "cases": [{"name": str(i), "args": {"n": i}} for i in range(3)]}
+SUBMISSION = {
+    "source": "def f(n):\n    return n + 1\n",
+    "sandbox": "",
+    "entry": "f",
+    "time_limit": 5,
+    "cases": [{"name": str(i), "args": {"n": i}} for i in range(3)],
+}
 
 
 def per_submission(runner: PyodideRunner, count: int) -> list[float]:
@@ -42,8 +48,14 @@ def measure(count: int) -> dict:
         fresh = per_submission(fresh_runner, count)
         fresh_start = fresh_runner.load_ms / 1000
     cost = statistics.median(fresh) - statistics.median(reused)
-    return {"plain_load_s": plain_load, "fresh_start_s": fresh_start, "reused_s": statistics.median(reused),
-            "fresh_s": statistics.median(fresh), "cost_s": cost, "ratio": cost / plain_load}
+    return {
+        "plain_load_s": plain_load,
+        "fresh_start_s": fresh_start,
+        "reused_s": statistics.median(reused),
+        "fresh_s": statistics.median(fresh),
+        "cost_s": cost,
+        "ratio": cost / plain_load,
+    }
 
 
 def main() -> None:
@@ -54,7 +66,9 @@ def main() -> None:
     print(f"fresh runner's start (load, snapshot, restore): {figures['fresh_start_s']:.2f} s")
     print(f"one submission, one shared interpreter:      {figures['reused_s'] * 1000:.0f} ms (median)")
     print(f"one submission, a fresh interpreter:         {figures['fresh_s'] * 1000:.0f} ms (median)")
-    print(f"cost of a fresh interpreter: {figures['cost_s'] * 1000:.0f} ms = {figures['ratio']:.2f}x a plain load (goal: at most 0.25x)")
+    print(
+        f"cost of a fresh interpreter: {figures['cost_s'] * 1000:.0f} ms = {figures['ratio']:.2f}x a plain load (goal: at most 0.25x)"
+    )
 
 
 if __name__ == "__main__":

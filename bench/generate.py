@@ -1,7 +1,8 @@
 """Generated courses for the build benchmark: the real templates, front end and grader, N small challenges.
 
-    python bench/generate.py build PROJECT    build PROJECT/site with --no-verify; print {"seconds", "peak_mb"}
+python bench/generate.py build PROJECT    build PROJECT/site with --no-verify; print {"seconds", "peak_mb"}
 """
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,9 @@ def make_project(project: Path, n: int) -> Path:
     track = project / "exercises/gen"
     track.mkdir(parents=True)
     slugs = [f"c{i:04d}" for i in range(n)]
-    (track / "track.yaml").write_text("title: Generated\nsummary: A generated course.\nchallenges:\n"
-                                      + "".join(f"  - {slug}\n" for slug in slugs))
+    (track / "track.yaml").write_text(
+        "title: Generated\nsummary: A generated course.\nchallenges:\n" + "".join(f"  - {slug}\n" for slug in slugs)
+    )
     (track / "helpers.py").write_text("def plus(a, b):\n    return a + b\n")
     for i, slug in enumerate(slugs):
         folder = track / slug
@@ -77,7 +79,9 @@ def timed_build(project: Path) -> dict:
     started = time.perf_counter()
     build(project, project / "site", verify=False)
     seconds = time.perf_counter() - started
-    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    peak_kb = (
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    )
     return {"seconds": round(seconds, 3), "peak_mb": round(peak_kb / 1024, 1)}
 
 

@@ -7,6 +7,7 @@ run's end, on a cross-origin isolated server (interrupts) and a plain one (worke
 Prints a Markdown table for docs/hostile.md. Each server gets one page, as in tests/browser/test_hostile.py,
 so a time includes any worker restart but never the first Pyodide load (reported on its own line).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,13 +64,17 @@ def measure(site: Path, corpus: list[hostile_corpus.Hostile], folder: Path):
 def table(corpus, times, loads) -> str:
     lines = ["| item | verdict | isolated | plain |", "| --- | --- | ---: | ---: |"]
     for item in corpus:
-        (iso_verdict, iso, iso_ok), (plain_verdict, plain, plain_ok) = times["isolated"][item.name], times["plain"][item.name]
+        (iso_verdict, iso, iso_ok), (plain_verdict, plain, plain_ok) = (
+            times["isolated"][item.name],
+            times["plain"][item.name],
+        )
         shown = iso_verdict if iso_verdict == plain_verdict else f"{iso_verdict} / plain: {plain_verdict}"
         if not (iso_ok and plain_ok):
             shown += " **not what the corpus expects**"
         lines.append(f"| `{item.name}` | {shown} | {iso:.1f} s | {plain:.1f} s |")
-    lines.append(f"\nOpening the page until Python is ready: {loads['isolated']:.1f} s isolated, "
-                 f"{loads['plain']:.1f} s plain.")
+    lines.append(
+        f"\nOpening the page until Python is ready: {loads['isolated']:.1f} s isolated, {loads['plain']:.1f} s plain."
+    )
     return "\n".join(lines)
 
 

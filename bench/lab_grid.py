@@ -3,6 +3,7 @@ timed in the same process, the same run. The page's figure is this plus one mess
 
     .venv/bin/python bench/lab_grid.py [--repeat 10]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,19 +32,35 @@ def main() -> None:
     world = (ROOT / "exercises/build-an-agent/agent_sandbox.py").read_text()
     loop = (ROOT / "exercises/build-an-agent/repeat-guard/solution.py").read_text()
     with PyodideRunner() as runner:
+
         def floor():
-            runner.run(source="def f():\n    return 2\n", sandbox="", entry="f", cases=[{"name": "1", "args": {}}],
-                       time_limit=3)
+            runner.run(
+                source="def f():\n    return 2\n",
+                sandbox="",
+                entry="f",
+                cases=[{"name": "1", "args": {}}],
+                time_limit=3,
+            )
 
         def grid(with_loop):
-            (outcome,) = runner.run(source="", sandbox=LAB_SANDBOX, entry=LAB_ENTRY, time_limit=LAB_TIME_LIMIT,
-                                    cases=[{"name": "grid", "args": {"world": world, "loop": with_loop}}])
+            (outcome,) = runner.run(
+                source="",
+                sandbox=LAB_SANDBOX,
+                entry=LAB_ENTRY,
+                time_limit=LAB_TIME_LIMIT,
+                cases=[{"name": "grid", "args": {"world": world, "loop": with_loop}}],
+            )
             assert outcome["kind"] == "value", outcome
 
         floor(), grid(None)  # warm: Python started, grader.lab imported
-        results = {name: statistics.median(timed(run) for _ in range(repeat))
-                   for name, run in [("floor (one trivial case)", floor), ("grid, 144 runs", lambda: grid(None)),
-                                     ("grid + learner loop, 192 runs", lambda: grid(loop))]}
+        results = {
+            name: statistics.median(timed(run) for _ in range(repeat))
+            for name, run in [
+                ("floor (one trivial case)", floor),
+                ("grid, 144 runs", lambda: grid(None)),
+                ("grid + learner loop, 192 runs", lambda: grid(loop)),
+            ]
+        }
     base = results["floor (one trivial case)"]
     for name, ms in results.items():
         print(f"{name:32} {ms:8.1f} ms  {ms / base:6.1f}x the floor")

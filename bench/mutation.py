@@ -7,6 +7,7 @@ Times, in one run: `check --no-verify` (loading and validating, the baseline), `
 and `check` after one challenge's cases changed (only its mutants run again). Prints the seconds and the
 ratios to the baseline, as JSON.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,13 @@ EDITED = "exercises/build-an-agent/dispatch-registry/exercise.yaml"
 
 def check(project: Path, *flags: str) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "build.py", "check", "--root", str(project), *flags], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "build.py", "check", "--root", str(project), *flags],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return time.perf_counter() - start
 
 
@@ -41,9 +47,15 @@ def main() -> None:
         copy = text[first:end].replace("  - name: ", "  - name: (copy) ", 1)
         edited.write_text(text[:end] + copy + text[end:])
         seconds["one_changed"] = check(project)
-    print(json.dumps({"seconds": {k: round(v, 2) for k, v in seconds.items()},
-                      "ratio_to_no_verify": {k: round(v / seconds["no_verify"], 1) for k, v in seconds.items()}},
-                     indent=2))
+    print(
+        json.dumps(
+            {
+                "seconds": {k: round(v, 2) for k, v in seconds.items()},
+                "ratio_to_no_verify": {k: round(v / seconds["no_verify"], 1) for k, v in seconds.items()},
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ medians over fresh browser contexts (a fresh context is a first visit: empty cac
 The site is built with --no-verify (solutions are not run: that does not change the pages), and so are the
 generated courses of the build benchmark. Prints a table and writes bench/results/latest.json.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -157,10 +158,13 @@ class Pages:
             page.wait_for_function("() => window.__bench.ready !== undefined", polling=POLL_MS)
             t = page.evaluate("window.__bench")
             result = {"editor": t["editor"], "ready": t["ready"], "bytes": CountingHandler.counter["bytes"]}
-            page.set_input_files('[data-testid="upload"]', files=[{"name": "solution.py", "mimeType": "text/x-python",
-                                                                   "buffer": solution.encode()}])
-            page.wait_for_function("() => document.getElementById('editor-note').textContent.startsWith('Loaded')",
-                                   polling=POLL_MS)
+            page.set_input_files(
+                '[data-testid="upload"]',
+                files=[{"name": "solution.py", "mimeType": "text/x-python", "buffer": solution.encode()}],
+            )
+            page.wait_for_function(
+                "() => document.getElementById('editor-note').textContent.startsWith('Loaded')", polling=POLL_MS
+            )
             assert page.evaluate(RERUN)["outcome"] == "pass"
             page.evaluate(OFFLINE_READY)  # the service worker and the snapshot, made while the page was idle
             runs = [page.evaluate(RERUN) for _ in range(reruns)]
@@ -199,8 +203,16 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
             pages = Pages(browser, base)
             for name in networks:
                 network = NETWORKS[name]
-                rows = {"floor": [], "floor_bytes": [], "editor": [], "ready": [], "first_verdict": [],
-                        "rerun": [], "second_visit": [], "bytes": []}
+                rows = {
+                    "floor": [],
+                    "floor_bytes": [],
+                    "editor": [],
+                    "ready": [],
+                    "first_verdict": [],
+                    "rerun": [],
+                    "second_visit": [],
+                    "bytes": [],
+                }
                 for _ in range(contexts):  # interleaved, so that a busy spell of the machine hits all alike
                     floor_ms, floor_bytes = pages.floor(network)
                     rows["floor"].append(floor_ms)
@@ -211,8 +223,11 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
                     rows["first_verdict"].append(pages.first_verdict(network))
                 results[name] = {key: median(values) for key, values in rows.items()}
                 results[name]["samples"] = rows
-                print(f"  {name}: {json.dumps({k: v for k, v in results[name].items() if k != 'samples'})}",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"  {name}: {json.dumps({k: v for k, v in results[name].items() if k != 'samples'})}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             browser.close()
     finally:
         server.shutdown()
@@ -242,8 +257,9 @@ def build_bench(work: Path, sizes: list[int]) -> dict:
 
 def _timed_build(project: Path) -> dict:
     """Build in a subprocess of its own, so its peak memory is its own."""
-    done = subprocess.run([sys.executable, str(ROOT / "bench/generate.py"), "build", str(project)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench/generate.py"), "build", str(project)], capture_output=True, text=True
+    )
     if done.returncode:
         sys.exit(f"generated build failed:\n{done.stdout}{done.stderr}")
     return json.loads(done.stdout)
@@ -260,8 +276,11 @@ def goals(browser: dict, builds: dict, core_bytes: int) -> list[dict]:
         goal(f"{net}: editor usable / floor ready", r["editor"] / floor, 0.15)
         goal(f"{net}: cold Python ready / floor ready", r["ready"] / floor, 1.05)
         goal(f"{net}: first verdict (Run at once) / floor ready", r["first_verdict"] / floor, 1.10)
-        goal(f"{net}: second visit, snapshot restored / floor ready", r["second_visit"] / floor,
-             0.35 if net == "unthrottled" else 1.0)
+        goal(
+            f"{net}: second visit, snapshot restored / floor ready",
+            r["second_visit"] / floor,
+            0.35 if net == "unthrottled" else 1.0,
+        )
         if net == "unthrottled":
             goal(f"{net}: second visit ready / floor ready", r["second_visit"] / floor, 0.25)
         goal(f"{net}: warm re-run of all cases", r["rerun"], 50, "ms")
@@ -272,8 +291,9 @@ def goals(browser: dict, builds: dict, core_bytes: int) -> list[dict]:
     sizes = sorted(int(k) for k in builds if k.isdigit())
     if len(sizes) >= 2:
         small, big = builds[str(sizes[0])], builds[str(sizes[-1])]
-        goal(f"build time, {sizes[-1]} / {sizes[0]} challenges", big["seconds"] / small["seconds"],
-             sizes[-1] / sizes[0])
+        goal(
+            f"build time, {sizes[-1]} / {sizes[0]} challenges", big["seconds"] / small["seconds"], sizes[-1] / sizes[0]
+        )
     if "rebuild_one" in builds:
         goal(f"rebuild after one YAML change ({sizes[-1]} challenges)", builds["rebuild_one"]["seconds"], 1.0, "s")
     return rows
@@ -318,8 +338,15 @@ def main(argv: list[str] | None = None) -> int:
         print("builds of generated courses (--no-verify)...", file=sys.stderr, flush=True)
         builds = build_bench(work, sizes)
     rows = goals(browser, builds, core_bytes)
-    result = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "settings": vars(args) | {"out": str(args.out)},
-              "challenge": CHALLENGE, "core_bytes": core_bytes, "browser": browser, "build": builds, "goals": rows}
+    result = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "settings": vars(args) | {"out": str(args.out)},
+        "challenge": CHALLENGE,
+        "core_bytes": core_bytes,
+        "browser": browser,
+        "build": builds,
+        "goals": rows,
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(table(browser, builds, rows))

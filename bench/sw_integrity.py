@@ -8,6 +8,7 @@ visit online (the service worker caches the site), a few idle seconds (the snaps
 network goes and the challenge page is reloaded `--loads` times, the two copies in turn, timing each reload until
 Python is ready (the status line says so). Prints the medians and their ratio.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,8 +48,10 @@ HASHING = """async () => {
   for (let i = 0; i < 5; i++) runs.push([await time(false), await time(true)]);
   return { files: requests.length, runs };
 }"""
-CONTROLLED = "async () => { await navigator.serviceWorker.ready; while (!navigator.serviceWorker.controller) " \
-             "await new Promise((r) => setTimeout(r, 100)); }"
+CONTROLLED = (
+    "async () => { await navigator.serviceWorker.ready; while (!navigator.serviceWorker.controller) "
+    "await new Promise((r) => setTimeout(r, 100)); }"
+)
 
 
 def unchecked_copy(site: Path, into: Path) -> Path:
@@ -100,16 +103,23 @@ def main() -> None:
         site = args.site
         if site is None:
             site = Path(tmp) / "site"
-            subprocess.run([sys.executable, "build.py", "build", "--no-verify", "--out", str(site)], cwd=ROOT,
-                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                [sys.executable, "build.py", "build", "--no-verify", "--out", str(site)],
+                cwd=ROOT,
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         sites = {"checked": site.resolve(), "unchecked (baseline)": unchecked_copy(site, Path(tmp) / "unchecked")}
         times, hashing = measure(sites, args.loads)
     medians = {name: statistics.median(values) for name, values in times.items()}
     for name, values in times.items():
         print(f"{name:22} median {medians[name] * 1000:7.0f} ms  ({', '.join(f'{v * 1000:.0f}' for v in values)})")
     checked, baseline = medians["checked"], medians["unchecked (baseline)"]
-    print(f"offline reload until Python is ready: checked / unchecked = {checked / baseline:.2f}x "
-          f"({(checked - baseline) * 1000:+.0f} ms)")
+    print(
+        f"offline reload until Python is ready: checked / unchecked = {checked / baseline:.2f}x "
+        f"({(checked - baseline) * 1000:+.0f} ms)"
+    )
     read = statistics.median(r for r, _ in hashing["runs"])
     hashed = statistics.median(h for _, h in hashing["runs"])
     print(f"all {hashing['files']} cached files: read {read:.0f} ms, read and hashed {hashed:.0f} ms (median of 5)")

@@ -1,4 +1,5 @@
 """`python -m grader`: the host's entry (Pyodide never loads this file); the command line lives in loopcraft.cli."""
+
 import sys
 
 from loopcraft.cli import main

@@ -3,6 +3,7 @@
 The same bytes come out of CPython and Pyodide, and the page compares them as strings, so the
 encoding must not depend on dict order or float spelling.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -56,7 +57,9 @@ def normalize(value, _path="the return value", _seen=None, _count=None):
         if id(value) in _seen:
             raise NotJSONError(f"{_path} contains itself (a circular reference)")
         if len(_seen) >= MAX_DEPTH:
-            raise NotJSONError(f"the return value is nested more than {MAX_DEPTH} levels deep, more than a result may be")
+            raise NotJSONError(
+                f"the return value is nested more than {MAX_DEPTH} levels deep, more than a result may be"
+            )
         _seen.add(id(value))
         try:
             if isinstance(value, dict):
@@ -71,13 +74,17 @@ def normalize(value, _path="the return value", _seen=None, _count=None):
             return [normalize(item, f"{_path}[{i}]", _seen, _count) for i, item in enumerate(value)]
         finally:
             _seen.discard(id(value))
-    raise NotJSONError(f"{_path} is a {_type_name(value)}, which is not JSON (use dict, list, str, int, float, bool or None)")
+    raise NotJSONError(
+        f"{_path} is a {_type_name(value)}, which is not JSON (use dict, list, str, int, float, bool or None)"
+    )
 
 
 def canonical_json(value) -> str:
     text = _dumps(normalize(value), sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     if len(text) > MAX_CHARS:
-        raise NotJSONError(f"the return value is {len(text):,} characters long as JSON, more than the {MAX_CHARS:,} a result may be")
+        raise NotJSONError(
+            f"the return value is {len(text):,} characters long as JSON, more than the {MAX_CHARS:,} a result may be"
+        )
     return text
 
 

@@ -4,6 +4,7 @@ It hands back an "outcome": the canonical JSON of what the learner's function re
 it raised, plus what it printed. It never sees expected values; judging happens outside (judge.py in
 the CLI's own process, judge.js in the page).
 """
+
 from __future__ import annotations
 
 import builtins
@@ -171,7 +172,9 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
         guard.restore(_PRISTINE)
         gc.disable()
         outcome = {
-            "kind": "error", "phase": "call", "restart": True,
+            "kind": "error",
+            "phase": "call",
+            "restart": True,
             "error": "Your code changed the grader's environment (" + "; ".join(tampered[:3]) + "). "
             "Solutions must leave builtins, json, the grader and the interpreter's settings as they are.",
         }

@@ -8,6 +8,7 @@ is an error and the interpreter is thrown away (see worker-core.js). Each submis
 of its own (the Node runner restores a fresh one), so the guard's job is that one case cannot forge the
 verdict of another. docs/threat-model.md says what this does and does not promise.
 """
+
 from __future__ import annotations
 
 import gc
@@ -16,15 +17,47 @@ import sys
 import types
 
 WATCHED_MODULES = (
-    "builtins", "json", "json.decoder", "json.encoder", "json.scanner", "math", "inspect", "io",
-    "linecache", "traceback", "functools", "gc", "signal", "types", "grader", "grader.canonical",
-    "grader.execute", "grader.guard", "grader.trace",
+    "builtins",
+    "json",
+    "json.decoder",
+    "json.encoder",
+    "json.scanner",
+    "math",
+    "inspect",
+    "io",
+    "linecache",
+    "traceback",
+    "functools",
+    "gc",
+    "signal",
+    "types",
+    "grader",
+    "grader.canonical",
+    "grader.execute",
+    "grader.guard",
+    "grader.trace",
 )
 # New keys are tampering in these (elsewhere a new key is an ordinary import or a module's own cache).
-CLOSED_MODULES = ("builtins", "json", "json.encoder", "grader.canonical", "grader.execute", "grader.guard", "grader.trace")
+CLOSED_MODULES = (
+    "builtins",
+    "json",
+    "json.encoder",
+    "grader.canonical",
+    "grader.execute",
+    "grader.guard",
+    "grader.trace",
+)
 WATCHED_SYS = (
-    "modules", "meta_path", "path_hooks", "stdout", "stderr", "stdin", "displayhook", "excepthook",
-    "unraisablehook", "breakpointhook",
+    "modules",
+    "meta_path",
+    "path_hooks",
+    "stdout",
+    "stderr",
+    "stdin",
+    "displayhook",
+    "excepthook",
+    "unraisablehook",
+    "breakpointhook",
 )
 # sys.monitoring exists from Python 3.12 (Pyodide has it; the host's CPython may not).
 MONITORING = getattr(sys, "monitoring", None)
@@ -91,10 +124,17 @@ _LIMITS = (sys.getrecursionlimit(), sys.get_int_max_str_digits(), gc.get_thresho
 
 
 def snapshot() -> dict:
-    modules = {name: (sys.modules[name], dict(sys.modules[name].__dict__)) for name in WATCHED_MODULES if name in sys.modules}
+    modules = {
+        name: (sys.modules[name], dict(sys.modules[name].__dict__)) for name in WATCHED_MODULES if name in sys.modules
+    }
     functions, classes = _functions_and_classes(value for _, items in modules.values() for value in items.values())
-    return {"modules": modules, "functions": functions, "classes": classes,
-            "sys": {name: sys.__dict__[name] for name in WATCHED_SYS}, "settings": _settings()}
+    return {
+        "modules": modules,
+        "functions": functions,
+        "classes": classes,
+        "sys": {name: sys.__dict__[name] for name in WATCHED_SYS},
+        "settings": _settings(),
+    }
 
 
 def _same(a: tuple, b: tuple) -> bool:
@@ -119,20 +159,32 @@ def changes(before: dict) -> list[str]:
             found.append(f"the module {name} was replaced")
             continue
         current = module.__dict__
-        found.extend(f"{name}.{key} was changed" for key, value in items.items() if current.get(key, _MISSING) is not value)
+        found.extend(
+            f"{name}.{key} was changed" for key, value in items.items() if current.get(key, _MISSING) is not value
+        )
         if name in CLOSED_MODULES:
             found.extend(f"{name}.{key} was added" for key in current if key not in items)
     for function, code, defaults, kwdefaults in before["functions"]:
-        if function.__code__ is not code or function.__defaults__ is not defaults or function.__kwdefaults__ is not kwdefaults:
+        if (
+            function.__code__ is not code
+            or function.__defaults__ is not defaults
+            or function.__kwdefaults__ is not kwdefaults
+        ):
             found.append(f"{function.__module__}.{function.__qualname__} was changed in place")
     for cls, bases, items in before["classes"]:
         current = _vars(cls)
         where = f"{cls.__module__}.{cls.__qualname__}"
         if _bases(cls) is not bases:
             found.append(f"the bases of {where} were changed")
-        found.extend(f"{where}.{key} was changed in place" for key, value in items.items() if current.get(key, _MISSING) is not value)
+        found.extend(
+            f"{where}.{key} was changed in place"
+            for key, value in items.items()
+            if current.get(key, _MISSING) is not value
+        )
         found.extend(f"{where}.{key} was added" for key in current if key not in items)
-    found.extend(f"sys.{name} was replaced" for name, value in before["sys"].items() if sys.__dict__.get(name) is not value)
+    found.extend(
+        f"sys.{name} was replaced" for name, value in before["sys"].items() if sys.__dict__.get(name) is not value
+    )
     if sys.gettrace() is not None or sys.getprofile() is not None:
         found.append("a trace or profile function was installed")
     now = _settings()

@@ -3,6 +3,7 @@
 frontend/src/judge.js applies the same rules in the page; tests/golden/judge_vectors.json holds the
 cases both must agree on.
 """
+
 from __future__ import annotations
 
 import json
@@ -83,7 +84,11 @@ def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
     hidden = bool(case.get("hidden"))
     expected_json = case.get("expected_json")
     result = CaseResult(
-        name=case["name"], status=Status.PASS, output=outcome.get("output", ""), hidden=hidden, trace=outcome.get("trace", [])
+        name=case["name"],
+        status=Status.PASS,
+        output=outcome.get("output", ""),
+        hidden=hidden,
+        trace=outcome.get("trace", []),
     )
     if not hidden and expected_json is not None:
         result.expected = json.loads(expected_json)

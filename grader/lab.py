@@ -9,6 +9,7 @@ every loop, the reference designs here and the learner's `run_agent`, runs in a 
 `make_llm` answering as the habit's model. A run is right when the loop returns the model's final answer;
 its cost is the number of model calls.
 """
+
 from __future__ import annotations
 
 import builtins
@@ -37,21 +38,32 @@ TASKS = [
     ("How many words are in 'the loop is the product'?", [("word_count", {"text": "the loop is the product"})]),
     ("Add 2 and 3, then add 10 to the sum.", [("add", {"a": 2, "b": 3}), ("add", {"a": 5, "b": 10})]),
     ("Is it warmer in Lisbon or in Paris?", [("get_weather", {"city": "Lisbon"}), ("get_weather", {"city": "Paris"})]),
-    ("Count the words of 'parse then dispatch', then add 4.",
-     [("word_count", {"text": "parse then dispatch"}), ("add", {"a": 3, "b": 4})]),
+    (
+        "Count the words of 'parse then dispatch', then add 4.",
+        [("word_count", {"text": "parse then dispatch"}), ("add", {"a": 3, "b": 4})],
+    ),
     ("Weather in Tokyo and in Oslo?", [("get_weather", {"city": "Tokyo"}), ("get_weather", {"city": "Oslo"})]),
     ("What is 1.5 + 1.5, plus 7?", [("add", {"a": 1.5, "b": 1.5}), ("add", {"a": 3, "b": 7})]),
-    ("How many words in 'a b c d' and in 'e f'?", [("word_count", {"text": "a b c d"}), ("word_count", {"text": "e f"})]),
-    ("Weather in Paris, and how many words is that report?",
-     [("get_weather", {"city": "Paris"}), ("word_count", {"text": "Paris: light rain, 14 C"})]),
+    (
+        "How many words in 'a b c d' and in 'e f'?",
+        [("word_count", {"text": "a b c d"}), ("word_count", {"text": "e f"})],
+    ),
+    (
+        "Weather in Paris, and how many words is that report?",
+        [("get_weather", {"city": "Paris"}), ("word_count", {"text": "Paris: light rain, 14 C"})],
+    ),
     ("Sum 1, 2, 3 and 4.", [("add", {"a": 1, "b": 2}), ("add", {"a": 3, "b": 3}), ("add", {"a": 6, "b": 4})]),
-    ("Weather in Lisbon, Oslo and Tokyo?",
-     [("get_weather", {"city": "Lisbon"}), ("get_weather", {"city": "Oslo"}), ("get_weather", {"city": "Tokyo"})]),
+    (
+        "Weather in Lisbon, Oslo and Tokyo?",
+        [("get_weather", {"city": "Lisbon"}), ("get_weather", {"city": "Oslo"}), ("get_weather", {"city": "Tokyo"})],
+    ),
 ]
 
 PARSE_FEEDBACK = "error: could not parse your tool call ({}). Reply with a JSON tool call or a final answer."
-NUDGE = ("You already called {} with these arguments. Use the result you have, call a different tool, "
-         "or give your final answer.")
+NUDGE = (
+    "You already called {} with these arguments. Use the result you have, call a different tool, "
+    "or give your final answer."
+)
 REPEATS_BEFORE_NUDGE = 3  # the third identical action in a row gets the nudge; one more repeat ends the run
 
 
@@ -111,6 +123,7 @@ def _told(messages) -> bool:
 
 # --- The reference designs, written as a learner would write run_agent, against the same sandbox. ---------
 
+
 def _reference(world: dict, task: str, *, feed_back: bool, guard: bool) -> dict:
     llm = world["make_llm"]([])
     messages = [{"role": "system", "content": world["SYSTEM_PROMPT"]}, {"role": "user", "content": task}]
@@ -156,6 +169,7 @@ def _learner(loop_code):
         if not callable(run_agent):
             raise NameError("your code does not define run_agent(task, script, max_steps)")
         return run_agent(task, [], max_steps=STEP_LIMIT)
+
     return run
 
 
@@ -196,8 +210,21 @@ def run_grid(world: str, loop: str | None = None) -> dict:
                     loop_error = loop_error or f"{type(exc).__name__}: {exc}"
                 right += answer == "Answer: " + " | ".join(expected)
                 calls += model.calls
-            cells.append({"habit": habit, "design": design, "right": right, "tasks": len(TASKS),
-                          "share": round(100 * right / len(TASKS)), "calls": f"{calls / len(TASKS):.1f}"})
-    return {"habits": [dict(zip(("key", "label"), h, strict=True)) for h in HABITS],
-            "designs": [dict(zip(("key", "label"), d, strict=True)) for d in DESIGNS + ([LEARNER] if loop is not None else [])],
-            "cells": cells, "loop_error": loop_error}
+            cells.append(
+                {
+                    "habit": habit,
+                    "design": design,
+                    "right": right,
+                    "tasks": len(TASKS),
+                    "share": round(100 * right / len(TASKS)),
+                    "calls": f"{calls / len(TASKS):.1f}",
+                }
+            )
+    return {
+        "habits": [dict(zip(("key", "label"), h, strict=True)) for h in HABITS],
+        "designs": [
+            dict(zip(("key", "label"), d, strict=True)) for d in DESIGNS + ([LEARNER] if loop is not None else [])
+        ],
+        "cells": cells,
+        "loop_error": loop_error,
+    }

@@ -5,6 +5,7 @@ lines and none of the grader's. A last bare expression is evaluated and its repr
 What it prints is captured and capped by grader.execute, like any case's output; the value and the
 traceback are capped here. The page and the build both call it through the ordinary run-case path.
 """
+
 from __future__ import annotations
 
 import ast

@@ -1,4 +1,5 @@
 """The result schema: plain dataclasses that serialise to Exercism's results.json shape."""
+
 from __future__ import annotations
 
 import enum

@@ -9,6 +9,7 @@ Event kinds used by the sandboxes: `model` (messages: the messages added since t
 reply), `parse` (call), `parse_error` (error), `tool` (tool, arguments, result), `note` (text); the
 grader adds `return` (value) or `raise` (error) at the end.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,7 +42,9 @@ def _safe(value, budget: list[int], depth: int = 0):
     if budget[0] <= 0:
         return "…"
     if isinstance(value, str):
-        value = readable(value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + f"… [{len(value) - MAX_TEXT} more characters]")
+        value = readable(
+            value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + f"… [{len(value) - MAX_TEXT} more characters]"
+        )
         budget[0] -= len(value) + 2
         return value
     if value is None or isinstance(value, (bool, float)):
@@ -59,7 +62,10 @@ def _safe(value, budget: list[int], depth: int = 0):
         return [_safe(v, budget, depth + 1) for v in _until_spent(value, budget)]
     if isinstance(value, dict):
         budget[0] -= 2
-        return {_safe(str(k), budget, depth + 1): _safe(v, budget, depth + 1) for k, v in _until_spent(value.items(), budget)}
+        return {
+            _safe(str(k), budget, depth + 1): _safe(v, budget, depth + 1)
+            for k, v in _until_spent(value.items(), budget)
+        }
     return _safe(repr(value), budget, depth)
 
 

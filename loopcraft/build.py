@@ -4,6 +4,7 @@
 Loading, rendering and bundling keep what they make in the build cache (loopcraft/cache.py), keyed by all their
 inputs, so a rebuild after an edit redoes only what the edit changed.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -77,8 +78,10 @@ def build(root: Path, out: Path, *, verify: bool = True) -> Report:
         asset_version = _asset_version(root)
         pages = render_pages(root / "templates", report.tracks, asset_version, cache, report.lesson_runs)
         files = _site_files(root, cache, pages, asset_version)
-        with precompress(root, files, {*pages, SERVICE_WORKER}, brotli) as compression, \
-                staged_site(out, cache.spare_site) as site:
+        with (
+            precompress(root, files, {*pages, SERVICE_WORKER}, brotli) as compression,
+            staged_site(out, cache.spare_site) as site,
+        ):
             for relative, data in files.items():
                 site.write(relative, data)
             for relative, entry in compression.copies().items():
@@ -106,8 +109,14 @@ def _site_files(root: Path, cache: BuildCache, pages: dict[str, str], asset_vers
     return files
 
 
-def _service_worker(root: Path, cache: BuildCache, files: dict[str, bytes], pages: list[str],
-                    asset_version: str, security: dict[str, str]) -> bytes:
+def _service_worker(
+    root: Path,
+    cache: BuildCache,
+    files: dict[str, bytes],
+    pages: list[str],
+    asset_version: str,
+    security: dict[str, str],
+) -> bytes:
     """Bundle sw.js with the build's version, the headers it adds where a host sends none, and what it caches:
     every file of the site (the assets under the versioned URLs the pages ask for) with the SHA-256 of its bytes,
     so that it never serves a cached copy that differs from what the build wrote."""
@@ -121,7 +130,9 @@ def _service_worker(root: Path, cache: BuildCache, files: dict[str, bytes], page
     for page in pages:
         h.update(page.encode() + b"\0" + files[page])
     defines = {"__VERSION__": h.hexdigest()[:10], "__PRECACHE__": precache, "__HEADERS__": security}
-    return bundle(root, cache, SERVICE_WORKER, [f"--define:{name}={json.dumps(value)}" for name, value in defines.items()])
+    return bundle(
+        root, cache, SERVICE_WORKER, [f"--define:{name}={json.dumps(value)}" for name, value in defines.items()]
+    )
 
 
 def _hash_files(root: Path, names: list[str]) -> str:

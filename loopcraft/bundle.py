@@ -3,6 +3,7 @@
 A bundle's key hashes every file esbuild read to make it (listed in its metafile, which is kept in the cache by
 entry and arguments), esbuild's version and npm's record of what is installed.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,9 @@ def bundle(root: Path, cache: BuildCache, entry: str, extra: list[str]) -> bytes
         warned = _esbuild(root, root / "frontend/src" / entry, outfile, [*extra, f"--metafile={metafile}"])
         output = outfile.read_bytes()
         # Names in <> are esbuild's own, e.g. <define:__PRECACHE__> for a value given in `extra`, part of the key.
-        inputs = sorted(name for name in json.loads(metafile.read_text(encoding="utf-8"))["inputs"]
-                        if not name.startswith("<"))
+        inputs = sorted(
+            name for name in json.loads(metafile.read_text(encoding="utf-8"))["inputs"] if not name.startswith("<")
+        )
     # Not kept: a bundle with warnings, so they show on every build; and one whose inputs changed while esbuild
     # ran (or a second before: file times may be coarse), as it may not be made from what the key would hash.
     recent = started - 1_000_000_000
@@ -63,8 +65,16 @@ def _mtime_ns(path: Path) -> int:
 
 def _esbuild(root: Path, entry: Path, outfile: Path, extra: list[str]) -> bool:
     """Run esbuild; True if it printed warnings (passed on to stderr)."""
-    command = [str(root / "node_modules/.bin/esbuild"), str(entry.relative_to(root)), "--bundle", "--format=esm",
-               "--minify", f"--outfile={outfile}", "--log-level=warning", *extra]
+    command = [
+        str(root / "node_modules/.bin/esbuild"),
+        str(entry.relative_to(root)),
+        "--bundle",
+        "--format=esm",
+        "--minify",
+        f"--outfile={outfile}",
+        "--log-level=warning",
+        *extra,
+    ]
     try:
         done = subprocess.run(command, cwd=root, capture_output=True, text=True)
     except OSError as exc:

@@ -7,6 +7,7 @@ of its payload and is written atomically, so a corrupt, truncated or unreadable 
 again. A build keeps only the entries it used, so the folder stays about one site's worth; deleting it is
 always safe.
 """
+
 from __future__ import annotations
 
 import hashlib

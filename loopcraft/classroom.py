@@ -9,6 +9,7 @@ an unchanged submission is never graded twice. The gradebook (OUT/gradebook.csv,
 written last, from those files. `--shard K/N` grades every N-th learner, so any batch system can split a
 course; `merge` joins the shards' folders into the gradebook one run would have written.
 """
+
 from __future__ import annotations
 
 import csv
@@ -57,8 +58,11 @@ def learners(submissions: Path) -> list[str]:
     """The learners' names: their folders, and their progress files without `.json`."""
     if not submissions.is_dir():
         raise LoopcraftError(f"{submissions}: not a folder (it should hold a folder or a progress file per learner)")
-    names = [p.stem if p.is_file() else p.name for p in submissions.iterdir() if not p.name.startswith(".")
-             and (p.is_dir() or (p.is_file() and p.suffix == ".json"))]
+    names = [
+        p.stem if p.is_file() else p.name
+        for p in submissions.iterdir()
+        if not p.name.startswith(".") and (p.is_dir() or (p.is_file() and p.suffix == ".json"))
+    ]
     clashes = sorted({name for name in names if names.count(name) > 1})
     if clashes:
         raise LoopcraftError(f"{submissions}: both a folder and a progress file for {clashes}")
@@ -74,13 +78,18 @@ def _exported_code(path: Path) -> dict[str, str]:
     except ValueError as exc:
         raise LoopcraftError(f"{path}: not a progress file (not JSON: {exc})") from None
     if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
-        raise LoopcraftError(f"{path}: not a progress file (its \"format\" should be \"{PROGRESS_FORMAT}\")")
+        raise LoopcraftError(f'{path}: not a progress file (its "format" should be "{PROGRESS_FORMAT}")')
     if data.get("version") not in PROGRESS_VERSIONS or not isinstance(data.get("entries"), dict):
-        raise LoopcraftError(f"{path}: a progress file of version {data.get('version')!r}; this grader reads "
-                             f"version {', '.join(map(str, PROGRESS_VERSIONS))}")
+        raise LoopcraftError(
+            f"{path}: a progress file of version {data.get('version')!r}; this grader reads "
+            f"version {', '.join(map(str, PROGRESS_VERSIONS))}"
+        )
     prefix = "loopcraft:code:"
-    return {key[len(prefix):]: code for key, code in data["entries"].items()
-            if key.startswith(prefix) and isinstance(code, str)}
+    return {
+        key[len(prefix) :]: code
+        for key, code in data["entries"].items()
+        if key.startswith(prefix) and isinstance(code, str)
+    }
 
 
 def _fingerprint(ex: Exercise, grader: bytes) -> str:
@@ -118,13 +127,19 @@ class VerdictStore:
         return stored if key is None or stored.get("key") == key else None
 
     def put(self, sub: Submission, result: dict) -> None:
-        record = {"key": sub.key, "learner": sub.learner, "challenge": sub.exercise.slug, "file": str(sub.path),
-                  "result": result}
+        record = {
+            "key": sub.key,
+            "learner": sub.learner,
+            "challenge": sub.exercise.slug,
+            "file": str(sub.path),
+            "result": result,
+        }
         _write_atomically(self.path(sub.learner, sub.exercise.slug), json.dumps(record, indent=1))
 
 
-def _submissions(folder: Path, names: list[str], exercises: list[Exercise], root: Path,
-                 broken: dict[str, str]) -> Iterator[Submission]:
+def _submissions(
+    folder: Path, names: list[str], exercises: list[Exercise], root: Path, broken: dict[str, str]
+) -> Iterator[Submission]:
     """Every submission of these learners; a progress file that cannot be read goes into `broken` (learner:
     why) instead, so that one bad file costs its learner a verdict and no one else anything."""
     from .cli import read_source
@@ -172,14 +187,19 @@ def _grade_all(todo: list[Submission], jobs: int, store: VerdictStore) -> dict[t
             local.runner.close()
             local.runner = None
             unstored[(sub.learner, sub.exercise.slug)] = {
-                "version": 3, "status": "error", "message": f"the grader's runner failed: {exc}",
-                "tests": [{"name": c.name, "status": "error"} for c in sub.exercise.cases]}
+                "version": 3,
+                "status": "error",
+                "message": f"the grader's runner failed: {exc}",
+                "tests": [{"name": c.name, "status": "error"} for c in sub.exercise.cases],
+            }
             return
         store.put(sub, result)
 
     try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool, \
-                tqdm(total=len(todo), unit="submission", file=sys.stderr, disable=None, dynamic_ncols=True) as bar:
+        with (
+            ThreadPoolExecutor(max_workers=jobs) as pool,
+            tqdm(total=len(todo), unit="submission", file=sys.stderr, disable=None, dynamic_ncols=True) as bar,
+        ):
             for future in as_completed([pool.submit(work, sub) for sub in todo]):
                 future.result()
                 bar.update()
@@ -206,10 +226,16 @@ def write_gradebook(out: Path, slugs: list[str], rows: list[dict]) -> None:
     writer.writerow(["learner", *slugs, "passed"])
     for row in rows:
         cells = [row["challenges"][slug] for slug in slugs]
-        writer.writerow([row["learner"],
-                         *(c["status"] if c["status"] == MISSING else f"{c['status']} {c['passed']}/{c['total']}"
-                           for c in cells),
-                         sum(c["status"] == "pass" for c in cells)])
+        writer.writerow(
+            [
+                row["learner"],
+                *(
+                    c["status"] if c["status"] == MISSING else f"{c['status']} {c['passed']}/{c['total']}"
+                    for c in cells
+                ),
+                sum(c["status"] == "pass" for c in cells),
+            ]
+        )
     _write_atomically(out / "gradebook.csv", text.getvalue())
 
 
@@ -217,7 +243,7 @@ def main_class(args) -> int:
     exercises = course_exercises()
     everyone = learners(args.submissions)
     k, n = args.shard
-    mine = everyone[k - 1::n]
+    mine = everyone[k - 1 :: n]
     store = VerdictStore(args.out / "verdicts")
     broken: dict[str, str] = {}
     subs = list(_submissions(args.submissions, mine, exercises, ROOT, broken))
@@ -225,9 +251,12 @@ def main_class(args) -> int:
         print(f"error: {why}; every challenge of {learner} is an error", file=sys.stderr)
     todo = [s for s in subs if store.get(s.learner, s.exercise.slug, s.key) is None]
     jobs = args.jobs or os.cpu_count() or 1
-    print(f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
-          f"{len(exercises)} challenges: {len(subs)} submissions, {len(subs) - len(todo)} already graded, "
-          f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)", file=sys.stderr)
+    print(
+        f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
+        f"{len(exercises)} challenges: {len(subs)} submissions, {len(subs) - len(todo)} already graded, "
+        f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)",
+        file=sys.stderr,
+    )
     unstored = _grade_all(todo, jobs, store)
 
     by_place = {(s.learner, s.exercise.slug): s for s in subs}
@@ -245,9 +274,11 @@ def main_class(args) -> int:
             cells[ex.slug] = _cell(result, len(ex.cases))
         rows.append({"learner": learner, "challenges": cells})
     write_gradebook(args.out, [ex.slug for ex in exercises], rows)
-    print(f"gradebook: {args.out / 'gradebook.csv'} and gradebook.json"
-          + (f"; {len(unstored)} submission(s) broke the runner and will be graded again next time" if unstored else ""),
-          file=sys.stderr)
+    print(
+        f"gradebook: {args.out / 'gradebook.csv'} and gradebook.json"
+        + (f"; {len(unstored)} submission(s) broke the runner and will be graded again next time" if unstored else ""),
+        file=sys.stderr,
+    )
     return 0
 
 

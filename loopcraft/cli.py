@@ -9,6 +9,7 @@ Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts c
 the one grading core. Exit codes: 0 every case passes (for `class` and `merge`: the gradebook is written),
 1 any case fails, errs or times out, 2 bad input.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -94,22 +95,39 @@ def _jobs(text: str) -> int:
 def _parser(command: str | None) -> argparse.ArgumentParser:
     prog = "python -m grader" + (f" {command}" if command else "")
     if command == "class":
-        parser = argparse.ArgumentParser(prog=prog, description="Grade a whole class: SUBMISSIONS holds a folder per "
-                                         "learner, with one SLUG.py per challenge (or a progress export).")
+        parser = argparse.ArgumentParser(
+            prog=prog,
+            description="Grade a whole class: SUBMISSIONS holds a folder per "
+            "learner, with one SLUG.py per challenge (or a progress export).",
+        )
         parser.add_argument("submissions", type=Path, help="a folder with a folder per learner")
-        parser.add_argument("--out", type=Path, required=True, help="where gradebook.csv, gradebook.json and "
-                            "each verdict go; grading again with the same --out resumes")
+        parser.add_argument(
+            "--out",
+            type=Path,
+            required=True,
+            help="where gradebook.csv, gradebook.json and each verdict go; grading again with the same --out resumes",
+        )
         parser.add_argument("--jobs", type=_jobs, default=None, help="runners in parallel (default: the cores)")
-        parser.add_argument("--shard", type=_shard, default=(1, 1), metavar="K/N",
-                            help="grade only the K-th of N equal shares of the learners")
+        parser.add_argument(
+            "--shard",
+            type=_shard,
+            default=(1, 1),
+            metavar="K/N",
+            help="grade only the K-th of N equal shares of the learners",
+        )
     elif command == "merge":
         parser = argparse.ArgumentParser(prog=prog, description="Join the gradebooks of shards into one.")
         parser.add_argument("shards", type=Path, nargs="+", help="the --out folders of `class --shard` runs")
         parser.add_argument("--out", type=Path, required=True)
     else:
-        parser = argparse.ArgumentParser(prog=prog, description="Grade Loopcraft solutions in Pyodide.",
-                                         epilog="Also: `python -m grader class --help`, `python -m grader merge --help`.")
-        parser.add_argument("exercise", help="a challenge slug (e.g. consecutive-error-limit) or the path of its folder")
+        parser = argparse.ArgumentParser(
+            prog=prog,
+            description="Grade Loopcraft solutions in Pyodide.",
+            epilog="Also: `python -m grader class --help`, `python -m grader merge --help`.",
+        )
+        parser.add_argument(
+            "exercise", help="a challenge slug (e.g. consecutive-error-limit) or the path of its folder"
+        )
         parser.add_argument("solution", type=Path, help="a solution .py file, or a folder of them")
         parser.add_argument("--json", action="store_true", help="print an Exercism-style results.json document")
     return parser

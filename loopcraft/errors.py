@@ -1,4 +1,5 @@
 """The few exceptions the build raises; the CLI prints them and exits 1."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

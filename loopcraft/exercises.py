@@ -5,6 +5,7 @@ JSON data, then validated against its schema in schemas/; schema errors are mapp
 loads without errors is kept in the build cache (its data and the line of each key), keyed by its text and
 its schema, so a rebuild parses only the files that changed.
 """
+
 from __future__ import annotations
 
 import copy
@@ -257,29 +258,49 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
     before = len(problems)
     doc = _Document.load(yaml_path, rel, "track", problems, cache)
     if not SLUG.match(track_dir.name):
-        problems.append(Problem(rel, 1, f"track folder name {track_dir.name!r} is not a slug: "
-                                         "use lowercase letters, digits and hyphens (it becomes a URL)"))
+        problems.append(
+            Problem(
+                rel,
+                1,
+                f"track folder name {track_dir.name!r} is not a slug: "
+                "use lowercase letters, digits and hyphens (it becomes a URL)",
+            )
+        )
 
     subdirs = _subdirs(track_dir)
     folders = {d.name: d for d in subdirs if os.path.isfile(os.path.join(d, "exercise.yaml"))}
-    lesson_folders = {d.name: d for d in subdirs if d.name not in folders and os.path.isfile(os.path.join(d, "lesson.yaml"))}
+    lesson_folders = {
+        d.name: d for d in subdirs if d.name not in folders and os.path.isfile(os.path.join(d, "lesson.yaml"))
+    }
     # Load every exercise folder, listed or not, so all of their problems are reported in one run.
     real_dir = track_dir.resolve()  # once for all of its exercises (see _resolve_in)
     shared: dict[str, str] = {}  # files read by several exercises, such as the track's sandbox
-    loaded = {name: _load_exercise(root, d, track_dir.name, problems, cache=cache, track_real_dir=real_dir,
-                                   shared=shared)
-              for name, d in folders.items()}
+    loaded = {
+        name: _load_exercise(root, d, track_dir.name, problems, cache=cache, track_real_dir=real_dir, shared=shared)
+        for name, d in folders.items()
+    }
     loaded.update({name: _load_lesson(root, d, track_dir.name, problems, cache) for name, d in lesson_folders.items()})
 
     if doc is None:
         return None
     # (part title, [(slug, yaml path of the entry)]) in course order, from either form of track.yaml.
     if "parts" in doc.data:
-        parts = [(part.get("title"), [(slug, ("parts", p, "challenges", i)) for i, slug in enumerate(_list(part.get("challenges")))])
-                 for p, part in enumerate(_list(doc.data.get("parts"))) if isinstance(part, dict)]
+        parts = [
+            (
+                part.get("title"),
+                [(slug, ("parts", p, "challenges", i)) for i, slug in enumerate(_list(part.get("challenges")))],
+            )
+            for p, part in enumerate(_list(doc.data.get("parts")))
+            if isinstance(part, dict)
+        ]
         listing_key = ("parts",)
     else:
-        parts = [(doc.data.get("title"), [(slug, ("challenges", i)) for i, slug in enumerate(_list(doc.data.get("challenges")))])]
+        parts = [
+            (
+                doc.data.get("title"),
+                [(slug, ("challenges", i)) for i, slug in enumerate(_list(doc.data.get("challenges")))],
+            )
+        ]
         listing_key = ("challenges",)
     seen: set[str] = set()
     for _, entries in parts:
@@ -290,13 +311,19 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
             if slug in seen:
                 problems.append(Problem(rel, line, f"challenge {slug!r} is listed twice"))
             elif slug not in loaded:
-                problems.append(Problem(rel, line, f"challenge {slug!r} has no folder with an exercise.yaml"
-                                                   f"{_did_you_mean(slug, loaded)}"))
+                problems.append(
+                    Problem(
+                        rel,
+                        line,
+                        f"challenge {slug!r} has no folder with an exercise.yaml{_did_you_mean(slug, loaded)}",
+                    )
+                )
             seen.add(slug)
     for name in sorted(set(loaded) - seen):
         kind = "exercise" if name in folders else "lesson"
-        problems.append(Problem(rel, doc.line(listing_key),
-                                f"{kind} folder {name!r} is not listed in {listing_key[0]}"))
+        problems.append(
+            Problem(rel, doc.line(listing_key), f"{kind} folder {name!r} is not listed in {listing_key[0]}")
+        )
     lab = None
     if isinstance(doc.data.get("lab"), dict):
         lab_data = doc.data["lab"]
@@ -305,21 +332,37 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
             problems.append(Problem(rel, doc.line(("lab", "sandbox")), "lab.sandbox: no such file in the track folder"))
         for i, slug in enumerate(_list(lab_data.get("loops"))):
             if slug not in folders:
-                problems.append(Problem(rel, doc.line(("lab", "loops", i)),
-                                        f"lab.loops[{i}]: {slug!r} is not a challenge of this track"))
+                problems.append(
+                    Problem(
+                        rel, doc.line(("lab", "loops", i)), f"lab.loops[{i}]: {slug!r} is not a challenge of this track"
+                    )
+                )
         if not has_errors(problems[before:]):
             lab = Lab(world=Path(world_path).read_text(encoding="utf-8"), loops=list(lab_data.get("loops", [])))
     if has_errors(problems[before:]):
         return None
-    return Track(slug=track_dir.name, dir=track_dir, title=doc.data["title"], summary=doc.data["summary"],
-                 parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts],
-                 mutation_threshold=float(doc.data.get("mutation_threshold", schema_default("track", "mutation_threshold"))),
-                 lab=lab)
+    return Track(
+        slug=track_dir.name,
+        dir=track_dir,
+        title=doc.data["title"],
+        summary=doc.data["summary"],
+        parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts],
+        mutation_threshold=float(doc.data.get("mutation_threshold", schema_default("track", "mutation_threshold"))),
+        lab=lab,
+    )
 
 
-def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem], *, recording: bool = False,
-                   cache: BuildCache | None = None, track_real_dir: Path | None = None,
-                   shared: dict[str, str] | None = None) -> Exercise | None:
+def _load_exercise(
+    root: Path,
+    folder: Path,
+    track: str,
+    problems: list[Problem],
+    *,
+    recording: bool = False,
+    cache: BuildCache | None = None,
+    track_real_dir: Path | None = None,
+    shared: dict[str, str] | None = None,
+) -> Exercise | None:
     # Paths are mostly strings here: a course has thousands of files, and pathlib would double the loading time.
     track_real_dir = track_real_dir or folder.parent.resolve()
     real_folder = _resolve_in(str(track_real_dir), folder.name)
@@ -368,14 +411,22 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
             listed_wrong.add(path)
             text = source(str(path), doc.line(("wrong_solutions", i, "file")), "wrong solution")
             if text is not None and isinstance(item.get("mistake"), str):
-                wrong.append(WrongSolution(path=path, mistake=item["mistake"], source=text,
-                                           line=doc.line(("wrong_solutions", i))))
+                wrong.append(
+                    WrongSolution(
+                        path=path, mistake=item["mistake"], source=text, line=doc.line(("wrong_solutions", i))
+                    )
+                )
     wrong_dir = os.path.join(folder, "wrong")
     for path in sorted(Path(wrong_dir).glob("*.py")) if os.path.isdir(wrong_dir) else []:
         if Path(_resolve_in(real_folder, f"wrong/{path.name}")) not in listed_wrong:
-            problems.append(Problem(rel, doc.line(("wrong_solutions",)),
-                                    f"{path.relative_to(folder).as_posix()} is not listed in wrong_solutions, "
-                                    "so the build would never check that it fails"))
+            problems.append(
+                Problem(
+                    rel,
+                    doc.line(("wrong_solutions",)),
+                    f"{path.relative_to(folder).as_posix()} is not listed in wrong_solutions, "
+                    "so the build would never check that it fails",
+                )
+            )
 
     first_line: dict[str, int] = {}
     for i, case in enumerate(_list(data.get("cases"))):
@@ -383,44 +434,90 @@ def _load_exercise(root: Path, folder: Path, track: str, problems: list[Problem]
             continue
         if "expected" not in case and not recording:
             # The schema lets `expected` be left out only so that `record` can fill it in.
-            problems.append(Problem(rel, doc.line(("cases", i)), _at(("cases", i), (
-                "no expected value; run `python build.py record "
-                f"{track}/{folder.name}` to fill it in from the reference solution"))))
+            problems.append(
+                Problem(
+                    rel,
+                    doc.line(("cases", i)),
+                    _at(
+                        ("cases", i),
+                        (
+                            "no expected value; run `python build.py record "
+                            f"{track}/{folder.name}` to fill it in from the reference solution"
+                        ),
+                    ),
+                )
+            )
         # Defaults are filled in by now: only an author's own `hidden: false` is a contradiction.
         if case.get("private") is True and case.get("hidden") is False and ("cases", i, "hidden") in doc.lines:
-            problems.append(Problem(rel, doc.line(("cases", i, "hidden")), _at(("cases", i), (
-                "a private case is never shown, so it cannot be `hidden: false`; drop that line"))))
+            problems.append(
+                Problem(
+                    rel,
+                    doc.line(("cases", i, "hidden")),
+                    _at(
+                        ("cases", i), ("a private case is never shown, so it cannot be `hidden: false`; drop that line")
+                    ),
+                )
+            )
         if isinstance(case.get("name"), str):
             line = doc.line(("cases", i, "name"))
             if case["name"] in first_line:
-                problems.append(Problem(rel, line, f"duplicate case name {case['name']!r} "
-                                                   f"(first used at line {first_line[case['name']]})"))
+                problems.append(
+                    Problem(
+                        rel,
+                        line,
+                        f"duplicate case name {case['name']!r} (first used at line {first_line[case['name']]})",
+                    )
+                )
             first_line.setdefault(case["name"], line)
 
     if has_errors(problems[before:]):
         return None
     return Exercise(
-        slug=folder.name, track=track, dir=folder, title=data["title"], summary=data["summary"],
-        difficulty=data["difficulty"], minutes=int(data["minutes"]), entry=data["entry"],
-        signature=data["signature"], time_limit_seconds=float(data["time_limit_seconds"]),
-        task=data["task"], constraints=list(data["constraints"]),
-        hints=list(data["hints"]), sandbox_path=sandbox_path,
-        sandbox_source=sandbox, starter_source=starter, solution_source=solution, wrong_solutions=wrong,
-        cases=[Case(name=c["name"], args=c["args"], expected=c.get("expected", MISSING),
-                    hidden=c["hidden"] or c["private"], line=doc.line(("cases", i)),
-                    private=c["private"]) for i, c in enumerate(data["cases"])],
+        slug=folder.name,
+        track=track,
+        dir=folder,
+        title=data["title"],
+        summary=data["summary"],
+        difficulty=data["difficulty"],
+        minutes=int(data["minutes"]),
+        entry=data["entry"],
+        signature=data["signature"],
+        time_limit_seconds=float(data["time_limit_seconds"]),
+        task=data["task"],
+        constraints=list(data["constraints"]),
+        hints=list(data["hints"]),
+        sandbox_path=sandbox_path,
+        sandbox_source=sandbox,
+        starter_source=starter,
+        solution_source=solution,
+        wrong_solutions=wrong,
+        cases=[
+            Case(
+                name=c["name"],
+                args=c["args"],
+                expected=c.get("expected", MISSING),
+                hidden=c["hidden"] or c["private"],
+                line=doc.line(("cases", i)),
+                private=c["private"],
+            )
+            for i, c in enumerate(data["cases"])
+        ],
         cases_line=doc.line(("cases",)),
-        equivalent_mutants=[EquivalentMutant(line=m["line"], change=m["change"], reason=m["reason"],
-                                             yaml_line=doc.line(("equivalent_mutants", i)))
-                            for i, m in enumerate(data.get("equivalent_mutants", []))],
+        equivalent_mutants=[
+            EquivalentMutant(
+                line=m["line"], change=m["change"], reason=m["reason"], yaml_line=doc.line(("equivalent_mutants", i))
+            )
+            for i, m in enumerate(data.get("equivalent_mutants", []))
+        ],
     )
 
 
 _LIVE_FENCE = re.compile(r"^python\s+live(\s+raises)?\s*$")
 
 
-def _load_lesson(root: Path, folder: Path, track: str, problems: list[Problem],
-                 cache: BuildCache | None = None) -> Lesson | None:
+def _load_lesson(
+    root: Path, folder: Path, track: str, problems: list[Problem], cache: BuildCache | None = None
+) -> Lesson | None:
     rel = rel_path(folder / "lesson.yaml", root)
     md_path = folder / "lesson.md"
     before = len(problems)
@@ -443,8 +540,14 @@ def _load_lesson(root: Path, folder: Path, track: str, problems: list[Problem],
         live = _LIVE_FENCE.match(token.info.strip())
         line = token.map[0] + 1
         if live is None:
-            problems.append(Problem(md_rel, line, f"unknown live block marker {token.info.strip()!r}: "
-                                                  "write ```python live``` or ```python live raises```"))
+            problems.append(
+                Problem(
+                    md_rel,
+                    line,
+                    f"unknown live block marker {token.info.strip()!r}: "
+                    "write ```python live``` or ```python live raises```",
+                )
+            )
         elif not token.content.strip():
             problems.append(Problem(md_rel, line, "empty live block"))
         else:
@@ -458,34 +561,88 @@ def _load_lesson(root: Path, folder: Path, track: str, problems: list[Problem],
         if q["kind"] == "output":
             choices = _list(q.get("wrong"))
             if not choices:
-                problems.append(Problem(rel, doc.line(where + ("wrong",)), _at(where + ("wrong",), (
-                    "the answer list is empty: give at least one wrong output to choose against"))))
+                problems.append(
+                    Problem(
+                        rel,
+                        doc.line(where + ("wrong",)),
+                        _at(
+                            where + ("wrong",),
+                            ("the answer list is empty: give at least one wrong output to choose against"),
+                        ),
+                    )
+                )
         else:
             choices = _list(q.get("options"))
             right = [o for o in choices if isinstance(o, dict) and o.get("correct")]
             if len(choices) < 2 or not right:
-                problems.append(Problem(rel, doc.line(where + ("options",)), _at(where + ("options",), (
-                    "the answer list is empty" if not choices else "give at least two options" if len(choices) < 2
-                    else "no option is marked `correct: true`, so the question has no answer"))))
+                problems.append(
+                    Problem(
+                        rel,
+                        doc.line(where + ("options",)),
+                        _at(
+                            where + ("options",),
+                            (
+                                "the answer list is empty"
+                                if not choices
+                                else "give at least two options"
+                                if len(choices) < 2
+                                else "no option is marked `correct: true`, so the question has no answer"
+                            ),
+                        ),
+                    )
+                )
             elif q["kind"] == "single" and len(right) > 1:
-                problems.append(Problem(rel, doc.line(where + ("options",)), _at(where + ("options",), (
-                    f"{len(right)} options are marked correct in a single-choice question: "
-                    "mark one, or make it `kind: multiple`"))))
-        questions.append(Question(
-            kind=q["kind"], prompt=q.get("prompt", ""), code=q.get("code"), explanation=q.get("explanation"),
-            options=[Option(o.get("text", ""), o.get("feedback", ""), bool(o.get("correct", False)))
-                     for o in choices if isinstance(o, dict)],
-            line=doc.line(where + ("code",) if q["kind"] == "output" else where),
-            option_lines=[doc.line(where + ("wrong" if q["kind"] == "output" else "options", j))
-                          for j, o in enumerate(choices) if isinstance(o, dict)]))
+                problems.append(
+                    Problem(
+                        rel,
+                        doc.line(where + ("options",)),
+                        _at(
+                            where + ("options",),
+                            (
+                                f"{len(right)} options are marked correct in a single-choice question: "
+                                "mark one, or make it `kind: multiple`"
+                            ),
+                        ),
+                    )
+                )
+        questions.append(
+            Question(
+                kind=q["kind"],
+                prompt=q.get("prompt", ""),
+                code=q.get("code"),
+                explanation=q.get("explanation"),
+                options=[
+                    Option(o.get("text", ""), o.get("feedback", ""), bool(o.get("correct", False)))
+                    for o in choices
+                    if isinstance(o, dict)
+                ],
+                line=doc.line(where + ("code",) if q["kind"] == "output" else where),
+                option_lines=[
+                    doc.line(where + ("wrong" if q["kind"] == "output" else "options", j))
+                    for j, o in enumerate(choices)
+                    if isinstance(o, dict)
+                ],
+            )
+        )
     if len(questions) < 2 and "questions" in doc.data:
-        problems.append(Problem(rel, doc.line(("questions",)), "questions: a lesson needs at least two questions",
-                                note=True))
+        problems.append(
+            Problem(rel, doc.line(("questions",)), "questions: a lesson needs at least two questions", note=True)
+        )
     if has_errors(problems[before:]):
         return None
     data = doc.data
-    return Lesson(slug=folder.name, track=track, dir=folder, title=data["title"], summary=data["summary"],
-                  level=data["level"], minutes=int(data["minutes"]), body=body, blocks=blocks, questions=questions)
+    return Lesson(
+        slug=folder.name,
+        track=track,
+        dir=folder,
+        title=data["title"],
+        summary=data["summary"],
+        level=data["level"],
+        minutes=int(data["minutes"]),
+        body=body,
+        blocks=blocks,
+        questions=questions,
+    )
 
 
 class _Document:
@@ -496,8 +653,9 @@ class _Document:
         self.lines = lines
 
     @classmethod
-    def load(cls, path: Path | str, rel: Path, kind: str, problems: list[Problem],
-             cache: BuildCache | None = None) -> _Document | None:
+    def load(
+        cls, path: Path | str, rel: Path, kind: str, problems: list[Problem], cache: BuildCache | None = None
+    ) -> _Document | None:
         """Parse and validate; None if the file cannot be parsed at all (the problem is recorded)."""
         try:
             with open(path, encoding="utf-8") as f:
@@ -507,8 +665,14 @@ class _Document:
             return None
         named = _SCHEMA_COMMENT.search(text)
         if not named or posixpath.basename(named.group(1)) != f"{kind}.schema.json":
-            problems.append(Problem(rel, 1, f"add `{schema_comment(rel, kind)}` as the first line, "
-                                            "so that editors check this file as you type", note=True))
+            problems.append(
+                Problem(
+                    rel,
+                    1,
+                    f"add `{schema_comment(rel, kind)}` as the first line, so that editors check this file as you type",
+                    note=True,
+                )
+            )
         schema = _schema(kind)
         key = cache.key("yaml", kind, schema, text) if cache else ""
         if cache and (cached := cache.get_json("yaml", key)) is not None:
@@ -545,6 +709,7 @@ class _Document:
 
     def _plain(self, node, path: tuple, rel: Path, problems: list[Problem]):
         """Plain JSON data; a non-JSON value is reported and replaced by a stand-in so validation goes on."""
+
         def report(message: str, line_path: tuple = path) -> None:
             problems.append(Problem(rel, self.line(line_path), _at(path, message)))
 
@@ -585,8 +750,13 @@ class _Document:
                 allowed = error.schema.get("properties", {})
                 for key in error.instance:
                     if key not in allowed:
-                        problems.append(Problem(rel, self.line(path + (key,)),
-                                                _at(path, f"unknown key {key!r}{_did_you_mean(key, allowed)}")))
+                        problems.append(
+                            Problem(
+                                rel,
+                                self.line(path + (key,)),
+                                _at(path, f"unknown key {key!r}{_did_you_mean(key, allowed)}"),
+                            )
+                        )
             elif error.validator == "required":
                 # jsonschema yields one error per missing field; answer the first with all of them.
                 if path not in reported_required:
@@ -597,8 +767,13 @@ class _Document:
             elif error.validator == "type":
                 wanted = error.validator_value
                 wanted = " or ".join(map(_TYPE_NAMES.get, wanted if isinstance(wanted, list) else [wanted]))
-                problems.append(Problem(rel, line, _at(path, f"expected {wanted}, got {_kind(error.instance)}"
-                                                             f" ({_short(error.instance)})")))
+                problems.append(
+                    Problem(
+                        rel,
+                        line,
+                        _at(path, f"expected {wanted}, got {_kind(error.instance)} ({_short(error.instance)})"),
+                    )
+                )
             elif error.validator == "enum":
                 choices = ", ".join(map(str, error.validator_value))
                 message = f"must be one of {choices}; got {_short(error.instance)}"
@@ -607,8 +782,13 @@ class _Document:
                 keys = " or ".join(repr(k) for option in error.validator_value for k in option["required"])
                 problems.append(Problem(rel, line, _at(path, f"give exactly one of {keys}")))
             elif error.validator == "pattern" and "propertyNames" in error.schema_path:
-                problems.append(Problem(rel, self.line(path + (error.instance,)),
-                                        _at(path, f"key {error.instance!r} is not a Python identifier")))
+                problems.append(
+                    Problem(
+                        rel,
+                        self.line(path + (error.instance,)),
+                        _at(path, f"key {error.instance!r} is not a Python identifier"),
+                    )
+                )
             else:
                 problems.append(Problem(rel, line, _at(path, error.message)))
 
@@ -630,8 +810,15 @@ def _lines(tree) -> dict[tuple, int]:
     return lines
 
 
-_TYPE_NAMES = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
-               "array": "a list", "object": "a mapping", "null": "null"}
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "null",
+}
 
 
 def schema_comment(rel: Path, kind: str) -> str:
@@ -740,7 +927,7 @@ def _relative(path: str, root: Path) -> Path:
     """rel_path of a resolved path, given as a string (cheaper than pathlib's relative_to, loading a course)."""
     prefix = os.path.join(root, "")
     if path.startswith(prefix):
-        return Path(path[len(prefix):])
+        return Path(path[len(prefix) :])
     return Path(".") if path == str(root) else Path(path)
 
 

@@ -6,6 +6,7 @@ build's checks (reference and wrong solutions), `build.py record`, and the tests
 grader.judge, out of the learner code's reach. The page judges with frontend/src/judge.js, which a property
 test holds to the same messages (tests/test_judge_agreement.py).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,15 +40,20 @@ def judged_case(case: Case, *, reveal_hidden: bool = False) -> dict:
     return judged
 
 
-def grade(exercise: Exercise, source: str, runner, *, cases: list[Case] | None = None,
-          reveal_hidden: bool = False) -> RunResult:
+def grade(
+    exercise: Exercise, source: str, runner, *, cases: list[Case] | None = None, reveal_hidden: bool = False
+) -> RunResult:
     """Run `source` on the exercise's cases (or `cases`) in the runner's Pyodide and judge the outcomes.
 
     `reveal_hidden`: judge hidden cases as visible, with expected and actual values (for authors only).
     """
     cases = exercise.cases if cases is None else cases
-    outcomes = runner.run(source=source, sandbox=exercise.sandbox_source, entry=exercise.entry,
-                          cases=[{"name": c.name, "args": c.args} for c in cases],
-                          time_limit=exercise.time_limit_seconds)
+    outcomes = runner.run(
+        source=source,
+        sandbox=exercise.sandbox_source,
+        entry=exercise.entry,
+        cases=[{"name": c.name, "args": c.args} for c in cases],
+        time_limit=exercise.time_limit_seconds,
+    )
     judged = [judged_case(c, reveal_hidden=reveal_hidden) for c in cases]
     return judge_run(judged, outcomes, exercise.time_limit_seconds)

@@ -9,6 +9,7 @@ Python being restarted. The Content-Security-Policy lets pages and the worker ru
 connect only to the site's own origin: code that gets to run in a page cannot send anything elsewhere or load
 code from elsewhere.
 """
+
 from __future__ import annotations
 
 import base64
@@ -39,8 +40,9 @@ _POLICY = {
 }
 # Where a file's type must be named for a host that would guess wrong.
 CONTENT_TYPES = {"/pyodide/pyodide.asm.wasm": "application/wasm", "/pyodide/*.mjs": "text/javascript"}
-_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\ssrc=)(?![^>]*\stype=\"application/json\")[^>]*>(.*?)</script>",
-                            re.DOTALL | re.IGNORECASE)
+_INLINE_SCRIPT = re.compile(
+    r"<script(?![^>]*\ssrc=)(?![^>]*\stype=\"application/json\")[^>]*>(.*?)</script>", re.DOTALL | re.IGNORECASE
+)
 
 
 def inline_script_hashes(pages: list[str]) -> list[str]:
@@ -59,8 +61,10 @@ def headers_file(security: dict[str, str]) -> str:
     """The `_headers` file: the security headers and CACHE_CONTROL for every path, and CONTENT_TYPES."""
     blocks = {"/*": {**security, **CACHE_CONTROL}}
     blocks.update({path: {"Content-Type": kind} for path, kind in CONTENT_TYPES.items()})
-    return "".join(path + "\n" + "".join(f"  {name}: {value}\n" for name, value in headers.items())
-                   for path, headers in blocks.items())
+    return "".join(
+        path + "\n" + "".join(f"  {name}: {value}\n" for name, value in headers.items())
+        for path, headers in blocks.items()
+    )
 
 
 def read_headers_file(text: str) -> dict[str, dict[str, str]]:

@@ -5,6 +5,7 @@ build; what each block printed is published, so the page shows it before the lea
 of a question's snippet is that question's right answer: the author never types it. Results are kept in the
 build cache by the code and the Pyodide release, so a rebuild runs only the blocks that changed.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,9 @@ class LessonRun:
     answers: list[str | None]  # one per question: what an `output` question's snippet printed
 
 
-def run_lessons(root: Path, lessons: list[Lesson], cache: BuildCache | None = None,
-                runner=None) -> tuple[dict[tuple[str, str], LessonRun], list[Problem]]:
+def run_lessons(
+    root: Path, lessons: list[Lesson], cache: BuildCache | None = None, runner=None
+) -> tuple[dict[tuple[str, str], LessonRun], list[Problem]]:
     """{(track, slug): LessonRun} and the problems found; starts Pyodide only if some code is not cached."""
     codes = [code for lesson in lessons for code in _codes(lesson)]
     version = (root / "node_modules/pyodide/package.json").read_bytes() if cache else b""
@@ -67,7 +69,8 @@ def run_lessons(root: Path, lessons: list[Lesson], cache: BuildCache | None = No
     for lesson in lessons:
         runs[(lesson.track, lesson.slug)] = LessonRun(
             blocks=[done[b.code] for b in lesson.blocks],
-            answers=[done[q.code].output if q.kind == "output" else None for q in lesson.questions])
+            answers=[done[q.code].output if q.kind == "output" else None for q in lesson.questions],
+        )
         problems += _problems(root, lesson, done)
     return runs, problems
 
@@ -77,8 +80,13 @@ def _codes(lesson: Lesson) -> list[str]:
 
 
 def _run(runner, codes: list[str]) -> dict[str, BlockRun]:
-    outcomes = runner.run(source="", sandbox=LIVE_SANDBOX, entry=LIVE_ENTRY, time_limit=LIVE_TIME_LIMIT,
-                          cases=[{"name": str(i), "args": {"code": code}} for i, code in enumerate(codes)])
+    outcomes = runner.run(
+        source="",
+        sandbox=LIVE_SANDBOX,
+        entry=LIVE_ENTRY,
+        time_limit=LIVE_TIME_LIMIT,
+        cases=[{"name": str(i), "args": {"code": code}} for i, code in enumerate(codes)],
+    )
     runs = {}
     for code, outcome in zip(codes, outcomes, strict=True):
         if outcome["kind"] == "value":
@@ -102,8 +110,14 @@ def _problems(root: Path, lesson: Lesson, done: dict[str, BlockRun]) -> list[Pro
     for block in lesson.blocks:
         run = done[block.code]
         if run.error and not block.raises:
-            problems.append(Problem(md, block.line, f"live block raised {_last_line(run.error)!r}; fix it, or "
-                                                    "mark it ```python live raises``` if it is meant to"))
+            problems.append(
+                Problem(
+                    md,
+                    block.line,
+                    f"live block raised {_last_line(run.error)!r}; fix it, or "
+                    "mark it ```python live raises``` if it is meant to",
+                )
+            )
         elif block.raises and not run.error:
             problems.append(Problem(md, block.line, "live block is marked `raises` but ran without an error"))
     for i, question in enumerate(lesson.questions):
@@ -112,13 +126,19 @@ def _problems(root: Path, lesson: Lesson, done: dict[str, BlockRun]) -> list[Pro
         run = done[question.code]
         where = f"questions[{i}].code"
         if run.error:
-            problems.append(Problem(yaml, question.line, f"{where}: the snippet fails ({_last_line(run.error)}); "
-                                                         "its output is the answer, so it must run"))
+            problems.append(
+                Problem(
+                    yaml,
+                    question.line,
+                    f"{where}: the snippet fails ({_last_line(run.error)}); its output is the answer, so it must run",
+                )
+            )
         elif not run.output.strip():
             problems.append(Problem(yaml, question.line, f"{where}: the snippet prints nothing"))
         else:
-            problems += [Problem(yaml, line, f"questions[{i}].wrong[{j}]: this wrong output is what the snippet "
-                                             "really prints")
-                         for j, (option, line) in enumerate(zip(question.options, question.option_lines, strict=True))
-                         if option.text.strip() == run.output.strip()]
+            problems += [
+                Problem(yaml, line, f"questions[{i}].wrong[{j}]: this wrong output is what the snippet really prints")
+                for j, (option, line) in enumerate(zip(question.options, question.option_lines, strict=True))
+                if option.text.strip() == run.output.strip()
+            ]
     return problems

@@ -9,6 +9,7 @@ made with `ast` and written back as source text, because mutants run in Pyodide 
 A mutant is named by the line of solution.py it changes and what changed there, e.g.
 "`count >= limit` -> `count > limit`"; that pair is what an author marks as equivalent.
 """
+
 from __future__ import annotations
 
 import ast
@@ -39,8 +40,13 @@ PARALLEL_FROM = 200  # ...when there are at least this many mutants to run
 SLOWDOWN = 10
 FLOOR_SECONDS = 0.1
 # What a Pyodide run's verdict also depends on, besides the inputs and loopcraft's and the grader's code.
-RUNTIME_FILES = ["frontend/node-runner.mjs", "frontend/node-worker.mjs", "frontend/src/session.js", "frontend/src/worker-core.js",
-                 "node_modules/pyodide/package.json"]
+RUNTIME_FILES = [
+    "frontend/node-runner.mjs",
+    "frontend/node-worker.mjs",
+    "frontend/src/session.js",
+    "frontend/src/worker-core.js",
+    "node_modules/pyodide/package.json",
+]
 
 
 @dataclass(frozen=True)
@@ -89,17 +95,34 @@ class Score:
         ex, counted = self.exercise, self.counted
         killed = len(counted) - len(self.survivors)
         equivalent = f", {len(self.equivalent)} equivalent" if self.equivalent else ""
-        return (f"{ex.track}/{ex.slug}: mutation score {_percent(self.percent)} ({killed} of {len(counted)} "
-                f"killed{equivalent}; bar {_percent(self.threshold)}){' (cached)' if self.cached else ''}")
+        return (
+            f"{ex.track}/{ex.slug}: mutation score {_percent(self.percent)} ({killed} of {len(counted)} "
+            f"killed{equivalent}; bar {_percent(self.threshold)}){' (cached)' if self.cached else ''}"
+        )
 
 
 # ---- making mutants ---------------------------------------------------------------------------------------
 
-_COMPARE = {ast.Lt: [ast.LtE, ast.GtE], ast.LtE: [ast.Lt, ast.Gt], ast.Gt: [ast.GtE, ast.LtE],
-            ast.GtE: [ast.Gt, ast.Lt], ast.Eq: [ast.NotEq], ast.NotEq: [ast.Eq], ast.In: [ast.NotIn],
-            ast.NotIn: [ast.In], ast.Is: [ast.IsNot], ast.IsNot: [ast.Is]}
-_ARITHMETIC = {ast.Add: [ast.Sub], ast.Sub: [ast.Add], ast.Mult: [ast.Div], ast.Div: [ast.Mult],
-               ast.FloorDiv: [ast.Mult], ast.Mod: [ast.FloorDiv]}
+_COMPARE = {
+    ast.Lt: [ast.LtE, ast.GtE],
+    ast.LtE: [ast.Lt, ast.Gt],
+    ast.Gt: [ast.GtE, ast.LtE],
+    ast.GtE: [ast.Gt, ast.Lt],
+    ast.Eq: [ast.NotEq],
+    ast.NotEq: [ast.Eq],
+    ast.In: [ast.NotIn],
+    ast.NotIn: [ast.In],
+    ast.Is: [ast.IsNot],
+    ast.IsNot: [ast.Is],
+}
+_ARITHMETIC = {
+    ast.Add: [ast.Sub],
+    ast.Sub: [ast.Add],
+    ast.Mult: [ast.Div],
+    ast.Div: [ast.Mult],
+    ast.FloorDiv: [ast.Mult],
+    ast.Mod: [ast.FloorDiv],
+}
 _BOOLEAN = {ast.And: ast.Or, ast.Or: ast.And}
 # Statements whose removal or move is a mistake a learner makes; a def, class or import gone only breaks loading.
 _STRUCTURAL = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
@@ -139,27 +162,39 @@ def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module]]:
             body = getattr(node, field, None)
             if not isinstance(body, list) or not body or not isinstance(body[0], ast.stmt):
                 continue
-            statements = [(i, s) for i, s in enumerate(body) if id(s) not in docstrings and not isinstance(s, _STRUCTURAL)]
+            statements = [
+                (i, s) for i, s in enumerate(body) if id(s) not in docstrings and not isinstance(s, _STRUCTURAL)
+            ]
             for i, statement in statements:
                 if not isinstance(statement, ast.Pass) and id(statement) not in endings:
-                    yield (statement.lineno, f"`{_first_line(statement)}` removed",
-                           _edit_body(tree, path, field, i, [ast.Pass()]))
+                    yield (
+                        statement.lineno,
+                        f"`{_first_line(statement)}` removed",
+                        _edit_body(tree, path, field, i, [ast.Pass()]),
+                    )
             for (i, first), (j, second) in itertools.pairwise(statements):
                 if j == i + 1 and _depends(first, second):
-                    yield (first.lineno, f"`{_first_line(first)}` swapped with the next statement",
-                           _edit_body(tree, path, field, i, [second, first]))
+                    yield (
+                        first.lineno,
+                        f"`{_first_line(first)}` swapped with the next statement",
+                        _edit_body(tree, path, field, i, [second, first]),
+                    )
 
 
 def _depends(first: ast.stmt, second: ast.stmt) -> bool:
     """Whether swapping two statements can change anything: one of them binds or changes (`x = `, `x += `,
     `x.append(...)`) a name the other uses. Swapping independent statements is almost always equivalent."""
+
     def names(statement: ast.stmt) -> tuple[set[str], set[str]]:
         used, changed = set(), set()
         for node in ast.walk(statement):
             if isinstance(node, ast.Name):
                 (changed if isinstance(node.ctx, (ast.Store, ast.Del)) else used).add(node.id)
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+            ):
                 changed.add(node.func.value.id)
             elif isinstance(node, (ast.Return, ast.Break, ast.Continue, ast.Raise)):
                 changed.add("")  # leaving the block: whatever follows no longer runs
@@ -240,12 +275,16 @@ def _bodies(tree: ast.Module) -> Iterator[list]:
 
 def _returns_none(statement: ast.stmt) -> bool:
     return isinstance(statement, ast.Return) and (
-        statement.value is None or isinstance(statement.value, ast.Constant) and statement.value.value is None)
+        statement.value is None or isinstance(statement.value, ast.Constant) and statement.value.value is None
+    )
 
 
 def _is_docstring(statement: ast.stmt) -> bool:
-    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant) \
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
         and isinstance(statement.value.value, str)
+    )
 
 
 def _replace(tree: ast.Module, path: tuple, replacement: ast.AST) -> ast.Module:
@@ -262,7 +301,7 @@ def _replace(tree: ast.Module, path: tuple, replacement: ast.AST) -> ast.Module:
 def _edit_body(tree: ast.Module, path: tuple, field: str, at: int, statements: list[ast.stmt]) -> ast.Module:
     """A copy of the tree with statements `at`, `at` + 1... of a body replaced by `statements` (as many)."""
     new = copy.deepcopy(tree)
-    getattr(_at(new, path), field)[at:at + len(statements)] = copy.deepcopy(statements)
+    getattr(_at(new, path), field)[at : at + len(statements)] = copy.deepcopy(statements)
     return ast.fix_missing_locations(new)
 
 
@@ -291,6 +330,7 @@ def _percent(value: float) -> str:
 
 # ---- running them ----------------------------------------------------------------------------------------
 
+
 def score_course(root: Path, tracks: list[Track], cache: BuildCache) -> tuple[list[Score], list[Problem]]:
     """Mutation-test every exercise whose reference solution passes its cases; results come from the cache
     when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
@@ -316,8 +356,9 @@ def score_course(root: Path, tracks: list[Track], cache: BuildCache) -> tuple[li
             key = keys[id(ex)]
             outcomes = found.get(key, fresh.get(key))
             if outcomes is not None:
-                scores.append(_score(root, ex, outcomes, track.mutation_threshold, cached=key in found,
-                                     problems=problems))
+                scores.append(
+                    _score(root, ex, outcomes, track.mutation_threshold, cached=key in found, problems=problems)
+                )
     return scores, problems
 
 
@@ -325,12 +366,14 @@ def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:
     """Everything a mutant's verdict depends on: the solution (so its mutants), the cases with their expected
     values, the sandbox, the runtime's files, and (through the key's code version) this module and the grader."""
     cases = json.dumps([[c.name, c.args, c.expected] for c in ex.cases], sort_keys=True)
-    return cache.key("mutation", ex.solution_source, cases, ex.sandbox_source, ex.entry,
-                     str(ex.time_limit_seconds), *runtime)
+    return cache.key(
+        "mutation", ex.solution_source, cases, ex.sandbox_source, ex.entry, str(ex.time_limit_seconds), *runtime
+    )
 
 
-def _score(root: Path, ex: Exercise, outcomes: list[Outcome], threshold: float, *, cached: bool,
-           problems: list[Problem]) -> Score:
+def _score(
+    root: Path, ex: Exercise, outcomes: list[Outcome], threshold: float, *, cached: bool, problems: list[Problem]
+) -> Score:
     """The exercise's score; its stale equivalent marks, and its survivors (errors when below the bar)."""
     names = {(o.line, o.change) for o in outcomes}
     yaml = rel_path(ex.dir / "exercise.yaml", root)
@@ -339,17 +382,27 @@ def _score(root: Path, ex: Exercise, outcomes: list[Outcome], threshold: float, 
         if (mark.line, mark.change) in names:
             equivalent.add((mark.line, mark.change))
         else:
-            problems.append(Problem(yaml, mark.yaml_line, f"no mutant {mark.change} at solution.py line "
-                                                          f"{mark.line} any more; remove this equivalent mark"))
+            problems.append(
+                Problem(
+                    yaml,
+                    mark.yaml_line,
+                    f"no mutant {mark.change} at solution.py line {mark.line} any more; remove this equivalent mark",
+                )
+            )
     score = Score(ex, outcomes, equivalent, threshold, cached)
     solution = rel_path(ex.dir / "solution.py", root)
     for survivor in score.survivors:
-        problems.append(Problem(solution, survivor.line, f"{survivor.change} survives every case",
-                                note=score.passes))
+        problems.append(Problem(solution, survivor.line, f"{survivor.change} survives every case", note=score.passes))
     if not score.passes:
-        problems.append(Problem(yaml, ex.cases_line, f"mutation score {_percent(score.percent)} is below the "
-                        f"track's bar of {_percent(threshold)}: add cases that catch the survivors in solution.py "
-                        "(or mark a mutant that cannot be caught as equivalent, with the reason)"))
+        problems.append(
+            Problem(
+                yaml,
+                ex.cases_line,
+                f"mutation score {_percent(score.percent)} is below the "
+                f"track's bar of {_percent(threshold)}: add cases that catch the survivors in solution.py "
+                "(or mark a mutant that cannot be caught as equivalent, with the reason)",
+            )
+        )
     return score
 
 
@@ -372,9 +425,14 @@ def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Proble
                 del made[key]
             elif isinstance(made[key], SyntaxError):  # newer syntax than the host's: Pyodide's verdicts stand
                 exc = made.pop(key)
-                problems.append(Problem(rel_path(ex.dir / "solution.py", root), exc.lineno or 1,
-                                        f"cannot make mutants (the host's Python cannot parse this): {exc.msg}",
-                                        note=True))
+                problems.append(
+                    Problem(
+                        rel_path(ex.dir / "solution.py", root),
+                        exc.lineno or 1,
+                        f"cannot make mutants (the host's Python cannot parse this): {exc.msg}",
+                        note=True,
+                    )
+                )
             else:
                 jobs += [(ex, mutant, limit) for mutant in made[key]]
         killers = iter(pool.map(_run_mutant, jobs))

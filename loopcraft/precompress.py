@@ -6,6 +6,7 @@ site's copies are hard links to: a rebuild only compresses what changed, usually
 the service worker. Entries are written once, atomically, and never into. Python has no Brotli, so
 Node compresses; it takes about 0.15 s just to start, so it starts early and compresses while the site is staged.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -42,9 +43,13 @@ class Brotli:
         self._error: OSError | None = None
         self._process: subprocess.Popen | None = None
         try:
-            self._process = subprocess.Popen(["node", str(Path(__file__).with_name("brotli.mjs"))],
-                                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.PIPE, text=True)
+            self._process = subprocess.Popen(
+                ["node", str(Path(__file__).with_name("brotli.mjs"))],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
         except OSError as exc:
             self._error = exc  # only a problem if something needs compressing
         return self
@@ -95,8 +100,7 @@ class Compression:
 
 
 @contextmanager
-def precompress(root: Path, files: dict[str, bytes], from_content: set[str],
-                brotli: Brotli) -> Iterator[Compression]:
+def precompress(root: Path, files: dict[str, bytes], from_content: set[str], brotli: Brotli) -> Iterator[Compression]:
     """Gzip now, and have `brotli` start on, whatever of `files` ({path relative to the site: bytes}) is worth it
     and not cached yet. `from_content`: the files made from the course's content (see `quality`)."""
     cache = str(root / "node_modules/.cache/loopcraft-precompressed")  # a string: a site has thousands of files

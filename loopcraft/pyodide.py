@@ -8,6 +8,7 @@ Protocol: requests as JSON lines on the runner's stdin; replies as JSON lines on
 (a file descriptor the runner inherits, named by `--replies`), so nothing the runner or a library prints can pose as a reply. Its
 stdout and stderr are drained as they come by a thread, and their last lines explain a runner that stops.
 """
+
 from __future__ import annotations
 
 import collections
@@ -36,9 +37,17 @@ def node_command(node: str, script: Path) -> list[str]:
     pyodide = (ROOT / "node_modules" / "pyodide").resolve()
     readable = [ROOT / "frontend", ROOT / "grader", pyodide]
     return [
-        node, "--experimental-permission", *(f"--allow-fs-read={path}{os.sep}" for path in readable),
-        "--allow-worker", "--disallow-code-generation-from-strings", "--no-warnings",
-        str(script), "--pyodide", str(pyodide), "--grader-files", ",".join(grader_files(ROOT)),
+        node,
+        "--experimental-permission",
+        *(f"--allow-fs-read={path}{os.sep}" for path in readable),
+        "--allow-worker",
+        "--disallow-code-generation-from-strings",
+        "--no-warnings",
+        str(script),
+        "--pyodide",
+        str(pyodide),
+        "--grader-files",
+        ",".join(grader_files(ROOT)),
     ]
 
 
@@ -64,8 +73,12 @@ class PyodideRunner:
         reply_read, reply_write = os.pipe()
         try:
             self._proc = subprocess.Popen(
-                runner_command(reply_write, interrupt=interrupt, fresh=fresh), cwd=ROOT, stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, pass_fds=(reply_write,),
+                runner_command(reply_write, interrupt=interrupt, fresh=fresh),
+                cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                pass_fds=(reply_write,),
             )
         finally:
             os.close(reply_write)
@@ -169,4 +182,10 @@ def _checked(outcome) -> dict:
             problem = "the grader's result for it was malformed"
     else:
         problem = "the grader's result for it was malformed"
-    return {"kind": "error", "phase": "return", "output": "", "trace": [], "error": f"This case could not be graded: {problem}."}
+    return {
+        "kind": "error",
+        "phase": "return",
+        "output": "",
+        "trace": [],
+        "error": f"This case could not be graded: {problem}.",
+    }

@@ -4,6 +4,7 @@ The values come from Pyodide, like every verdict. They are inserted into exercis
 the file left as it was byte for byte (re-emitting the whole file with ruamel would restyle some flow
 collections). The author reviews them: a recorded value is only as right as solution.py.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,8 +44,14 @@ def record(root: Path, name: str) -> tuple[Path, list[Case]]:
     problems = []
     for (_, case), test in zip(missing, result.tests, strict=True):
         if test.status is Status.TIMEOUT:
-            problems.append(Problem(rel, case.line, f"reference solution ran out of time on case {case.name!r} "
-                                                    f"(time_limit_seconds: {ex.time_limit_seconds:g})"))
+            problems.append(
+                Problem(
+                    rel,
+                    case.line,
+                    f"reference solution ran out of time on case {case.name!r} "
+                    f"(time_limit_seconds: {ex.time_limit_seconds:g})",
+                )
+            )
         elif test.status is not Status.PASS:
             problems.append(reference_case_problem(rel, case, test.message))
     raise_errors(problems)
@@ -55,8 +62,10 @@ def record(root: Path, name: str) -> tuple[Path, list[Case]]:
     # From the bottom up, so that the line numbers of the cases above stay right.
     for (i, case), test in reversed(list(zip(missing, result.tests, strict=True))):
         if cases[i].fa.flow_style():
-            raise LoopcraftError(f"{rel.as_posix()}:{case.line}: write case {case.name!r} as a block mapping "
-                                 "(one key a line) so that `record` can add its expected value")
+            raise LoopcraftError(
+                f"{rel.as_posix()}:{case.line}: write case {case.name!r} as a block mapping "
+                "(one key a line) so that `record` can add its expected value"
+            )
         at, indent = _after_args(cases, i, lines)
         text = yamlfile.to_text({"expected": _yaml_value(test.actual)})
         lines[at:at] = [" " * indent + line for line in text.splitlines(keepends=True)]
@@ -71,7 +80,7 @@ def _after_args(cases, i: int, lines: list[str]) -> tuple[int, int]:
     item = cases[i]
     keys = list(item)
     line, indent = item.lc.key("args")
-    following = keys[keys.index("args") + 1:]
+    following = keys[keys.index("args") + 1 :]
     if following:
         at = item.lc.key(following[0])[0]
     else:

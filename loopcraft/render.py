@@ -4,6 +4,7 @@ Nothing here writes files; `render_pages` returns {site-relative path: HTML} for
 inputs (the templates, the asset version, and what its context is made from) are in the build cache is taken
 from there instead of being rendered again.
 """
+
 from __future__ import annotations
 
 import base64
@@ -56,8 +57,11 @@ def tojson_script(value) -> Markup:
 def read_templates(templates_dir: Path) -> dict[str, bytes]:
     """Every template file (but hidden ones, such as an editor's), read once, so that pages are rendered from the
     very bytes their cache key hashes."""
-    return {path.relative_to(templates_dir).as_posix(): path.read_bytes()
-            for path in sorted(templates_dir.rglob("*")) if path.is_file() and not path.name.startswith(".")}
+    return {
+        path.relative_to(templates_dir).as_posix(): path.read_bytes()
+        for path in sorted(templates_dir.rglob("*"))
+        if path.is_file() and not path.name.startswith(".")
+    }
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
@@ -73,12 +77,12 @@ class _CompiledTemplates(jinja2.BytecodeCache):
             bucket.bytecode_from_string(code)
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.cache.put("template", self.cache.key("template", bucket.key, bucket.checksum),
-                       bucket.bytecode_to_string())
+        self.cache.put("template", self.cache.key("template", bucket.key, bucket.checksum), bucket.bytecode_to_string())
 
 
-def make_environment(templates_dir: Path, templates: dict[str, bytes],
-                     cache: BuildCache | None = None) -> jinja2.Environment:
+def make_environment(
+    templates_dir: Path, templates: dict[str, bytes], cache: BuildCache | None = None
+) -> jinja2.Environment:
     def load(name: str):
         if name not in templates:
             return None
@@ -98,13 +102,15 @@ def pygments_css() -> str:
     """The stylesheet for `class="highlight"` blocks, written to assets/highlight.css: light, and dark when
     the system asks for it (unless the learner chose light) or the learner chose dark (see style.css)."""
     dark = HtmlFormatter(style="github-dark")
-    return "\n".join([
-        _FORMATTER.get_style_defs(".highlight"),
-        "@media (prefers-color-scheme: dark) {",
-        dark.get_style_defs(':root:not([data-theme="light"]) .highlight'),
-        "}",
-        dark.get_style_defs(':root[data-theme="dark"] .highlight'),
-    ])
+    return "\n".join(
+        [
+            _FORMATTER.get_style_defs(".highlight"),
+            "@media (prefers-color-scheme: dark) {",
+            dark.get_style_defs(':root:not([data-theme="light"]) .highlight'),
+            "}",
+            dark.get_style_defs(':root[data-theme="dark"] .highlight'),
+        ]
+    )
 
 
 def salt(ex: Exercise) -> str:
@@ -157,15 +163,24 @@ def challenge_path(ex: Exercise) -> str:
 def index_context(tracks: list[Track]) -> dict:
     def card(item: Exercise | Lesson, number: int) -> dict:
         lesson = isinstance(item, Lesson)
-        return {"slug": item.slug, "track": item.track, "number": number, "title": item.title,
-                "summary": item.summary, "kind": "lesson" if lesson else "challenge",
-                "difficulty": item.level if lesson else item.difficulty, "minutes": item.minutes,
-                "url": challenge_url(item)}
+        return {
+            "slug": item.slug,
+            "track": item.track,
+            "number": number,
+            "title": item.title,
+            "summary": item.summary,
+            "kind": "lesson" if lesson else "challenge",
+            "difficulty": item.level if lesson else item.difficulty,
+            "minutes": item.minutes,
+            "url": challenge_url(item),
+        }
 
     def parts(track: Track) -> list[dict]:
         numbers = {item.slug: i for i, item in enumerate(track.items, start=1)}
-        return [{"title": part.title, "challenges": [card(item, numbers[item.slug]) for item in part.items]}
-                for part in track.parts]
+        return [
+            {"title": part.title, "challenges": [card(item, numbers[item.slug]) for item in part.items]}
+            for part in track.parts
+        ]
 
     return {
         "site_root": "",
@@ -199,6 +214,7 @@ def input_text(args: dict) -> str:
 def inputs_text(inputs) -> str:
     """A page's inputs object as text, for its cache key: every field, nested dataclasses (the exercise and its
     cases) and paths included."""
+
     def fields(value) -> list | str:
         return list(vars(value).values()) if dataclasses.is_dataclass(value) else str(value)  # Path, MISSING
 
@@ -210,6 +226,7 @@ class ChallengeInputs:
     """All a challenge page is made from. Its context is built from this object alone and its cache key is this
     object as text (inputs_text), so the key covers whatever the page shows. Of the track and the neighbours it
     keeps only what the page shows, so that editing one challenge re-renders few pages."""
+
     track_slug: str
     track_title: str
     ex: Exercise
@@ -299,9 +316,14 @@ def _lesson_markdown() -> MarkdownIt:
         number = env["count"] = env.get("count", -1) + 1
         run: dict = env["blocks"][number]
         env["codes"].append(token.content)
-        return str(_LIVE_BLOCK.render(
-            number=number, code=Markup(highlight(token.content, PythonLexer(), HtmlFormatter(nowrap=True))),
-            run=run, raises=token.info.strip().endswith("raises")))
+        return str(
+            _LIVE_BLOCK.render(
+                number=number,
+                code=Markup(highlight(token.content, PythonLexer(), HtmlFormatter(nowrap=True))),
+                run=run,
+                raises=token.info.strip().endswith("raises"),
+            )
+        )
 
     def blockquote_open(renderer, tokens, idx, options, env):
         inline = tokens[idx + 2] if idx + 2 < len(tokens) else None
@@ -317,8 +339,11 @@ def _lesson_markdown() -> MarkdownIt:
             if depth == 0:
                 break
             i -= 1
-        return "</aside>\n" if blockquote_open(renderer, tokens, i, options, env).startswith("<aside") \
+        return (
+            "</aside>\n"
+            if blockquote_open(renderer, tokens, i, options, env).startswith("<aside")
             else renderer.renderToken(tokens, idx, options, env)
+        )
 
     md.add_render_rule("fence", fence)
     md.add_render_rule("blockquote_open", blockquote_open)
@@ -327,7 +352,8 @@ def _lesson_markdown() -> MarkdownIt:
 
 
 _LESSON_MARKDOWN = _lesson_markdown()
-_LIVE_BLOCK = jinja2.Template("""\
+_LIVE_BLOCK = jinja2.Template(
+    """\
 <figure class="live-block" data-testid="live-block" data-block="{{ number }}">
   <figcaption class="live-head"><span class="live-title">Live Python{% if raises %} <span class="live-raises">raises on purpose</span>{% endif %}</span>
     <span class="live-actions"><button type="button" class="button button-primary" data-testid="run" disabled>Run</button>
@@ -341,12 +367,16 @@ _LIVE_BLOCK = jinja2.Template("""\
     {% if not run.output and run.value is none and not run.error %}<p class="live-empty">(no output)</p>{% endif %}
   </div>
 </figure>
-""", autoescape=True, undefined=jinja2.StrictUndefined)
+""",
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+)
 
 
 def _question_salt(lesson: Lesson, number: int) -> str:
-    return hashlib.sha256(f"{lesson.track}/{lesson.slug}#{number}\n{lesson.questions[number].prompt}\n"
-                          f"{lesson.body}".encode()).hexdigest()[:32]
+    return hashlib.sha256(
+        f"{lesson.track}/{lesson.slug}#{number}\n{lesson.questions[number].prompt}\n{lesson.body}".encode()
+    ).hexdigest()[:32]
 
 
 def _question(lesson: Lesson, number: int, answer: str | None) -> tuple[dict, dict]:
@@ -363,12 +393,22 @@ def _question(lesson: Lesson, number: int, answer: str | None) -> tuple[dict, di
     else:
         options = [(o.text, o.feedback, o.correct) for o in q.options]
     right = [i for i, (_, _, correct) in enumerate(options) if correct]
-    shown = {"number": number, "kind": q.kind, "prompt_html": Markup(_MARKDOWN.renderInline(q.prompt)),
-             "code_html": Markup(highlight(q.code, PythonLexer(), _FORMATTER)) if q.code else None,
-             "options": [{"text": text, "html": Markup(_MARKDOWN.renderInline(text))} for text, _, _ in options]}
-    check = {"kind": q.kind, "salt": q_salt, "digest": digest(q_salt, canonical_json(right)),
-             "feedback": [_encrypt(hashlib.sha256(f"{q_salt}:{i}".encode()).digest(), feedback)
-                          for i, (_, feedback, _) in enumerate(options)]}
+    shown = {
+        "number": number,
+        "kind": q.kind,
+        "prompt_html": Markup(_MARKDOWN.renderInline(q.prompt)),
+        "code_html": Markup(highlight(q.code, PythonLexer(), _FORMATTER)) if q.code else None,
+        "options": [{"text": text, "html": Markup(_MARKDOWN.renderInline(text))} for text, _, _ in options],
+    }
+    check = {
+        "kind": q.kind,
+        "salt": q_salt,
+        "digest": digest(q_salt, canonical_json(right)),
+        "feedback": [
+            _encrypt(hashlib.sha256(f"{q_salt}:{i}".encode()).digest(), feedback)
+            for i, (_, feedback, _) in enumerate(options)
+        ],
+    }
     return shown, check
 
 
@@ -376,13 +416,19 @@ def _position(track: Track, item) -> dict:
     """Where an item sits in its course: its number, and its part."""
     items = track.items
     part = next(p for p, part in enumerate(track.parts, start=1) if any(x is item for x in part.items))
-    return {"number": next(i for i, x in enumerate(items, start=1) if x is item), "total": len(items), "part": part, "parts": len(track.parts),
-            "part_title": track.parts[part - 1].title}
+    return {
+        "number": next(i for i, x in enumerate(items, start=1) if x is item),
+        "total": len(items),
+        "part": part,
+        "parts": len(track.parts),
+        "part_title": track.parts[part - 1].title,
+    }
 
 
 @dataclasses.dataclass(frozen=True)
 class LessonInputs:
     """All a lesson page is made from (see ChallengeInputs): its context is built from this alone."""
+
     track_slug: str
     track_title: str
     lesson: Lesson
@@ -394,7 +440,11 @@ class LessonInputs:
 
 def lesson_inputs(track: Track, lesson: Lesson, prev, next_, run: LessonRun) -> LessonInputs:
     def link(other) -> tuple[str, str, str] | None:
-        return (other.title, challenge_url(other), "lesson" if isinstance(other, Lesson) else "challenge") if other else None
+        return (
+            (other.title, challenge_url(other), "lesson" if isinstance(other, Lesson) else "challenge")
+            if other
+            else None
+        )
 
     return LessonInputs(track.slug, track.title, lesson, link(prev), link(next_), _position(track, lesson), run)
 
@@ -412,13 +462,22 @@ def lesson_context(inputs: LessonInputs) -> dict:
     return {
         "site_root": site_root,
         "track": {"slug": inputs.track_slug, "title": inputs.track_title},
-        "lesson": {"slug": lesson.slug, "title": lesson.title, "summary": lesson.summary, "level": lesson.level,
-                   "minutes": lesson.minutes, "body_html": body_html, "questions": [q for q, _ in questions]},
+        "lesson": {
+            "slug": lesson.slug,
+            "title": lesson.title,
+            "summary": lesson.summary,
+            "level": lesson.level,
+            "minutes": lesson.minutes,
+            "body_html": body_html,
+            "questions": [q for q, _ in questions],
+        },
         "position": inputs.position,
         "prev": link(inputs.prev),
         "next": link(inputs.next),
         "page_data": {
-            "slug": lesson.slug, "track": inputs.track_slug, "time_limit_seconds": LIVE_TIME_LIMIT,
+            "slug": lesson.slug,
+            "track": inputs.track_slug,
+            "time_limit_seconds": LIVE_TIME_LIMIT,
             "live": {"sandbox": LIVE_SANDBOX, "entry": LIVE_ENTRY},
             "blocks": [{"code": code} for code in env["codes"]],
             "questions": [check for _, check in questions],
@@ -432,16 +491,23 @@ def lab_context(track: Track) -> dict:
         "site_root": "../../",
         "track": {"slug": track.slug, "title": track.title},
         "page_data": {
-            "track": track.slug, "time_limit_seconds": LAB_TIME_LIMIT, "world": track.lab.world,
-            "sandbox": LAB_SANDBOX, "entry": LAB_ENTRY,
+            "track": track.slug,
+            "time_limit_seconds": LAB_TIME_LIMIT,
+            "world": track.lab.world,
+            "sandbox": LAB_SANDBOX,
+            "entry": LAB_ENTRY,
             "loops": [{"slug": slug, "title": loops[slug].title} for slug in track.lab.loops],
         },
     }
 
 
-def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
-                 cache: BuildCache | None = None, lesson_runs: dict[tuple[str, str], LessonRun] | None = None
-                 ) -> dict[str, str]:
+def render_pages(
+    templates_dir: Path,
+    tracks: list[Track],
+    asset_version: str,
+    cache: BuildCache | None = None,
+    lesson_runs: dict[tuple[str, str], LessonRun] | None = None,
+) -> dict[str, str]:
     """Every page of the site, {path relative to the site root: HTML}. prev/next stay within a track."""
     templates = read_templates(templates_dir)
     env = make_environment(templates_dir, templates, cache)
@@ -452,7 +518,8 @@ def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
     jobs: dict[str, tuple[str, str, Callable[[], dict]]] = {
         "index.html": ("index.html", inputs_text(index), lambda: index),
         # Served for any unknown address, at any depth: its links start from the host's root.
-        "404.html": ("404.html", "/", lambda: {"site_root": "/"})}
+        "404.html": ("404.html", "/", lambda: {"site_root": "/"}),
+    }
     for track in tracks:
         items = track.items
         for i, ex in enumerate(items):
@@ -462,7 +529,11 @@ def render_pages(templates_dir: Path, tracks: list[Track], asset_version: str,
                 jobs[challenge_path(ex)] = ("lesson.html", inputs_text(inputs), lambda c=inputs: lesson_context(c))
             else:
                 inputs = challenge_inputs(track, ex, prev, next_)
-                jobs[challenge_path(ex)] = ("challenge.html", inputs_text(inputs), lambda c=inputs: challenge_context(c))
+                jobs[challenge_path(ex)] = (
+                    "challenge.html",
+                    inputs_text(inputs),
+                    lambda c=inputs: challenge_context(c),
+                )
         if track.lab:
             lab = lab_context(track)
             jobs[f"{lab_url(track)}index.html"] = ("lab.html", inputs_text(lab), lambda c=lab: c)

@@ -2,6 +2,7 @@
 
 Every field of the YAML it writes has a comment, so the files explain themselves.
 """
+
 from __future__ import annotations
 
 import keyword
@@ -99,8 +100,10 @@ def new_challenge(root: Path, name: str) -> Scaffold:
     root = root.resolve()
     track, _, slug = name.partition("/")
     if not (SLUG.match(track) and SLUG.match(slug)):
-        raise LoopcraftError(f"expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
-                             f"(they become URLs), e.g. build-an-agent/retry-policy; got {name!r}")
+        raise LoopcraftError(
+            f"expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
+            f"(they become URLs), e.g. build-an-agent/retry-policy; got {name!r}"
+        )
     track_dir = root / "exercises" / track
     folder = track_dir / slug
     if folder.exists():
@@ -108,8 +111,13 @@ def new_challenge(root: Path, name: str) -> Scaffold:
     entry = slug.replace("-", "_")
     if not entry.isidentifier() or keyword.iskeyword(entry):
         entry = "solve"
-    values = {"title": _title(slug), "entry": entry, "track": track, "slug": slug,
-              "time_limit": schema_default("exercise", "time_limit_seconds")}
+    values = {
+        "title": _title(slug),
+        "entry": entry,
+        "track": track,
+        "slug": slug,
+        "time_limit": schema_default("exercise", "time_limit_seconds"),
+    }
 
     track_yaml = track_dir / "track.yaml"
     created = []
@@ -141,8 +149,10 @@ def _list_in_track(track_yaml: Path, slug: str, rel: Path) -> bool:
         challenges = lists[-1]
         challenges.append(slug)
     except (TypeError, KeyError, IndexError, AttributeError) as exc:
-        raise LoopcraftError(f"{rel.as_posix()}: cannot add {slug!r} to its challenges; "
-                             "`python build.py check` tells what is wrong with the file") from exc
+        raise LoopcraftError(
+            f"{rel.as_posix()}: cannot add {slug!r} to its challenges; "
+            "`python build.py check` tells what is wrong with the file"
+        ) from exc
     # Comments after the old last item (e.g. planned challenges) stay after the list, below the new one.
     last = len(challenges) - 2
     if last in challenges.ca.items:

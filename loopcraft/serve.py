@@ -5,6 +5,7 @@ It sends the build's precompressed copies (`.br`, `.gz` beside a file) with Cont
 accepts them. As the dev server (`live` given) it also reloads open pages after a rebuild and shows a failed build over the
 page: it adds a script to the HTML it serves (never to the files of the site) that listens to an event stream.
 """
+
 from __future__ import annotations
 
 import email.utils
@@ -146,8 +147,11 @@ class SiteHandler(SimpleHTTPRequestHandler):
             return super().send_error(code, message, explain)
         # The site's own 404 page, as static hosts serve it; with the live script, so that a page asked for
         # before it is built shows up once it is.
-        page = (site_404.read_text(encoding="utf-8") if site_404.is_file()
-                else f"<!doctype html><title>Not found</title><p>Nothing at {html.escape(self.path)} (yet).</p>")
+        page = (
+            site_404.read_text(encoding="utf-8")
+            if site_404.is_file()
+            else f"<!doctype html><title>Not found</title><p>Nothing at {html.escape(self.path)} (yet).</p>"
+        )
         body = self._head(code, ".html", self._with_live_script(page) if self.live is not None else page)
         if self.command != "HEAD":
             self.copyfile(body, self.wfile)
@@ -196,8 +200,9 @@ class SiteHandler(SimpleHTTPRequestHandler):
         super().end_headers()
 
 
-def make_server(root: Path, host: str, port: int, isolation: bool, quiet: bool = False,
-                live: LiveState | None = None) -> ThreadingHTTPServer:
+def make_server(
+    root: Path, host: str, port: int, isolation: bool, quiet: bool = False, live: LiveState | None = None
+) -> ThreadingHTTPServer:
     """A server for `root` (port 0 picks a free port); call serve_forever(), e.g. in a thread."""
     # The path, not an open dir handle, so a rebuilt site swapped in at the same path is served next request.
     handler = partial(SiteHandler, directory=str(root), isolation=isolation, quiet=quiet, live=live)

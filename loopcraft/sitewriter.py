@@ -9,6 +9,7 @@ one that the current site holds byte for byte is hard-linked from there, any oth
 the build did not write is removed before the swap. Every file is compared with what it must hold, so the spare
 is reused, never trusted; without one (the first build, or a site on another file system) staging starts empty.
 """
+
 from __future__ import annotations
 
 import os
@@ -65,6 +66,7 @@ class StagedSite:
 
     def finish(self) -> None:
         """Remove whatever the spare held that this build did not write."""
+
         def sweep(folder: str) -> bool:  # True if nothing is left in `folder`
             empty = True
             with os.scandir(folder) as entries:
@@ -74,7 +76,7 @@ class StagedSite:
                             os.rmdir(entry.path)
                         else:
                             empty = False
-                    elif entry.path[len(self._staging) + 1:] in self.written:
+                    elif entry.path[len(self._staging) + 1 :] in self.written:
                         empty = False
                     else:
                         os.unlink(entry.path)

@@ -3,6 +3,7 @@
 Solutions run in Pyodide under Node, the interpreter learners use, so a verdict here is the learner's verdict.
 Each exercise also gets a case-strength table: which cases catch which wrong solutions.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,15 +51,21 @@ class Strength:
         numbers = "".join(f"{i:>3}" for i in range(1, len(self.caught) + 1))
         lines = [f"{title}: which case catches which wrong solution (x)", f"  {'case':<{width}}{numbers}"]
         for case, label in zip(ex.cases, labels, strict=True):
-            marks = "".join(f"{'?' if names is None else 'x' if case.name in names else '.':>3}"
-                            for _, names in self.caught)
+            marks = "".join(
+                f"{'?' if names is None else 'x' if case.name in names else '.':>3}" for _, names in self.caught
+            )
             lines.append(f"  {label:<{width}}{marks}{'  catches none' if _catches_none(self.caught, case) else ''}")
         files = [_name(ex, wrong) for wrong, _ in self.caught]
         file_width = max(map(len, files))
         number_width = len(str(len(files)))
         for i, (file, (_, names)) in enumerate(zip(files, self.caught, strict=True), start=1):
-            verdict = ("does not load" if names is None else "SURVIVES every case" if not names
-                       else f"caught by {len(names)} case{'s' if len(names) > 1 else ''}")
+            verdict = (
+                "does not load"
+                if names is None
+                else "SURVIVES every case"
+                if not names
+                else f"caught by {len(names)} case{'s' if len(names) > 1 else ''}"
+            )
             lines.append(f"  {i:>{number_width}} {file:<{file_width}}  {verdict}")
         return "\n".join(lines)
 
@@ -92,37 +99,61 @@ def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> Strength
         result = run(wrong.source)
         if result.status == "error":
             # Failing because it does not even load shows nothing about the cases.
-            problems.append(Problem(rel_path(wrong.path, root), _error_line(result.message) or 1,
-                                    f"wrong solution cannot be loaded, so it proves nothing: "
-                                    f"{_last_line(result.message)}"))
+            problems.append(
+                Problem(
+                    rel_path(wrong.path, root),
+                    _error_line(result.message) or 1,
+                    f"wrong solution cannot be loaded, so it proves nothing: {_last_line(result.message)}",
+                )
+            )
             caught.append((wrong, None))
             continue
         names = frozenset(test.name for test in result.tests if test.status is not Status.PASS)
         caught.append((wrong, names))
         if not names:
-            problems.append(Problem(yaml, wrong.line, f"wrong solution {_name(ex, wrong)} passes every case; "
-                                                      f"add a case that catches it: {wrong.mistake}"))
+            problems.append(
+                Problem(
+                    yaml,
+                    wrong.line,
+                    f"wrong solution {_name(ex, wrong)} passes every case; add a case that catches it: {wrong.mistake}",
+                )
+            )
     if not ex.wrong_solutions:
-        problems.append(Problem(yaml, 1, "no wrong solutions, so nothing shows that the cases catch a mistake; "
-                                         "add a plausible one under wrong/ and list it in wrong_solutions", note=True))
+        problems.append(
+            Problem(
+                yaml,
+                1,
+                "no wrong solutions, so nothing shows that the cases catch a mistake; "
+                "add a plausible one under wrong/ and list it in wrong_solutions",
+                note=True,
+            )
+        )
     for case in ex.cases:
         if _catches_none(caught, case):
-            problems.append(Problem(yaml, case.line, f"case {case.name!r} catches none of the wrong solutions",
-                                    note=True))
+            problems.append(
+                Problem(yaml, case.line, f"case {case.name!r} catches none of the wrong solutions", note=True)
+            )
     return Strength(exercise=ex, caught=caught, problems=problems)
 
 
 def reference_load_problem(root: Path, ex: Exercise, message: str) -> Problem:
     """At the line of solution.py that the load error points at."""
-    return Problem(rel_path(ex.dir / "solution.py", root), _error_line(message) or 1,
-                   f"reference solution cannot be loaded: {_last_line(message)}")
+    return Problem(
+        rel_path(ex.dir / "solution.py", root),
+        _error_line(message) or 1,
+        f"reference solution cannot be loaded: {_last_line(message)}",
+    )
 
 
 def reference_case_problem(yaml: Path, case: Case, message: str) -> Problem:
     """At the case in exercise.yaml; a traceback is cut to its last line and the line of solution.py it names."""
     where = _error_line(message)
-    return Problem(yaml, case.line, f"reference solution fails case {case.name!r}: {_last_line(message)}"
-                                    + (f" (solution.py line {where})" if where else ""))
+    return Problem(
+        yaml,
+        case.line,
+        f"reference solution fails case {case.name!r}: {_last_line(message)}"
+        + (f" (solution.py line {where})" if where else ""),
+    )
 
 
 def _catches_none(caught: list[tuple[WrongSolution, frozenset[str] | None]], case: Case) -> bool:

@@ -6,6 +6,7 @@ patched file by file. Rebuilds after a change skip running the solutions in Pyod
 seconds; the first build runs them (unless --no-verify), and `python build.py check` and `build` always do.
 A failed rebuild leaves the last good site served and shows its errors over the open pages.
 """
+
 from __future__ import annotations
 
 import sys
@@ -27,19 +28,21 @@ WATCHED = ["exercises", "templates", "schemas", "frontend/src"]
 class DevServer:
     """Serves `out`, rebuilt from `root` whenever a watched folder changes, until close()."""
 
-    def __init__(self, root: Path, out: Path, host: str, port: int, *, isolation: bool, verify: bool,
-                 quiet: bool = False):
+    def __init__(
+        self, root: Path, out: Path, host: str, port: int, *, isolation: bool, verify: bool, quiet: bool = False
+    ):
         self.root, self.out = root.resolve(), out.resolve()
         self.live = LiveState()
         self.server = make_server(self.out, host, port, isolation, quiet=quiet, live=self.live)
         self._stop = threading.Event()
         self.watched = [self.root / name for name in WATCHED if (self.root / name).is_dir()]
-        self._changes = watchfiles.watch(*self.watched, stop_event=self._stop, rust_timeout=200,
-                                         yield_on_timeout=True)
+        self._changes = watchfiles.watch(*self.watched, stop_event=self._stop, rust_timeout=200, yield_on_timeout=True)
         next(self._changes)  # watching from here on, so an edit made during the first build is not lost
         self.rebuild(verify=verify)
-        self._threads = [threading.Thread(target=self.server.serve_forever, daemon=True),
-                         threading.Thread(target=self._watch, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self.server.serve_forever, daemon=True),
+            threading.Thread(target=self._watch, daemon=True),
+        ]
         for thread in self._threads:
             thread.start()
 

@@ -1,4 +1,5 @@
 """Change YAML files that authors write, keeping their comments, quoting and layout (ruamel round-trip)."""
+
 from __future__ import annotations
 
 import io

@@ -1,6 +1,7 @@
 """Fixtures shared by every test: one Pyodide under Node, Debian's Chromium for Playwright, and the markers
 that split the suite into `make test-fast` (no browser, no benchmark) and `make test` (everything).
 The built site and its servers are in tests/browser/conftest.py."""
+
 from __future__ import annotations
 
 import re

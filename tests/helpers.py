@@ -1,4 +1,5 @@
 """Helpers shared by tests."""
+
 from __future__ import annotations
 
 import os

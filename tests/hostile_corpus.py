@@ -9,6 +9,7 @@ Each file is a solution of `consecutive-error-limit` whose header says what must
   # also-alone: yes             graded alone too: its verdict in a folder must be the same as alone (what
                                 one submission does cannot reach another)
 """
+
 from __future__ import annotations
 
 import json
@@ -43,16 +44,20 @@ def load() -> list[Hostile]:
     for path in sorted(CORPUS.glob("*.py")):
         text = path.read_text(encoding="utf-8")
         header = dict(re.findall(r"^# ([a-z-]+): (.*)$", text, flags=re.MULTILINE))
-        source = (REFERENCE.read_text(encoding="utf-8") + "\n\n" + text) if header.get("include") == "reference" else text
-        found.append(Hostile(
-            name=path.stem,
-            source=source,
-            statuses=frozenset(s.strip() for s in header["expect-status"].split(",")),
-            message=header.get("expect-message"),
-            output_ends=header.get("expect-output-ends"),
-            trace_under=int(header["expect-trace-under"]) if "expect-trace-under" in header else None,
-            alone=header.get("also-alone") == "yes",
-        ))
+        source = (
+            (REFERENCE.read_text(encoding="utf-8") + "\n\n" + text) if header.get("include") == "reference" else text
+        )
+        found.append(
+            Hostile(
+                name=path.stem,
+                source=source,
+                statuses=frozenset(s.strip() for s in header["expect-status"].split(",")),
+                message=header.get("expect-message"),
+                output_ends=header.get("expect-output-ends"),
+                trace_under=int(header["expect-trace-under"]) if "expect-trace-under" in header else None,
+                alone=header.get("also-alone") == "yes",
+            )
+        )
     return found
 
 

@@ -1,6 +1,7 @@
 """What the tests and the benchmark share to drive the real site: Debian's Chromium and the flags it runs
 with, a site built by build.py, and the site served from a thread. Imported by tests/ and bench/ alike, so
 each of these facts is written here only."""
+
 from __future__ import annotations
 
 import subprocess
@@ -12,8 +13,14 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless and quiet: no sandbox (containers and root), no GPU, nothing phoning home while it is timed.
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 
@@ -26,8 +33,9 @@ def launch_options() -> dict:
 
 def build_site(out: Path, *options: str) -> Path:
     """`build.py build --out OUT` with `options` (e.g. "--no-verify"); a failed build raises with its output."""
-    done = subprocess.run([sys.executable, "build.py", "build", *options, "--out", str(out)], cwd=ROOT,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "build.py", "build", *options, "--out", str(out)], cwd=ROOT, capture_output=True, text=True
+    )
     if done.returncode:
         raise RuntimeError(f"build failed:\n{done.stdout}\n{done.stderr}")
     return out

@@ -4,6 +4,7 @@
 Tests that run solutions start Pyodide under Node (seconds each), so each of them starts it once or twice at most.
 The loader's own mistakes (schema, YAML syntax, missing files) are in test_exercises_loader.py.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -35,7 +36,9 @@ def test_check_points_at_each_mistake_and_shows_the_case_strength(tmp_path: Path
     project = make_project(tmp_path, WEAK)
     code, out, err = run(capsys, "check", "--root", str(project))
     assert code == 1
-    assert out == """\
+    assert (
+        out
+        == """\
 mistakes/reference-fails: which case catches which wrong solution (x)
   case     1
   two      x
@@ -61,6 +64,7 @@ mistakes/no-wrong: no wrong solutions, so no case is shown to catch anything
 mistakes/survivor: mutation score 40% (2 of 5 killed; bar 90%)
 mistakes/no-wrong: mutation score 100% (1 of 1 killed; bar 90%)
 """
+    )
     folder = "exercises/mistakes"
     assert err.splitlines() == [
         f"{folder}/no-wrong/exercise.yaml:1: note: no wrong solutions, so nothing shows that the cases catch a "
@@ -88,8 +92,9 @@ mistakes/no-wrong: mutation score 100% (1 of 1 killed; bar 90%)
     ]
 
 
-def test_a_failed_verification_leaves_the_site_untouched(course: Path, capsys: pytest.CaptureFixture,
-                                                         monkeypatch: pytest.MonkeyPatch):
+def test_a_failed_verification_leaves_the_site_untouched(
+    course: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+):
     out = course / "site"
     assert run(capsys, "build", "--root", str(course), "--out", str(out), "--no-verify")[0] == 0
     (out / "marker.txt").write_text("old site")
@@ -108,24 +113,32 @@ def test_a_failed_verification_leaves_the_site_untouched(course: Path, capsys: p
 def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture):
     root = str(course)
     code, out, _ = run(capsys, "new", "--root", root, "basics/sum-evens")
-    assert (code, out.splitlines()) == (0, [
-        f"created {NEW_YAML}",
-        "created exercises/basics/sum-evens/starter.py",
-        "created exercises/basics/sum-evens/solution.py",
-        "created exercises/basics/sum-evens/wrong/adds_odd_numbers.py",
-        "created exercises/basics/sum-evens/sandbox.py",
-        "listed sum-evens in exercises/basics/track.yaml",
-        "Next: edit these files, then run `python build.py check` (`python build.py serve` shows the page as you "
-        "edit).",
-    ])
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            f"created {NEW_YAML}",
+            "created exercises/basics/sum-evens/starter.py",
+            "created exercises/basics/sum-evens/solution.py",
+            "created exercises/basics/sum-evens/wrong/adds_odd_numbers.py",
+            "created exercises/basics/sum-evens/sandbox.py",
+            "listed sum-evens in exercises/basics/track.yaml",
+            "Next: edit these files, then run `python build.py check` (`python build.py serve` shows the page as you "
+            "edit).",
+        ],
+    )
     assert (course / "exercises/basics/track.yaml").read_text().endswith("  - add\n  - double\n  - sum-evens\n")
-    assert (course / NEW_YAML).read_text().startswith(
-        "# yaml-language-server: $schema=../../../schemas/exercise.schema.json\n")
+    assert (
+        (course / NEW_YAML)
+        .read_text()
+        .startswith("# yaml-language-server: $schema=../../../schemas/exercise.schema.json\n")
+    )
     assert run(capsys, "check", "--root", root, "--no-verify")[0] == 0
 
     # The author adds two cases without `expected`; one of them makes the reference solution raise.
     yaml = course / NEW_YAML
-    yaml.write_text(yaml.read_text() + """\
+    yaml.write_text(
+        yaml.read_text()
+        + """\
   # Nothing to add up.
   - name: empty
     args: {numbers: []}
@@ -134,34 +147,44 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
     args:
       numbers: [2, "four"]
     hidden: true  # a secret
-""")
+"""
+    )
     code, _, err = run(capsys, "check", "--root", root, "--no-verify")
     hint = "no expected value; run `python build.py record basics/sum-evens` to fill it in from the reference solution"
-    assert (code, err.splitlines()[1:]) == (1, [
-        f"{NEW_YAML}:52: cases[2]: {hint}",
-        f"{NEW_YAML}:55: cases[3]: {hint}",
-        "2 problem(s); nothing was written",
-    ])
+    assert (code, err.splitlines()[1:]) == (
+        1,
+        [
+            f"{NEW_YAML}:52: cases[2]: {hint}",
+            f"{NEW_YAML}:55: cases[3]: {hint}",
+            "2 problem(s); nothing was written",
+        ],
+    )
 
     before = yaml.read_text()
     code, _, err = run(capsys, "record", "--root", root, "sum-evens")
-    assert (code, err.splitlines()) == (1, [
-        f"{NEW_YAML}:55: reference solution fails case 'mixed types': TypeError: not all arguments converted "
-        "during string formatting (solution.py line 2)",
-        "1 problem(s); nothing was written",
-    ])
+    assert (code, err.splitlines()) == (
+        1,
+        [
+            f"{NEW_YAML}:55: reference solution fails case 'mixed types': TypeError: not all arguments converted "
+            "during string formatting (solution.py line 2)",
+            "1 problem(s); nothing was written",
+        ],
+    )
     assert yaml.read_text() == before  # nothing recorded unless everything can be
 
     yaml.write_text(before.replace('[2, "four"]', "[2, 4, 5]"))
     code, out, _ = run(capsys, "record", "--root", root, "basics/sum-evens")
-    assert (code, out.splitlines()) == (0, [
-        f"{NEW_YAML}:52: case 'empty': expected 0",
-        f"{NEW_YAML}:56: case 'mixed types': expected 6",
-        "Recorded 2 expected value(s) from the reference solution: review them, then run `python build.py check`.",
-    ])
+    assert (code, out.splitlines()) == (
+        0,
+        [
+            f"{NEW_YAML}:52: case 'empty': expected 0",
+            f"{NEW_YAML}:56: case 'mixed types': expected 6",
+            "Recorded 2 expected value(s) from the reference solution: review them, then run `python build.py check`.",
+        ],
+    )
     assert yaml.read_text() == before.replace('[2, "four"]', "[2, 4, 5]").replace(
-        "    args: {numbers: []}\n", "    args: {numbers: []}\n    expected: 0\n").replace(
-        "      numbers: [2, 4, 5]\n", "      numbers: [2, 4, 5]\n    expected: 6\n")
+        "    args: {numbers: []}\n", "    args: {numbers: []}\n    expected: 0\n"
+    ).replace("      numbers: [2, 4, 5]\n", "      numbers: [2, 4, 5]\n    expected: 6\n")
 
     code, out, err = run(capsys, "check", "--root", root)
     assert code == 0, err
@@ -189,13 +212,18 @@ OK: 1 track(s), 3 challenge(s), all verified
 
 def test_record_with_nothing_to_record(course: Path, capsys: pytest.CaptureFixture):
     assert run(capsys, "record", "--root", str(course), "add") == (
-        0, f"Nothing to record: every case in {ADD_YAML} has an expected value.\n", "")
+        0,
+        f"Nothing to record: every case in {ADD_YAML} has an expected value.\n",
+        "",
+    )
 
 
 def test_new_appends_to_the_last_part_and_keeps_comments(tmp_path: Path, capsys: pytest.CaptureFixture):
     shutil.copytree(FIXTURES / "authoring/parts/exercises", tmp_path / "exercises")
     assert run(capsys, "new", "--root", str(tmp_path), "course/five")[0] == 0
-    assert (tmp_path / "exercises/course/track.yaml").read_text() == """\
+    assert (
+        (tmp_path / "exercises/course/track.yaml").read_text()
+        == """\
 # yaml-language-server: $schema=../../../../../../schemas/track.schema.json
 title: Course
 summary: A track in parts, with planned challenges in comments.
@@ -212,6 +240,7 @@ parts:
   #   challenges:
   #     - four
 """
+    )
 
 
 def test_new_makes_a_track_that_the_index_lists(course: Path, capsys: pytest.CaptureFixture):
@@ -226,13 +255,22 @@ def test_new_makes_a_track_that_the_index_lists(course: Path, capsys: pytest.Cap
     assert 'href="basics/add/"' in index and 'href="loops/first-loop/"' in index
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    ("sum-evens", "error: expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
-                  "(they become URLs), e.g. build-an-agent/retry-policy; got 'sum-evens'"),
-    ("basics/Sum_Evens", "error: expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
-                         "(they become URLs), e.g. build-an-agent/retry-policy; got 'basics/Sum_Evens'"),
-    ("basics/add", "error: exercises/basics/add already exists"),
-])
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "sum-evens",
+            "error: expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
+            "(they become URLs), e.g. build-an-agent/retry-policy; got 'sum-evens'",
+        ),
+        (
+            "basics/Sum_Evens",
+            "error: expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
+            "(they become URLs), e.g. build-an-agent/retry-policy; got 'basics/Sum_Evens'",
+        ),
+        ("basics/add", "error: exercises/basics/add already exists"),
+    ],
+)
 def test_new_refuses_a_bad_or_taken_name(course: Path, capsys: pytest.CaptureFixture, name: str, message: str):
     before = (course / "exercises/basics/track.yaml").read_text()
     assert run(capsys, "new", "--root", str(course), name) == (1, "", message + "\n")
@@ -267,8 +305,9 @@ def test_dev_server_rebuilds_reloads_and_shows_build_errors(course: Path, page: 
 
         yaml.write_text(good.replace("minutes: 2", "minutes: two"))
         overlay = page.locator("#loopcraft-build-errors")
-        expect(overlay).to_contain_text(f'{ADD_YAML}:5: minutes: expected an integer, got a string ("two")',
-                                        timeout=RELOAD_MS)
+        expect(overlay).to_contain_text(
+            f'{ADD_YAML}:5: minutes: expected an integer, got a string ("two")', timeout=RELOAD_MS
+        )
         expect(heading).to_have_text("Add two numbers, live")  # the last good site is still served
         assert "Add two numbers, live" in (out / "basics/add/index.html").read_text()
 

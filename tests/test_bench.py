@@ -1,4 +1,5 @@
 """The benchmark runs end to end on a tiny setting. No timing is asserted: the numbers are for people."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,13 @@ pytestmark = pytest.mark.bench
 
 def test_bench_runs_and_writes_its_results(tmp_path):
     out = tmp_path / "latest.json"
-    done = subprocess.run([sys.executable, "bench/run.py", "--quick", "--out", str(out)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "bench/run.py", "--quick", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(out.read_text())
     (network,) = result["browser"].values()
@@ -29,7 +35,12 @@ def test_bench_runs_and_writes_its_results(tmp_path):
 
 @pytest.mark.bench
 def test_the_fresh_interpreter_benchmark_runs_and_prints_its_ratio():
-    done = subprocess.run([sys.executable, "bench/fresh_interpreter.py", "--submissions", "2"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "bench/fresh_interpreter.py", "--submissions", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "x a plain load (goal: at most 0.25x)" in done.stdout

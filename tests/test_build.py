@@ -4,6 +4,7 @@ These tests build a small project made of tests/fixtures/project (templates, fro
 and tests/fixtures/valid (exercises), with the repository's node_modules for esbuild and Pyodide. They use
 --no-verify; running solutions in Pyodide is covered by the verify integration tests.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,7 +29,6 @@ from tests.helpers import make_project
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return make_project(tmp_path, FIXTURES / "valid/exercises")
@@ -46,7 +46,9 @@ def page_data(html: str) -> dict:
 def test_build_writes_the_whole_site(project: Path):
     out = project / "site"
     build(project, out, verify=False)
-    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz"))
+    files = sorted(
+        p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz")
+    )
     assert files == [
         MARKER,
         "404.html",
@@ -87,10 +89,15 @@ def test_hidden_expected_values_are_never_published(project: Path):
     html = (out / "basics/add/index.html").read_text()
     data = page_data(html)
     visible, _, hidden = data["cases"]
-    assert visible == {"name": "small numbers", "hidden": False, "args": {"a": 1, "b": 2},
-                       "input_text": "a = 1\nb = 2", "expected_json": "3"}
+    assert visible == {
+        "name": "small numbers",
+        "hidden": False,
+        "args": {"a": 1, "b": 2},
+        "input_text": "a = 1\nb = 2",
+        "expected_json": "3",
+    }
     assert "expected" not in hidden and "expected_json" not in hidden
-    (add, _), = (t.exercises for t in load_course(project))
+    ((add, _),) = (t.exercises for t in load_course(project))
     assert hidden["salt"] == salt(add) and len(hidden["salt"]) == 32
     assert hidden["digest"] == digest(hidden["salt"], canonical_json(-3))
     assert "-3" not in html

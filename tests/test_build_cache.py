@@ -4,6 +4,7 @@ only where they hold the right bytes, and the site being served is never written
 
 The projects are those of test_build.py: tests/fixtures/project and the valid exercises, built with --no-verify.
 """
+
 from __future__ import annotations
 
 import os
@@ -106,8 +107,9 @@ def test_a_rebuild_redoes_only_what_changed(project: Path, monkeypatch: pytest.M
     assert calls == {"yaml": 1, "page": 2, "esbuild": 1}
 
 
-def test_changing_a_schema_invalidates_the_files_it_validated(project: Path, tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch):
+def test_changing_a_schema_invalidates_the_files_it_validated(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     schemas = tmp_path / "schemas"
     shutil.copytree(loopcraft.exercises.SCHEMAS, schemas)
     monkeypatch.setattr(loopcraft.exercises, "SCHEMAS", schemas)
@@ -218,6 +220,16 @@ def test_resolving_below_a_resolved_folder_is_realpath(tmp_path: Path):
     (real / "elsewhere").mkdir()
     (real / "track/linked").symlink_to(real / "elsewhere")
     (real / "track/ex/to-solution.py").symlink_to(real / "track/ex/solution.py")
-    for relative in ["helpers.py", "../helpers.py", "./a//b/../c.py", "../../..", "/etc/passwd", "../linked/x.py",
-                     "../linked/../y.py", "to-solution.py", "missing/../z.py", ""]:
+    for relative in [
+        "helpers.py",
+        "../helpers.py",
+        "./a//b/../c.py",
+        "../../..",
+        "/etc/passwd",
+        "../linked/x.py",
+        "../linked/../y.py",
+        "to-solution.py",
+        "missing/../z.py",
+        "",
+    ]:
         assert _resolve_in(str(real / "track/ex"), relative) == os.path.realpath(real / "track/ex" / relative), relative

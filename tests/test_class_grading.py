@@ -1,4 +1,5 @@
 """`python -m grader class` and `merge`: a whole class graded, sharded, merged and resumed, as real subprocesses."""
+
 from __future__ import annotations
 
 import csv
@@ -20,8 +21,14 @@ LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
 
 
 def grader(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **kwargs,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +39,10 @@ def klass(tmp_path_factory) -> Path:
         "ada": {LIMIT: COURSE / LIMIT / "solution.py", DISPATCH: COURSE / DISPATCH / "solution.py"},
         "ben": {LIMIT: COURSE / LIMIT / "wrong/no_reset.py", DISPATCH: COURSE / DISPATCH / "solution.py"},
         # One case loops until the time limit stops it: a crash can be caught halfway through the class.
-        "cal": {LIMIT: "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
-                       "    while task == 'Find flights':\n        pass\n    return {}\n"},
+        "cal": {
+            LIMIT: "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
+            "    while task == 'Find flights':\n        pass\n    return {}\n"
+        },
         "cy": {LIMIT: COURSE / LIMIT / "solution.py"},
         "dee": {DISPATCH: COURSE / DISPATCH / "wrong/tools_unsorted.py"},
         "eve": {},
@@ -112,8 +121,13 @@ def test_two_shards_merged_equal_the_whole_class(klass, whole, tmp_path):
 
 def test_a_crashed_run_resumes_without_redoing_finished_verdicts(klass, whole, tmp_path):
     out = tmp_path / "crashed"
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "class", str(klass), "--out", str(out), "--jobs", "1"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "grader", "class", str(klass), "--out", str(out), "--jobs", "1"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 300
         while len(list(out.glob("verdicts/*/*.json"))) < 3:
@@ -152,10 +166,16 @@ def test_bad_class_input_exits_2_with_a_clear_message(tmp_path):
 def test_a_learner_may_hand_in_the_progress_file_the_site_exports(tmp_path):
     klass = tmp_path / "class"
     klass.mkdir()
-    entries = {f"loopcraft:code:build-an-agent/{LIMIT}": (COURSE / LIMIT / "solution.py").read_text(),
-               f"loopcraft:solved:build-an-agent/{LIMIT}": "2026-11-30T10:00:00.000Z", "loopcraft:theme": "dark"}
-    (klass / "gil.json").write_text(json.dumps({"format": "loopcraft-progress", "version": 1,
-                                                "exported": "2026-11-30T12:00:00.000Z", "entries": entries}))
+    entries = {
+        f"loopcraft:code:build-an-agent/{LIMIT}": (COURSE / LIMIT / "solution.py").read_text(),
+        f"loopcraft:solved:build-an-agent/{LIMIT}": "2026-11-30T10:00:00.000Z",
+        "loopcraft:theme": "dark",
+    }
+    (klass / "gil.json").write_text(
+        json.dumps(
+            {"format": "loopcraft-progress", "version": 1, "exported": "2026-11-30T12:00:00.000Z", "entries": entries}
+        )
+    )
     (klass / "hal.json").write_text('{"format": "something-else"}')
     proc = grader("class", klass, "--out", tmp_path / "out")
     assert proc.returncode == 0, proc.stderr

@@ -1,4 +1,5 @@
 """`python -m grader`: the instructors' command line, run as a real subprocess."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,9 @@ EXERCISE = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
 
 
 def grade(*args):
-    return subprocess.run([sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_a_correct_solution_exits_0_with_one_line_per_case():

@@ -1,4 +1,5 @@
 """grader.execute in the host CPython: the learner's code runs, its mistakes become outcomes."""
+
 from __future__ import annotations
 
 import json
@@ -91,8 +92,10 @@ def test_input_reads_end_of_file_instead_of_blocking():
 
 
 def test_tampering_with_builtins_or_json_is_an_error_that_asks_for_a_new_interpreter():
-    for patch, changed in (("import builtins\n    builtins.isinstance = lambda o, k: True", "builtins.isinstance"),
-                           ("import json\n    json.dumps = lambda *a, **k: '1'", "json.dumps")):
+    for patch, changed in (
+        ("import builtins\n    builtins.isinstance = lambda o, k: True", "builtins.isinstance"),
+        ("import json\n    json.dumps = lambda *a, **k: '1'", "json.dumps"),
+    ):
         outcome = run(f"def f():\n    {patch}\n    return 1\n")
         assert outcome["restart"] is True and f"({changed} was changed" in outcome["error"]
         # What was changed is put back, so this process can still write its verdicts.
@@ -111,9 +114,11 @@ def test_a_class_attribute_or_a_function_patched_in_place_is_caught_and_put_back
     import json as host_json
 
     assert "json.decoder.JSONDecoder.decode was changed in place" in tampered(
-        "    import json\n    json.JSONDecoder.decode = lambda self, s, _w=None: {}")
+        "    import json\n    json.JSONDecoder.decode = lambda self, s, _w=None: {}"
+    )
     assert "grader.canonical.normalize was changed in place" in tampered(
-        "    import grader.canonical\n    grader.canonical.normalize.__code__ = (lambda v, *a: 0).__code__")
+        "    import grader.canonical\n    grader.canonical.normalize.__code__ = (lambda v, *a: 0).__code__"
+    )
     assert "json.encoder.JSONEncoder.spy was added" in tampered("    import json\n    json.JSONEncoder.spy = 1")
     assert host_json.loads("[2]") == [2] and not hasattr(host_json.JSONEncoder, "spy")
 
@@ -124,8 +129,10 @@ def test_new_builtins_and_interpreter_settings_are_caught_and_put_back():
     import sys
 
     assert "builtins.spy was added" in tampered("    import builtins\n    builtins.spy = 1")
-    error = tampered("    import sys, gc, signal\n    sys.setrecursionlimit(77)\n    sys.set_int_max_str_digits(999)\n"
-                     "    gc.callbacks.append(print)\n    signal.signal(signal.SIGINT, signal.SIG_IGN)")
+    error = tampered(
+        "    import sys, gc, signal\n    sys.setrecursionlimit(77)\n    sys.set_int_max_str_digits(999)\n"
+        "    gc.callbacks.append(print)\n    signal.signal(signal.SIGINT, signal.SIG_IGN)"
+    )
     assert "the recursion limit changed; the int max str digits limit changed; gc.callbacks changed" in error
     assert sys.getrecursionlimit() != 77 and sys.get_int_max_str_digits() != 999 and print not in gc.callbacks
     assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
@@ -134,13 +141,17 @@ def test_new_builtins_and_interpreter_settings_are_caught_and_put_back():
 def test_what_an_exception_or_a_finalizer_does_after_the_case_is_seen_by_the_guard():
     late_str = "    class E(Exception):\n        def __str__(self):\n            import builtins\n            builtins.len = abs\n            return 'x'\n    raise E()"
     assert "builtins.len was changed" in tampered(late_str)
-    late_del = ("    class Late:\n        def __del__(self):\n            import grader.trace\n            grader.trace.record = None\n"
-                "    late = Late()\n    late.cycle = late")
+    late_del = (
+        "    class Late:\n        def __del__(self):\n            import grader.trace\n            grader.trace.record = None\n"
+        "    late = Late()\n    late.cycle = late"
+    )
     assert "grader.trace.record was changed" in tampered(late_del)
 
 
 def test_an_audit_hook_cannot_be_added():
-    outcome = run("import sys\nseen = []\nsys.addaudithook(lambda e, a: seen.append(e))\ncompile('1', 'x', 'eval')\ndef f():\n    return seen\n")
+    outcome = run(
+        "import sys\nseen = []\nsys.addaudithook(lambda e, a: seen.append(e))\ncompile('1', 'x', 'eval')\ndef f():\n    return seen\n"
+    )
     assert outcome["value"] == "[]"
 
 

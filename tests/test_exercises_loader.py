@@ -1,4 +1,5 @@
 """loopcraft.exercises: loading the fixture course, and every problem reported as `path:line: message`."""
+
 from __future__ import annotations
 
 import shutil
@@ -86,45 +87,94 @@ def test_every_problem_is_reported_at_once(course: Path):
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("title: Add", "titel: Add", [
-            f"{ADD_YAML}:1: missing required field 'title'",
-            f"{ADD_YAML}:2: unknown key 'titel' (did you mean 'title'?)",
-        ]),
-        ("minutes: 2", "colour: blue", [
-            f"{ADD_YAML}:1: missing required field 'minutes'",
-            f"{ADD_YAML}:5: unknown key 'colour'",
-        ]),
+        (
+            "title: Add",
+            "titel: Add",
+            [
+                f"{ADD_YAML}:1: missing required field 'title'",
+                f"{ADD_YAML}:2: unknown key 'titel' (did you mean 'title'?)",
+            ],
+        ),
+        (
+            "minutes: 2",
+            "colour: blue",
+            [
+                f"{ADD_YAML}:1: missing required field 'minutes'",
+                f"{ADD_YAML}:5: unknown key 'colour'",
+            ],
+        ),
         ("minutes: 2", "minutes: 2.5", [f"{ADD_YAML}:5: minutes: expected an integer, got a number (2.5)"]),
-        ("time_limit_seconds: 2", "time_limit_seconds: [2]",
-         [f"{ADD_YAML}:8: time_limit_seconds: expected a number, got a list ([2])"]),
+        (
+            "time_limit_seconds: 2",
+            "time_limit_seconds: [2]",
+            [f"{ADD_YAML}:8: time_limit_seconds: expected a number, got a list ([2])"],
+        ),
         ("    expected: 3\n", "", [f"{ADD_YAML}:22: cases[0]: {NO_EXPECTED}"]),
-        ("name: negative", "name: small numbers",
-         [f"{ADD_YAML}:30: duplicate case name 'small numbers' (first used at line 22)"]),
-        ("file: wrong/subtract.py", "file: wrong/subtrac.py", [
-            f"{ADD_YAML}:18: wrong/subtract.py is not listed in wrong_solutions, "
-            "so the build would never check that it fails",
-            f"{ADD_YAML}:19: wrong solution not found: exercises/basics/add/wrong/subtrac.py",
-        ]),
-        ("sandbox: ../helpers.py", "sandbox: solution.py",
-         [f"{ADD_YAML}:9: sandbox must be a file in the track folder, other than a solution.py"]),
-        ("expected: -3", "expected: {1: 2}",
-         [f"{ADD_YAML}:32: cases[2].expected: key 1 is an integer; JSON keys are strings, so quote it"]),
-        ("expected: -3", "expected: .inf",
-         [f"{ADD_YAML}:32: cases[2].expected: inf is not a JSON number (JSON has no NaN or infinity)"]),
-        ("expected: -3", "expected: !!binary aGk=",
-         [f"{ADD_YAML}:32: cases[2].expected: a YAML bytes is not a JSON value"]),
-        ("args: {a: 1, b: 2}", "args: [1, 2]",
-         [f"{ADD_YAML}:23: cases[0].args: expected a mapping, got a list ([1, 2])"]),
+        (
+            "name: negative",
+            "name: small numbers",
+            [f"{ADD_YAML}:30: duplicate case name 'small numbers' (first used at line 22)"],
+        ),
+        (
+            "file: wrong/subtract.py",
+            "file: wrong/subtrac.py",
+            [
+                f"{ADD_YAML}:18: wrong/subtract.py is not listed in wrong_solutions, "
+                "so the build would never check that it fails",
+                f"{ADD_YAML}:19: wrong solution not found: exercises/basics/add/wrong/subtrac.py",
+            ],
+        ),
+        (
+            "sandbox: ../helpers.py",
+            "sandbox: solution.py",
+            [f"{ADD_YAML}:9: sandbox must be a file in the track folder, other than a solution.py"],
+        ),
+        (
+            "expected: -3",
+            "expected: {1: 2}",
+            [f"{ADD_YAML}:32: cases[2].expected: key 1 is an integer; JSON keys are strings, so quote it"],
+        ),
+        (
+            "expected: -3",
+            "expected: .inf",
+            [f"{ADD_YAML}:32: cases[2].expected: inf is not a JSON number (JSON has no NaN or infinity)"],
+        ),
+        (
+            "expected: -3",
+            "expected: !!binary aGk=",
+            [f"{ADD_YAML}:32: cases[2].expected: a YAML bytes is not a JSON value"],
+        ),
+        (
+            "args: {a: 1, b: 2}",
+            "args: [1, 2]",
+            [f"{ADD_YAML}:23: cases[0].args: expected a mapping, got a list ([1, 2])"],
+        ),
         # A note alone never stops anything; it comes with the errors.
-        ("# yaml-language-server: $schema=../../../../../../schemas/exercise.schema.json\n", "colour: blue\n", [
-            f"{ADD_YAML}:1: note: add `# yaml-language-server: $schema=../../../schemas/exercise.schema.json` "
-            "as the first line, so that editors check this file as you type",
-            f"{ADD_YAML}:1: unknown key 'colour'",
-        ]),
+        (
+            "# yaml-language-server: $schema=../../../../../../schemas/exercise.schema.json\n",
+            "colour: blue\n",
+            [
+                f"{ADD_YAML}:1: note: add `# yaml-language-server: $schema=../../../schemas/exercise.schema.json` "
+                "as the first line, so that editors check this file as you type",
+                f"{ADD_YAML}:1: unknown key 'colour'",
+            ],
+        ),
     ],
-    ids=["unknown-key-close", "unknown-key-far", "wrong-type", "wrong-type-list", "no-expected",
-         "duplicate-case", "missing-file", "sandbox-solution", "non-string-key", "infinity", "binary",
-         "args-not-mapping", "no-schema-line"],
+    ids=[
+        "unknown-key-close",
+        "unknown-key-far",
+        "wrong-type",
+        "wrong-type-list",
+        "no-expected",
+        "duplicate-case",
+        "missing-file",
+        "sandbox-solution",
+        "non-string-key",
+        "infinity",
+        "binary",
+        "args-not-mapping",
+        "no-schema-line",
+    ],
 )
 def test_single_problem(course: Path, old: str, new: str, expected: list[str]):
     edit(course, ADD_YAML, old, new)

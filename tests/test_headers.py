@@ -1,6 +1,7 @@
 """The security and isolation headers (loopcraft/headers.py) are one set, wherever the site is served from: the
 `_headers` file static hosts read, the dev server, and the service worker that adds them where a host sends none.
 Chromium's side of it (the pages still work, other origins are refused) is tests/browser/test_security.py."""
+
 from __future__ import annotations
 
 import base64

@@ -1,6 +1,7 @@
 """Every hostile or broken solution ends in a clear verdict on the command line: never a crash,
 never a forged pass. One grader process grades the whole corpus, as an instructor's folder; the files
 that attack other submissions are also graded alone, and get the same verdict either way."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,13 @@ ALONE = [item.name for item in hostile_corpus.load() if item.alone]
 
 
 def grade(path) -> dict:
-    proc = subprocess.run([sys.executable, "-m", "grader", hostile_corpus.SLUG, str(path), "--json"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grader", hostile_corpus.SLUG, str(path), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert proc.returncode in (0, 1), proc.stderr  # 0 when every case passes (an attack that came to nothing)
     return json.loads(proc.stdout)
 
@@ -61,7 +67,12 @@ def test_a_submission_gets_the_same_verdict_alone_as_in_a_folder(graded, graded_
 
 def test_the_text_report_prints_lone_surrogates(corpus_folder):
     folder, _ = corpus_folder
-    proc = subprocess.run([sys.executable, "-m", "grader", hostile_corpus.SLUG, str(folder / "lone_surrogates.py")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [sys.executable, "-m", "grader", hostile_corpus.SLUG, str(folder / "lone_surrogates.py")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert proc.returncode == 1, proc.stderr
     assert "ValueError: bad \\udc00 half" in proc.stdout

@@ -1,4 +1,5 @@
 """The front end's own unit tests (node --test), run from pytest so one command runs everything."""
+
 from __future__ import annotations
 
 import subprocess

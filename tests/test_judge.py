@@ -1,4 +1,5 @@
 """Verdict rules, shared with the page's judge.js through tests/golden/judge_vectors.json."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,16 @@ INPUTS = [
     ("equal dicts pass", visible("a", AGENT), value(dict(AGENT), "printed\n")),
     ("integral float equals int", visible("a", {"x": 3}), value({"x": 3.0})),
     ("a wrong key value is named", visible("a", AGENT), value({**AGENT, "errors": 3})),
-    ("missing and unexpected keys", visible("a", AGENT), value({k: v for k, v in AGENT.items() if k != "errors"} | {"error": 4})),
-    ("nested list item", visible("a", {"tools_called": ["add", "search_web"]}), value({"tools_called": ["add", "add"]})),
+    (
+        "missing and unexpected keys",
+        visible("a", AGENT),
+        value({k: v for k, v in AGENT.items() if k != "errors"} | {"error": 4}),
+    ),
+    (
+        "nested list item",
+        visible("a", {"tools_called": ["add", "search_web"]}),
+        value({"tools_called": ["add", "add"]}),
+    ),
     ("list length differs", visible("a", {"tools_called": ["add"]}), value({"tools_called": []})),
     ("odd keys are quoted", visible("a", {"a b": 1, "ok": {"x-y": 2}}), value({"a b": 2, "ok": {"x-y": 3}})),
     ("root type differs", visible("a", AGENT), value(["answer"])),
@@ -44,7 +53,11 @@ INPUTS = [
     ("non-ascii strings", visible("a", {"é": "ü"}), value({"é": "ü"})),
     ("hidden pass", hidden("h", AGENT), value(dict(AGENT))),
     ("hidden fail says nothing of the value", hidden("h", AGENT), value({**AGENT, "steps": 5})),
-    ("error keeps its message and output", visible("a", AGENT), {"kind": "error", "phase": "call", "error": "ValueError: boom", "output": "x"}),
+    (
+        "error keeps its message and output",
+        visible("a", AGENT),
+        {"kind": "error", "phase": "call", "error": "ValueError: boom", "output": "x"},
+    ),
     ("timeout", visible("a", AGENT), {"kind": "timeout", "output": ""}),
     ("hidden timeout", hidden("h", AGENT), {"kind": "timeout", "output": ""}),
 ]
@@ -52,7 +65,13 @@ INPUTS = [
 
 def build_vectors() -> list[dict]:
     return [
-        {"title": title, "case": case, "outcome": outcome, "time_limit": 2.5, "result": judge_case(case, outcome, 2.5).to_dict()}
+        {
+            "title": title,
+            "case": case,
+            "outcome": outcome,
+            "time_limit": 2.5,
+            "result": judge_case(case, outcome, 2.5).to_dict(),
+        }
         for title, case, outcome in INPUTS
     ]
 

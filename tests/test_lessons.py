@@ -2,6 +2,7 @@
 
 The loop lab's grid is run here too, in Pyodide, through the same single run-case request the page sends.
 """
+
 from __future__ import annotations
 
 import json
@@ -90,34 +91,54 @@ def test_a_lesson_loads_in_course_order_and_its_blocks_run(course, pyodide_runne
 
 def test_a_block_that_raises_unexpectedly_fails_at_its_fence(course, pyodide_runner):
     md = course / "exercises/basics/printing/lesson.md"
-    md.write_text(LESSON_MD + "\nMore.\n\n```python live\nx = {}\nx['missing']\n```\n\n```python live raises\n1 / 0\n```\n")
+    md.write_text(
+        LESSON_MD + "\nMore.\n\n```python live\nx = {}\nx['missing']\n```\n\n```python live raises\n1 / 0\n```\n"
+    )
     assert problems(course, pyodide_runner) == [
         "exercises/basics/printing/lesson.md:10: live block raised \"KeyError: 'missing'\"; fix it, or mark it "
-        "```python live raises``` if it is meant to"]
+        "```python live raises``` if it is meant to"
+    ]
 
 
 def test_a_block_marked_raises_that_does_not_raise_fails(course, pyodide_runner):
     (course / "exercises/basics/printing/lesson.md").write_text("```python live raises\nprint('fine')\n```\n")
     assert problems(course, pyodide_runner) == [
-        "exercises/basics/printing/lesson.md:1: live block is marked `raises` but ran without an error"]
+        "exercises/basics/printing/lesson.md:1: live block is marked `raises` but ran without an error"
+    ]
 
 
-@pytest.mark.parametrize("old, new, message", [
-    ("print(6 * 7)", "print(undefined_name)", "17: questions[1].code: the snippet fails (NameError: name "
-     "'undefined_name' is not defined); its output is the answer, so it must run"),
-    ("print(6 * 7)", "x = 6 * 7", "17: questions[1].code: the snippet prints nothing"),
-    ('- text: "67"', '- text: "42"', "21: questions[1].wrong[0]: this wrong output is what the snippet really prints"),
-])
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (
+            "print(6 * 7)",
+            "print(undefined_name)",
+            "17: questions[1].code: the snippet fails (NameError: name "
+            "'undefined_name' is not defined); its output is the answer, so it must run",
+        ),
+        ("print(6 * 7)", "x = 6 * 7", "17: questions[1].code: the snippet prints nothing"),
+        (
+            '- text: "67"',
+            '- text: "42"',
+            "21: questions[1].wrong[0]: this wrong output is what the snippet really prints",
+        ),
+    ],
+)
 def test_a_what_does_this_print_question_without_a_sound_answer_is_refused(course, pyodide_runner, old, new, message):
     (course / "exercises/basics/printing/lesson.yaml").write_text(LESSON_YAML.replace(old, new))
     assert problems(course, pyodide_runner) == [f"exercises/basics/printing/lesson.yaml:{message}"]
 
 
-@pytest.mark.parametrize("options, message", [
-    ("options: []", "questions[0].options: the answer list is empty"),
-    ("options:\n      - text: print\n        feedback: Yes.\n      - text: input\n        feedback: No.",
-     "questions[0].options: no option is marked `correct: true`, so the question has no answer"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ("options: []", "questions[0].options: the answer list is empty"),
+        (
+            "options:\n      - text: print\n        feedback: Yes.\n      - text: input\n        feedback: No.",
+            "questions[0].options: no option is marked `correct: true`, so the question has no answer",
+        ),
+    ],
+)
 def test_a_question_without_an_answer_is_refused(course, options, message):
     yaml = course / "exercises/basics/printing/lesson.yaml"
     text = LESSON_YAML
@@ -132,12 +153,13 @@ def test_a_question_without_an_answer_is_refused(course, options, message):
 def test_an_output_question_with_no_wrong_outputs_is_refused(course):
     yaml = course / "exercises/basics/printing/lesson.yaml"
     text = LESSON_YAML
-    yaml.write_text(text[:text.index("    wrong:")] + "    wrong: []\n")
+    yaml.write_text(text[: text.index("    wrong:")] + "    wrong: []\n")
     with pytest.raises(ExerciseError) as caught:
         load_course(course)
     assert [str(p) for p in caught.value.errors] == [
         "exercises/basics/printing/lesson.yaml:20: questions[1].wrong: the answer list is empty: give at least "
-        "one wrong output to choose against"]
+        "one wrong output to choose against"
+    ]
 
 
 def test_a_lesson_missing_from_track_yaml_is_an_error(course):
@@ -146,7 +168,8 @@ def test_a_lesson_missing_from_track_yaml_is_an_error(course):
     with pytest.raises(ExerciseError) as caught:
         load_course(course)
     assert [str(p) for p in caught.value.errors] == [
-        "exercises/basics/track.yaml:4: lesson folder 'printing' is not listed in challenges"]
+        "exercises/basics/track.yaml:4: lesson folder 'printing' is not listed in challenges"
+    ]
 
 
 def test_check_of_the_real_course_runs_every_lesson_clean():
@@ -182,8 +205,13 @@ SEED_004 = {  # habit: [(share, calls) for errors-end, fed-back, guarded]
 
 def run_grid(runner, loop=None) -> dict:
     world = (ROOT / "exercises/build-an-agent/agent_sandbox.py").read_text()
-    (outcome,) = runner.run(source="", sandbox=LAB_SANDBOX, entry=LAB_ENTRY, time_limit=LAB_TIME_LIMIT,
-                            cases=[{"name": "grid", "args": {"world": world, "loop": loop}}])
+    (outcome,) = runner.run(
+        source="",
+        sandbox=LAB_SANDBOX,
+        entry=LAB_ENTRY,
+        time_limit=LAB_TIME_LIMIT,
+        cases=[{"name": "grid", "args": {"world": world, "loop": loop}}],
+    )
     assert outcome["kind"] == "value", outcome
     return json.loads(outcome["value"])
 
@@ -201,8 +229,12 @@ def test_the_lab_runs_a_learners_loop_as_a_fourth_column(pyodide_runner):
     grid = run_grid(pyodide_runner, source)
     yours = {c["habit"]: (c["share"], c["calls"]) for c in grid["cells"] if c["design"] == "yours"}
     # The challenge's guard nudges on the second identical call, one earlier than the lab's reference guard.
-    assert yours == {"stubborn": (0, "3.0"), "repeats-until-told": (100, "3.9"), "breaks-format": (100, "4.8"),
-                     "unknown-tool": (100, "3.9")}
+    assert yours == {
+        "stubborn": (0, "3.0"),
+        "repeats-until-told": (100, "3.9"),
+        "breaks-format": (100, "4.8"),
+        "unknown-tool": (100, "3.9"),
+    }
     assert grid["loop_error"] is None
     stage4 = run_grid(pyodide_runner, (ROOT / "exercises/build-an-agent/stage-4-loop/solution.py").read_text())
     assert stage4["loop_error"].startswith("ValueError: invalid JSON in tool call")

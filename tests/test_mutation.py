@@ -3,6 +3,7 @@ fails the build with the survivor at its line of solution.py; equivalent marks; 
 
 Each test starts Pyodide under Node (seconds), so they share one project where they can.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -51,7 +52,8 @@ def test_strong_cases_pass_the_bar_and_check_prints_the_score(project: Path, cap
 
 
 def test_a_weakened_case_set_fails_with_the_survivor_at_its_line_until_marked_equivalent(
-        project: Path, capsys: pytest.CaptureFixture):
+    project: Path, capsys: pytest.CaptureFixture
+):
     yaml = project / YAML
     yaml.write_text(yaml.read_text().replace(BOUNDARY_CASE, ""))
 
@@ -70,7 +72,7 @@ def test_a_weakened_case_set_fails_with_the_survivor_at_its_line_until_marked_eq
 
     # Marked equivalent (wrongly, but the build takes the author's word): no survivor, the bar is met, and the
     # mutants' verdicts come from the cache, since neither the solution nor the cases changed.
-    mark = f"equivalent_mutants:\n  - line: 7\n    change: \"{SURVIVOR}\"\n    reason: for the test\ncases:\n"
+    mark = f'equivalent_mutants:\n  - line: 7\n    change: "{SURVIVOR}"\n    reason: for the test\ncases:\n'
     yaml.write_text(yaml.read_text().replace("cases:\n", mark))
     code, out, err = run(capsys, "check", "--root", str(project))
     assert code == 0, err
@@ -80,8 +82,10 @@ def test_a_weakened_case_set_fails_with_the_survivor_at_its_line_until_marked_eq
     yaml.write_text(yaml.read_text().replace("line: 7", "line: 8"))
     code, out, err = run(capsys, "check", "--root", str(project))
     assert code == 1
-    assert f"{YAML}:16: no mutant {SURVIVOR} at solution.py line 8 any more; remove this equivalent mark" \
+    assert (
+        f"{YAML}:16: no mutant {SURVIVOR} at solution.py line 8 any more; remove this equivalent mark"
         in err.splitlines()
+    )
 
 
 def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch: pytest.MonkeyPatch):

@@ -1,4 +1,5 @@
 """Private cases (`private: true`): graded by the CLI and the build's checks, never published in any form."""
+
 from __future__ import annotations
 
 import base64
@@ -49,8 +50,9 @@ def test_a_private_case_cannot_be_shown(track: Path):
     with pytest.raises(ExerciseError) as caught:
         find_exercise(track.parent.parent, str(track / "add"))
     line = yaml.read_text().splitlines().index("    hidden: false") + 1
-    assert f"add/exercise.yaml:{line}: cases[3]: a private case is never shown, so it cannot be `hidden: false`" \
-        in str(caught.value)
+    assert f"add/exercise.yaml:{line}: cases[3]: a private case is never shown, so it cannot be `hidden: false`" in str(
+        caught.value
+    )
 
 
 def test_the_page_counts_private_cases_and_carries_nothing_else_of_them(track: Path):
@@ -71,8 +73,13 @@ def test_the_page_counts_private_cases_and_carries_nothing_else_of_them(track: P
 def test_the_cli_grades_a_private_case_and_reports_it_as_hidden(track: Path, tmp_path: Path):
     submission = tmp_path / "all_but_the_private_case.py"
     submission.write_text("def add(a, b):\n    return 0 if a == 1000 else a + b\n")
-    done = subprocess.run([sys.executable, "-m", "grader", str(track / "add"), str(submission), "--json"],
-                          check=False, cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", str(track / "add"), str(submission), "--json"],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     assert report["status"] == "fail"
@@ -87,8 +94,9 @@ def test_the_built_site_holds_no_trace_of_a_private_case(tmp_path: Path):
     values in, and the digest it would have as a hidden case, are in no byte of the site."""
     out = tmp_path / "site"
     build(ROOT, out, verify=False)
-    site = b"\n".join(path.read_bytes() for path in sorted(out.rglob("*"))
-                      if path.is_file() and path.suffix not in {".br", ".gz"})
+    site = b"\n".join(
+        path.read_bytes() for path in sorted(out.rglob("*")) if path.is_file() and path.suffix not in {".br", ".gz"}
+    )
     exercises = [ex for track in load_course(ROOT) for ex in track.exercises]
     private = [(ex, case) for ex in exercises for case in ex.cases if case.private]
     assert {ex.slug for ex, _ in private} == {ex.slug for ex in exercises}, "every challenge has private cases"
@@ -98,7 +106,14 @@ def test_the_built_site_holds_no_trace_of_a_private_case(tmp_path: Path):
         assert f"{count} more case{' is' if count == 1 else 's are'} checked only by your instructor's grader" in page
     for ex, case in private:
         value = canonical_json(case.expected)
-        forms = {case.name, value, json.dumps(case.expected), json.dumps(case.expected, ensure_ascii=False),
-                 repr(case.expected), repr(json.loads(value)), digest(salt(ex), value)}
+        forms = {
+            case.name,
+            value,
+            json.dumps(case.expected),
+            json.dumps(case.expected, ensure_ascii=False),
+            repr(case.expected),
+            repr(json.loads(value)),
+            digest(salt(ex), value),
+        }
         for form in forms:
             assert form.encode() not in site, f"{ex.slug}: private case {case.name!r} shows in the site as {form}"

@@ -1,4 +1,5 @@
 """Properties of the comparison, canonical JSON, digests and the YAML loader, over generated values."""
+
 from __future__ import annotations
 
 import io
@@ -22,8 +23,13 @@ from tests.helpers import FIXTURES
 # Quick enough for every `make test`; deadline None because the first examples pay for imports and caches.
 quick = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-scalars = (st.none() | st.booleans() | st.integers(-(2**63), 2**63)
-           | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8))
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
 json_values = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
@@ -93,6 +99,7 @@ def judged(expected, actual, hidden=False):
 
 # --- The comparison -----------------------------------------------------------------------------------
 
+
 @quick
 @given(judged_values, st.booleans())
 def test_equal_values_pass(value, hidden):
@@ -156,6 +163,7 @@ def test_differences_are_empty_exactly_when_the_canonical_forms_are_equal(a, b):
 
 # --- Canonical JSON ------------------------------------------------------------------------------------
 
+
 def shuffled(value, rng: random.Random):
     if isinstance(value, dict):
         items = list(value.items())
@@ -194,8 +202,12 @@ def test_tuples_are_lists(items):
     assert canonical_json(tuple(items)) == canonical_json(items)
 
 
-not_json = st.sampled_from([math.nan, math.inf, -math.inf]) | st.sets(st.integers(), max_size=2) \
-    | st.builds(object) | st.dictionaries(st.integers() | st.none() | st.tuples(), st.none(), min_size=1, max_size=1)
+not_json = (
+    st.sampled_from([math.nan, math.inf, -math.inf])
+    | st.sets(st.integers(), max_size=2)
+    | st.builds(object)
+    | st.dictionaries(st.integers() | st.none() | st.tuples(), st.none(), min_size=1, max_size=1)
+)
 
 
 @quick
@@ -221,6 +233,7 @@ def test_a_circular_value_is_rejected_with_not_json_error():
 
 # --- Digests ---------------------------------------------------------------------------------------------
 
+
 @quick
 @given(json_values, json_values, st.text(max_size=8))
 def test_digests_are_equal_exactly_when_the_values_are(x, y, salt):
@@ -239,9 +252,27 @@ def test_digests_change_with_the_salt(x, salt, other):
 
 EXERCISE_YAML = "exercises/basics/add/exercise.yaml"
 VALID_TEXT = (FIXTURES / "valid" / EXERCISE_YAML).read_text(encoding="utf-8")
-FIELDS = ["title", "summary", "difficulty", "minutes", "entry", "signature", "time_limit_seconds", "sandbox",
-          "task", "constraints", "hints", "wrong_solutions", "cases", "args", "expected", "hidden", "file",
-          "mistake", "name"]
+FIELDS = [
+    "title",
+    "summary",
+    "difficulty",
+    "minutes",
+    "entry",
+    "signature",
+    "time_limit_seconds",
+    "sandbox",
+    "task",
+    "constraints",
+    "hints",
+    "wrong_solutions",
+    "cases",
+    "args",
+    "expected",
+    "hidden",
+    "file",
+    "mistake",
+    "name",
+]
 
 
 @pytest.fixture(scope="module")
@@ -271,13 +302,15 @@ def test_loading_random_text_reports_problems_with_a_path_and_a_line(course, tex
 @quick
 @given(st.integers(0, len(VALID_TEXT)), st.integers(0, 40), st.text(max_size=40))
 def test_loading_a_damaged_valid_file_reports_problems_with_a_path_and_a_line(course, start, length, insert):
-    check_loading(course, VALID_TEXT[:start] + insert + VALID_TEXT[start + length:])
+    check_loading(course, VALID_TEXT[:start] + insert + VALID_TEXT[start + length :])
 
 
 yaml_values = st.recursive(
     scalars | st.dates() | st.datetimes(),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=6) | st.integers(-3, 3), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=6) | st.integers(-3, 3), inner, max_size=4)
+    ),
     max_leaves=10,
 )
 
@@ -292,4 +325,3 @@ def test_loading_random_structures_reports_problems_with_a_path_and_a_line(cours
     out = io.StringIO()
     YAML(typ="safe").dump(data, out)
     check_loading(course, out.getvalue())
-

@@ -1,4 +1,5 @@
 """The Node runner: the grader in real Pyodide (Python 3.14), time limits enforced both ways."""
+
 from __future__ import annotations
 
 import subprocess
@@ -15,19 +16,27 @@ STUBBORN = "def f():\n    while True:\n        try:\n            while True:\n  
 
 
 def one(runner, source, time_limit=1.0, entry="f", sandbox="", args=None):
-    return runner.run(source=source, sandbox=sandbox, entry=entry, cases=[{"name": "c", "args": args or {}}], time_limit=time_limit)[0]
+    return runner.run(
+        source=source, sandbox=sandbox, entry=entry, cases=[{"name": "c", "args": args or {}}], time_limit=time_limit
+    )[0]
 
 
 def test_verdicts_come_from_python_3_14(pyodide_runner):
-    outcome = one(pyodide_runner, "import json, sys\ndef f():\n    try:\n        json.loads('{\"a\": 1,}')\n    except ValueError as e:\n        return [sys.version_info[:2], e.msg]\n")
+    outcome = one(
+        pyodide_runner,
+        "import json, sys\ndef f():\n    try:\n        json.loads('{\"a\": 1,}')\n    except ValueError as e:\n        return [sys.version_info[:2], e.msg]\n",
+    )
     assert outcome["value"] == '[[3,14],"Illegal trailing comma before end of object"]'
 
 
 def test_an_infinite_loop_is_interrupted_and_the_next_case_runs(pyodide_runner):
     started = time.monotonic()
     outcomes = pyodide_runner.run(
-        source="def f(n):\n    while n:\n        pass\n    return n\n", sandbox="", entry="f",
-        cases=[{"name": "loops", "args": {"n": 1}}, {"name": "returns", "args": {"n": 0}}], time_limit=0.5,
+        source="def f(n):\n    while n:\n        pass\n    return n\n",
+        sandbox="",
+        entry="f",
+        cases=[{"name": "loops", "args": {"n": 1}}, {"name": "returns", "args": {"n": 0}}],
+        time_limit=0.5,
     )
     assert [o["kind"] for o in outcomes] == ["timeout", "value"]
     assert time.monotonic() - started < 3  # an interrupt, not a worker restart
@@ -122,14 +131,17 @@ def test_the_runner_process_may_not_start_a_child_process_write_or_read_outside_
 
 def test_stray_output_from_a_worker_thread_breaks_nothing(monkeypatch):
     # A worker that prints, on stdout and stderr, lines that look like the runner's replies.
-    probe_env(monkeypatch, """
+    probe_env(
+        monkeypatch,
+        """
 import { isMainThread } from "node:worker_threads";
 if (!isMainThread) {
   const forge = () => { console.log('{"id": 1, "outcomes": []}'); console.error('{"ready": false, "error": "forged"}'); };
   forge();
   setInterval(forge, 5).unref();
 }
-""")
+""",
+    )
     with PyodideRunner() as runner:
         for expected in ("1", "2"):
             assert one(runner, f"def f():\n    print('{{\"id\": 9}}')\n    return {expected}\n")["value"] == expected
@@ -137,19 +149,30 @@ if (!isMainThread) {
 
 
 def test_a_reply_that_is_not_json_is_an_error_naming_the_runner(monkeypatch):
-    probe_env(monkeypatch, """
+    probe_env(
+        monkeypatch,
+        """
 import { isMainThread } from "node:worker_threads";
 import { writeSync } from "node:fs";
 if (isMainThread) writeSync(Number(process.argv[process.argv.indexOf("--replies") + 1]), "garbage\\n");
-""")
-    with PyodideRunner() as runner, pytest.raises(RunnerError, match=r"frontend/node-runner.mjs\) sent a reply that is not JSON"):
+""",
+    )
+    with (
+        PyodideRunner() as runner,
+        pytest.raises(RunnerError, match=r"frontend/node-runner.mjs\) sent a reply that is not JSON"),
+    ):
         one(runner, "def f():\n    return 1\n")
 
 
 def test_a_value_too_deep_or_too_big_is_an_error_for_that_case_only(pyodide_runner):
     deep = "def f(kind):\n    v = []\n    for _ in range(3000):\n        v = [v]\n    return {'deep': v, 'int': 7 ** 5917, 'ok': 1}[kind]\n"
-    outcomes = pyodide_runner.run(source=deep, sandbox="", entry="f", time_limit=5,
-                                  cases=[{"name": k, "args": {"kind": k}} for k in ("deep", "int", "ok")])
+    outcomes = pyodide_runner.run(
+        source=deep,
+        sandbox="",
+        entry="f",
+        time_limit=5,
+        cases=[{"name": k, "args": {"kind": k}} for k in ("deep", "int", "ok")],
+    )
     assert "nested more than 100 levels deep" in outcomes[0]["error"]
     assert "an int of more than 1,000 digits" in outcomes[1]["error"]
     assert outcomes[2]["value"] == "1"
@@ -160,8 +183,12 @@ def test_an_outcome_the_host_cannot_read_is_an_error_for_that_case_only():
 
     ok = {"kind": "value", "value": "[1]", "output": "", "trace": []}
     assert _checked(ok) is ok
-    for bad in ({"kind": "value", "value": "9" * 5000, "output": ""},  # past the host's int-digit limit
-                {"kind": "value", "value": "[" * 5000 + "]" * 5000, "output": ""},  # too deep for json.loads
-                {"kind": "value", "value": 7, "output": ""}, {"kind": "forged"}, "not an outcome"):
+    for bad in (
+        {"kind": "value", "value": "9" * 5000, "output": ""},  # past the host's int-digit limit
+        {"kind": "value", "value": "[" * 5000 + "]" * 5000, "output": ""},  # too deep for json.loads
+        {"kind": "value", "value": 7, "output": ""},
+        {"kind": "forged"},
+        "not an outcome",
+    ):
         outcome = _checked(bad)
         assert outcome["kind"] == "error" and outcome["error"].startswith("This case could not be graded")

@@ -3,6 +3,7 @@ encrypted under a key only a run that passes every case can rebuild.
 
 Regenerate the golden pages with: LOOPCRAFT_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_render_course.py
 """
+
 from __future__ import annotations
 
 import base64
@@ -27,8 +28,9 @@ GOLDEN = Path(__file__).parent / "golden" / "pages"
 
 
 def page_data(html: str) -> dict:
-    return json.loads(re.search(r'<script type="application/json" id="exercise-data">(.*?)</script>', html,
-                                re.S).group(1))
+    return json.loads(
+        re.search(r'<script type="application/json" id="exercise-data">(.*?)</script>', html, re.S).group(1)
+    )
 
 
 def decrypt(secret: dict, key: bytes) -> str:
@@ -77,7 +79,10 @@ def test_the_encryption_is_reproducible(fixture_track):
     assert first == challenge_context(challenge_inputs(fixture_track, add, None, double))["page_data"]["solution"]
     # Another solution means another salt, so another key and nonce.
     changed = dataclasses.replace(add, solution_source=add.solution_source + "# changed\n")
-    assert challenge_context(challenge_inputs(fixture_track, changed, None, double))["page_data"]["solution"]["iv"] != first["iv"]
+    assert (
+        challenge_context(challenge_inputs(fixture_track, changed, None, double))["page_data"]["solution"]["iv"]
+        != first["iv"]
+    )
 
 
 def test_no_page_publishes_a_solution_or_its_key(course):
@@ -85,8 +90,12 @@ def test_no_page_publishes_a_solution_or_its_key(course):
     html = "\n".join(pages.values())
     exercises = [ex for track in tracks for ex in track.exercises]
     # Code the pages show on purpose: a solution may share a line with any of it.
-    shown = {line.strip() for ex in exercises for text in (ex.starter_source, ex.sandbox_source, ex.task)
-             for line in text.splitlines()}
+    shown = {
+        line.strip()
+        for ex in exercises
+        for text in (ex.starter_source, ex.sandbox_source, ex.task)
+        for line in text.splitlines()
+    }
     for ex in exercises:
         page = pages[f"{ex.track}/{ex.slug}/index.html"]
         secret = page_data(page)["solution"]
@@ -106,8 +115,9 @@ def test_the_index_shows_parts_with_challenges_numbered_across_them(fixture_trac
     pages = render_pages(ROOT / "templates", [track], "test")
     index = pages["index.html"]
     assert re.search(r"Part 1</span> First steps.*Part 2</span> Going further", index, re.S)
-    numbers = re.findall(r'data-slug="(\w+)".*?<span class="challenge-number" aria-hidden="true">(\d+)</span>',
-                         index, re.S)
+    numbers = re.findall(
+        r'data-slug="(\w+)".*?<span class="challenge-number" aria-hidden="true">(\d+)</span>', index, re.S
+    )
     assert numbers == [("add", "1"), ("double", "2")]
     assert 'data-testid="progress"' in index and "0 of 2 done" in index
     assert 'src="assets/index.js?v=test"' in index
@@ -121,8 +131,9 @@ def test_the_index_shows_parts_with_challenges_numbered_across_them(fixture_trac
 def test_hints_are_rendered_hidden_for_the_page_to_reveal(fixture_track):
     add, _ = fixture_track.exercises
     with_hints = dataclasses.replace(add, hints=["Use `plus`.", "Return <b>it</b>."])
-    pages = render_pages(ROOT / "templates", [dataclasses.replace(fixture_track, parts=[Part("P", [with_hints])])],
-                         "test")
+    pages = render_pages(
+        ROOT / "templates", [dataclasses.replace(fixture_track, parts=[Part("P", [with_hints])])], "test"
+    )
     html = pages["basics/add/index.html"]
     assert html.count('<li class="hint-item prose" hidden>') == 2
     assert "<code>plus</code>" in html and "Return &lt;b&gt;it&lt;/b&gt;." in html  # authors' raw HTML is text

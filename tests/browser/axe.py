@@ -1,8 +1,9 @@
 """axe-core (npm, a dev dependency) run inside a page under test: never shipped with the site, injected here.
 
-    from tests.browser.axe import assert_no_violations
-    assert_no_violations(page)   # every axe rule (WCAG 2.x A/AA and best practices) on the page as it is now
+from tests.browser.axe import assert_no_violations
+assert_no_violations(page)   # every axe rule (WCAG 2.x A/AA and best practices) on the page as it is now
 """
+
 from __future__ import annotations
 
 from functools import cache

@@ -3,6 +3,7 @@ COOP/COEP. One site is built per run, shared by every test and, under pytest-xdi
 
 No skips: if Chromium or the site cannot be had, the tests fail and say why.
 """
+
 from __future__ import annotations
 
 import fcntl

@@ -1,6 +1,7 @@
 """Accessibility, as a screen-reader or keyboard user meets it, in real headless Chromium: axe-core finds no
 violation on any kind of page in either theme; runs are announced; the keyboard alone solves a challenge,
 with a visible focus at every stop; dark mode follows the system and the toggle; motion can be turned off."""
+
 from __future__ import annotations
 
 import re
@@ -85,7 +86,7 @@ def test_runs_and_python_state_are_announced_politely_and_the_rows_are_not(page:
     expect(status).to_have_attribute("role", "status")
     expect(status).to_have_attribute("aria-live", "polite")
     # One announcement per run, not one per row as each case comes in.
-    assert page.locator('[aria-live]').filter(has=page.get_by_test_id("case")).count() == 0
+    assert page.locator("[aria-live]").filter(has=page.get_by_test_id("case")).count() == 0
     expect(page.get_by_test_id("results")).not_to_have_attribute("aria-live", "polite")
     upload(page, CEL / "wrong" / "no_reset.py")
     run_and_wait(page)
@@ -150,7 +151,9 @@ def test_a_challenge_is_solved_with_the_keyboard_alone(browser: Browser, isolate
     context.close()
 
 
-def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first_paint(browser: Browser, isolated_url: str):
+def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first_paint(
+    browser: Browser, isolated_url: str
+):
     context = browser.new_context(color_scheme="dark", service_workers="block")
     # The theme as the page is parsed, before any module script runs: the stylesheets (which block the first
     # paint) then find it set, so no page shows the other theme first.
@@ -195,11 +198,12 @@ def test_the_stylesheet_keeps_every_colour_in_custom_properties():
     import re
 
     css = (ROOT / "frontend/src/style.css").read_text()
-    rules = css[css.index(":root[data-theme=\"dark\"]"):]
+    rules = css[css.index(':root[data-theme="dark"]') :]
     assert not re.findall(r"#[0-9a-fA-F]{3,8}\b", rules)
 
 
 # ---- Small things people notice ----
+
 
 def test_the_editor_font_size_is_remembered_from_buttons_and_keys(page: Page, isolated_url: str):
     open_challenge(page, isolated_url, SLUG)

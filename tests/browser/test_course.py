@@ -1,6 +1,7 @@
 """The course as a learner follows it, in real headless Chromium against the built site: from the index
 through every challenge by their "Up next" links, with hints, traces, unlocked reference solutions and
 the progress kept on the index."""
+
 from __future__ import annotations
 
 import re
@@ -56,8 +57,14 @@ def check_first_trace(page: Page, slug: str) -> None:
 def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str):
     page.goto(isolated_url)
     links = page.get_by_test_id("challenge-link")
-    course = [(links.nth(i).get_attribute("data-slug"), links.nth(i).get_attribute("data-title"),
-               links.nth(i).get_attribute("data-kind")) for i in range(links.count())]
+    course = [
+        (
+            links.nth(i).get_attribute("data-slug"),
+            links.nth(i).get_attribute("data-title"),
+            links.nth(i).get_attribute("data-kind"),
+        )
+        for i in range(links.count())
+    ]
     assert {kind for *_, kind in course} == {"lesson", "challenge"}
     walk = course  # the whole track, first to last: lessons marked complete, challenges solved
     expect(page.get_by_test_id("progress")).to_contain_text(f"0 of {len(course)} done")
@@ -143,8 +150,9 @@ def test_html_in_output_trace_and_case_names_is_shown_as_text(page: Page, isolat
     # A case name with markup, as a careless author might write one.
     def rename_case(route):
         response = route.fetch()
-        body = response.text().replace('"name": "Recovers from malformed JSON"',
-                                       '"name": "\\u003cimg src=x onerror=alert(6)\\u003e Recovers"')
+        body = response.text().replace(
+            '"name": "Recovers from malformed JSON"', '"name": "\\u003cimg src=x onerror=alert(6)\\u003e Recovers"'
+        )
         route.fulfill(response=response, body=body)
 
     page.route("**/consecutive-error-limit/", rename_case)
@@ -173,7 +181,9 @@ def test_html_in_output_trace_and_case_names_is_shown_as_text(page: Page, isolat
     expect(steps.nth(1)).to_contain_text("Tool call: <b>bold</b>")
     expect(steps.nth(1)).to_contain_text("'<i>': '<img src=x onerror=alert(4)>'")
     expect(steps.last).to_contain_text("<img src=x onerror=alert(5)>")
-    expect(page.get_by_test_id("case").first.locator(".case-name")).to_have_text("<img src=x onerror=alert(6)> Recovers")
+    expect(page.get_by_test_id("case").first.locator(".case-name")).to_have_text(
+        "<img src=x onerror=alert(6)> Recovers"
+    )
 
     results = page.get_by_test_id("results")
     for tag in ("img", "script", "b", "i"):

@@ -2,6 +2,7 @@
 every run ends in the verdict the corpus expects (the same as on the command line), the page keeps working,
 nothing the learner wrote is lost, and nothing printed or returned runs as HTML. Also: two tabs on one
 challenge never overwrite each other's code unseen."""
+
 from __future__ import annotations
 
 import re
@@ -44,6 +45,7 @@ _ARM_STOPWATCH = """() => {
 @dataclass
 class Learner:
     """One page kept across a group of runs, so Pyodide loads once per group."""
+
     page: Page
     folder: Path
     dialogs: list[str] = field(default_factory=list)
@@ -166,6 +168,7 @@ def test_after_the_corpus_a_correct_solution_still_passes(learner: Learner, serv
 
 
 # --- Two tabs on one challenge ----------------------------------------------------------------------
+
 
 def open_editor(page: Page, base: str, slug: str) -> None:
     """The challenge with its editor; Python may still be loading, the editor does not wait for it."""

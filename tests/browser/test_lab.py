@@ -1,5 +1,6 @@
 """The loop lab in headless Chromium: seed 004's twelve cells drawn from a real run in the page, then the
 learner's own loop as a fourth column, from a saved solution and from an uploaded file."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,9 +18,13 @@ DESIGNS = ["errors-end", "fed-back", "guarded"]
 def cells(page: Page, design: str) -> dict[str, tuple[int, str]]:
     """{habit: (share, calls)} of one column, read from the table's DOM."""
     found = page.locator(f'[data-testid="lab-table"] td[data-design="{design}"]')
-    return {found.nth(i).get_attribute("data-habit"): (int(found.nth(i).get_attribute("data-share")),
-                                                       found.nth(i).get_attribute("data-calls"))
-            for i in range(found.count())}
+    return {
+        found.nth(i).get_attribute("data-habit"): (
+            int(found.nth(i).get_attribute("data-share")),
+            found.nth(i).get_attribute("data-calls"),
+        )
+        for i in range(found.count())
+    }
 
 
 def open_lab(page: Page, base: str) -> None:
@@ -48,12 +53,18 @@ def test_a_learners_loop_runs_as_a_fourth_column(page: Page, isolated_url: str):
     # An uploaded file.
     page.get_by_test_id("lab-upload").set_input_files(AGENT / "repeat-guard/solution.py")
     expect(page.locator('td[data-design="yours"]')).to_have_count(4, timeout=SLOW_MS)
-    assert cells(page, "yours") == {"stubborn": (0, "3.0"), "repeats-until-told": (100, "3.9"),
-                                    "breaks-format": (100, "4.8"), "unknown-tool": (100, "3.9")}
+    assert cells(page, "yours") == {
+        "stubborn": (0, "3.0"),
+        "repeats-until-told": (100, "3.9"),
+        "breaks-format": (100, "4.8"),
+        "unknown-tool": (100, "3.9"),
+    }
     assert cells(page, "guarded") == {habit: row[2] for habit, row in SEED_004.items()}
     verdict = page.get_by_test_id("lab-verdict")
-    expect(verdict).to_contain_text("repeats until told it is repeating: 100% (3.9 calls): yours matches on answers "
-                                    "and is cheaper than the guarded design's 100% (4.9).")
+    expect(verdict).to_contain_text(
+        "repeats until told it is repeating: 100% (3.9 calls): yours matches on answers "
+        "and is cheaper than the guarded design's 100% (4.9)."
+    )
 
     # A solution saved in a challenge of the track: the stage-4 loop crashes on broken JSON, and the page says so.
     source = (AGENT / "stage-4-loop/solution.py").read_text()

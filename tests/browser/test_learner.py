@@ -1,4 +1,5 @@
 """A learner in real headless Chromium against the built site, as a person would use it."""
+
 from __future__ import annotations
 
 import json
@@ -34,7 +35,9 @@ def run_and_wait(page: Page) -> dict[str, str]:
     expect(page.get_by_test_id("run")).to_be_enabled(timeout=SLOW_LOAD_MS * 2)
     expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready")
     rows = page.get_by_test_id("case")
-    return {rows.nth(i).get_attribute("data-name"): rows.nth(i).get_attribute("data-status") for i in range(rows.count())}
+    return {
+        rows.nth(i).get_attribute("data-name"): rows.nth(i).get_attribute("data-status") for i in range(rows.count())
+    }
 
 
 def test_index_lists_the_course_in_order(page: Page, isolated_url: str):
@@ -43,7 +46,9 @@ def test_index_lists_the_course_in_order(page: Page, isolated_url: str):
     (track,) = load_course(ROOT)
     page.goto(isolated_url)
     links = page.get_by_test_id("challenge-link")
-    assert [links.nth(i).get_attribute("data-slug") for i in range(links.count())] == [item.slug for item in track.items]
+    assert [links.nth(i).get_attribute("data-slug") for i in range(links.count())] == [
+        item.slug for item in track.items
+    ]
     expect(page.locator("body")).to_contain_text("Build an Agent")
     expect(page.locator("body")).to_contain_text(re.compile("medium", re.IGNORECASE))
     expect(page.locator("body")).to_contain_text("20 min")
@@ -142,8 +147,13 @@ def test_browser_and_command_line_give_identical_results(page: Page, isolated_ur
     run_and_wait(page)
     in_browser = page.evaluate("window.loopcraft.lastResult")
 
-    cli = subprocess.run([sys.executable, "-m", "grader", "consecutive-error-limit", str(path), "--json"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    cli = subprocess.run(
+        [sys.executable, "-m", "grader", "consecutive-error-limit", str(path), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     on_command_line = json.loads(cli.stdout)
     on_command_line.pop("file")
     # The command line also grades the private cases, which the page never has.

@@ -1,4 +1,5 @@
 """A learner in headless Chromium on the built site's lessons: live blocks, questions, completion, progress."""
+
 from __future__ import annotations
 
 import re

@@ -1,6 +1,7 @@
 """The service worker: after one visit the course works with the network off, on a host that sends no
 COOP/COEP headers it makes the pages cross-origin isolated itself, so a runaway case is interrupted, and it never
 serves a cached copy whose bytes differ from the build's (Cache Storage is writable by any page of the site)."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager

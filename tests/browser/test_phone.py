@@ -1,6 +1,7 @@
 """A learner on a phone (390x844, touch), in real headless Chromium: the challenge page shows Task, Code and
 Results one at a time under ARIA tabs, Run stays in reach, a run switches to Results, every button is big
 enough to tap, and nothing is wider than the screen."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,14 @@ TOUCH_PX = 44
 
 @pytest.fixture(params=["light", "dark"])
 def phone(request, browser: Browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
-                                  device_scale_factor=2, color_scheme=request.param, service_workers="block")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=2,
+        color_scheme=request.param,
+        service_workers="block",
+    )
     page = context.new_page()
     page.set_default_timeout(30_000)
     yield page

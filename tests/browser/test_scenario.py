@@ -2,6 +2,7 @@
 an example in one click, run on their code through the page's Python session; they see the value, the
 printed output and the trace; it is never graded, counted or unlocking; bad input gets a clear message;
 the scenario is kept with their code."""
+
 from __future__ import annotations
 
 import json
@@ -36,7 +37,9 @@ def test_a_scenario_of_the_learners_own_shows_value_output_and_trace_and_is_neve
     assert json.loads(args.input_value()) == examples[2].args
 
     # The reference solution, printing as it goes, on an example: it returns that example's expected value.
-    source = (CEL / "solution.py").read_text().replace("    for step in", "    print('starting', task)\n    for step in", 1)
+    source = (
+        (CEL / "solution.py").read_text().replace("    for step in", "    print('starting', task)\n    for step in", 1)
+    )
     assert "print('starting'" in source
     replace_code(page, source)
     run_scenario(page)
@@ -65,16 +68,26 @@ def test_a_scenario_of_the_learners_own_shows_value_output_and_trace_and_is_neve
 
     # Kept with the code: a reload brings the scenario back.
     page.reload()
-    expect(page.get_by_test_id("scenario-args")).to_have_value(json.dumps({"task": "my own", "script": ["All done, no tools."]}))
+    expect(page.get_by_test_id("scenario-args")).to_have_value(
+        json.dumps({"task": "my own", "script": ["All done, no tools."]})
+    )
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{'task': 'x'}", "The arguments are not valid JSON"),
-    ('["x", ["y"]]', "Write the arguments as a JSON object"),
-    ('{"task": "x", "script": [], "steps": 3}', "run_agent has no argument named steps. Its arguments: task, script"),
-    ('{"task": "x"}', "Missing argument: script."),
-])
-def test_bad_scenario_input_gets_a_clear_message_and_runs_nothing(page: Page, isolated_url: str, text: str, message: str):
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{'task': 'x'}", "The arguments are not valid JSON"),
+        ('["x", ["y"]]', "Write the arguments as a JSON object"),
+        (
+            '{"task": "x", "script": [], "steps": 3}',
+            "run_agent has no argument named steps. Its arguments: task, script",
+        ),
+        ('{"task": "x"}', "Missing argument: script."),
+    ],
+)
+def test_bad_scenario_input_gets_a_clear_message_and_runs_nothing(
+    page: Page, isolated_url: str, text: str, message: str
+):
     open_challenge(page, isolated_url, SLUG)
     page.get_by_test_id("scenario-args").fill(text)
     page.get_by_test_id("scenario-run").click()
@@ -87,8 +100,11 @@ def test_bad_scenario_input_gets_a_clear_message_and_runs_nothing(page: Page, is
 
 def test_a_scenario_that_raises_shows_the_learners_traceback(page: Page, isolated_url: str):
     open_challenge(page, isolated_url, SLUG)
-    replace_code(page, "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
-                       "    print('about to fail')\n    return script[99]\n")
+    replace_code(
+        page,
+        "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
+        "    print('about to fail')\n    return script[99]\n",
+    )
     run_scenario(page)
     result = page.get_by_test_id("scenario-result")
     expect(result.get_by_test_id("message")).to_contain_text("IndexError")

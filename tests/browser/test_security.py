@@ -2,6 +2,7 @@
 site's `_headers` asks for, as a static host does) and the service worker (which adds it where the host sends
 none). The challenge still works under it, and neither the page nor Python's worker can reach another origin.
 A host sending no headers and no service worker is the control: there the same requests do get through."""
+
 from __future__ import annotations
 
 import threading
@@ -55,7 +56,8 @@ SERVING = {
 @pytest.mark.browser
 @pytest.mark.parametrize("serving", SERVING)
 def test_the_policy_lets_a_challenge_be_solved_and_keeps_page_and_worker_to_their_origin(
-        browser: Browser, built_site, elsewhere, serving):
+    browser: Browser, built_site, elsewhere, serving
+):
     server_args, service_workers, policed = SERVING[serving]
     other, hits = elsewhere
     with served(browser, built_site, service_workers=service_workers, **server_args) as (_, base, context):

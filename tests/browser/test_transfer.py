@@ -2,6 +2,7 @@
 solved marks, hints, and keys other pages add later) is exported as one versioned file and imported in a
 fresh browser exactly; when both browsers hold different code, the learner chooses per challenge and the
 other version stays recoverable; a challenge changed by a new site version says so and keeps the code."""
+
 from __future__ import annotations
 
 import json
@@ -64,8 +65,13 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     exported, path = export(first, isolated_url, tmp_path)
     assert exported["format"] == "loopcraft-progress" and exported["version"] == 1
     assert exported["entries"] == before
-    assert {f"loopcraft:code:{TRACK}/{SOLVED}", f"loopcraft:solved:{TRACK}/{SOLVED}", f"loopcraft:hints:{TRACK}/{SOLVED}",
-            f"loopcraft:scenario:{TRACK}/{SOLVED}", f"loopcraft:code:{TRACK}/{EDITED}"} <= set(before)
+    assert {
+        f"loopcraft:code:{TRACK}/{SOLVED}",
+        f"loopcraft:solved:{TRACK}/{SOLVED}",
+        f"loopcraft:hints:{TRACK}/{SOLVED}",
+        f"loopcraft:scenario:{TRACK}/{SOLVED}",
+        f"loopcraft:code:{TRACK}/{EDITED}",
+    } <= set(before)
 
     second = new_page()
     import_file(second, isolated_url, path)
@@ -73,7 +79,7 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     assert second.evaluate(STORAGE) == before
     # The index shows the progress at once, and the pages show the work.
     expect(second.get_by_test_id("solved-mark")).to_have_count(1)
-    expect(second.locator(f"[data-slug=\"{EDITED}\"]").get_by_test_id("started-mark")).to_have_text("Started")
+    expect(second.locator(f'[data-slug="{EDITED}"]').get_by_test_id("started-mark")).to_have_text("Started")
     open_challenge(second, isolated_url, SOLVED)
     expect(second.locator("[data-solved-badge]")).to_be_visible()
     expect(second.get_by_test_id("hint")).to_have_count(1)
@@ -84,7 +90,9 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     expect(second.get_by_test_id("site-changed")).to_be_hidden()
 
 
-def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_lost(new_page, isolated_url: str, tmp_path):
+def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_lost(
+    new_page, isolated_url: str, tmp_path
+):
     travelling = "def run_agent(task, script, max_steps=5):\n    return 'from the file'\n"
     staying = "def run_agent(task, script, max_steps=5):\n    return 'from this browser'\n"
     first = new_page()
@@ -124,14 +132,18 @@ def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_l
     expect(second.locator(".cm-content")).to_contain_text("from the file")
 
 
-@pytest.mark.parametrize("content, message", [
-    ("not json at all", "it is not JSON"),
-    ('{"format": "something-else", "version": 1, "entries": {}}', 'its "format" should be "loopcraft-progress"'),
-    ('{"format": "loopcraft-progress", "version": 2, "entries": {}}', "this site reads version 1"),
-    ('{"format": "loopcraft-progress", "version": 1, "entries": {"other:key": "x"}}', "is damaged"),
-])
-def test_a_file_that_is_not_a_progress_file_is_refused_and_changes_nothing(new_page, isolated_url: str, tmp_path,
-                                                                           content: str, message: str):
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("not json at all", "it is not JSON"),
+        ('{"format": "something-else", "version": 1, "entries": {}}', 'its "format" should be "loopcraft-progress"'),
+        ('{"format": "loopcraft-progress", "version": 2, "entries": {}}', "this site reads version 1"),
+        ('{"format": "loopcraft-progress", "version": 1, "entries": {"other:key": "x"}}', "is damaged"),
+    ],
+)
+def test_a_file_that_is_not_a_progress_file_is_refused_and_changes_nothing(
+    new_page, isolated_url: str, tmp_path, content: str, message: str
+):
     page = new_page()
     page.goto(isolated_url)
     page.evaluate(f"localStorage.setItem('loopcraft:code:{TRACK}/{SOLVED}', 'mine')")
