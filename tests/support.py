@@ -41,12 +41,12 @@ def build_site(out: Path, *options: str) -> Path:
     return out
 
 
-def serve(site: Path, isolation: bool):
-    """Serve `site` from a daemon thread with the dev server's handler (COOP/COEP when `isolation`);
-    returns (server, base URL). `stop(server)` ends it."""
+def serve(site: Path, isolation: bool, live=None):
+    """Serve `site` from a daemon thread with the dev server's handler (the site's headers when `isolation`;
+    live reload with a LiveState); returns (server, base URL). `stop(server)` ends it."""
     from loopcraft.serve import make_server, url
 
-    server = make_server(site, "127.0.0.1", 0, isolation=isolation, quiet=True)
+    server = make_server(site, "127.0.0.1", 0, isolation=isolation, quiet=True, live=live)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, url(server)
 

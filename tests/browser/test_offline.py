@@ -39,11 +39,10 @@ CACHED_TEXT = """async (url) => {
 
 
 @contextmanager
-def served(browser: Browser, site, *, isolation: bool):
-    """(server, its URL, a browser context with service workers) for `site`; the server may be stopped early,
-    to go offline."""
-    server, base = serve(site, isolation)
-    context = browser.new_context(service_workers="allow")
+def served(browser: Browser, site, *, isolation: bool, live=None, service_workers: str = "allow"):
+    """(server, its URL, a browser context) for `site`; the server may be stopped early, to go offline."""
+    server, base = serve(site, isolation, live)
+    context = browser.new_context(service_workers=service_workers)
     try:
         yield server, base, context
     finally:
