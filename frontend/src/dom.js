@@ -34,7 +34,7 @@ export function createBatch(ms) {
 
 /** Makes the code blocks of `root` that may scroll focusable, so that a keyboard can scroll them too. */
 export function focusableScrollers(root) {
-  for (const pre of root.querySelectorAll(".prose pre, .sandbox-code pre")) {
+  for (const pre of root.querySelectorAll(".prose pre, .sandbox-code pre, .question-code pre")) {
     if (!pre.hasAttribute("tabindex")) pre.tabIndex = 0;
   }
 }

@@ -5,6 +5,7 @@
 import { createPageSession } from "./page-session.js";
 import { storageKey } from "./storage.js";
 import { h } from "./dom.js";
+import { setupThemeToggle } from "./theme.js";
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
 const SVG = "http://www.w3.org/2000/svg";
@@ -16,6 +17,7 @@ const ui = {
   upload: byTestId("lab-upload"), verdict: byTestId("lab-verdict"),
 };
 
+setupThemeToggle();
 const session = createPageSession({
   timeLimitMs: data.time_limit_seconds * 1000,
   onState(state, detail = {}) {

@@ -5,7 +5,8 @@
 import { createPageSession } from "./page-session.js";
 import { createEditor } from "./editor.js";
 import { createAutosave, isComplete, liveKey, markComplete, rightAnswers, saveRightAnswers } from "./storage.js";
-import { h } from "./dom.js";
+import { focusableScrollers, h } from "./dom.js";
+import { setupThemeToggle } from "./theme.js";
 import { decrypt } from "./solution.js";
 import { sha256Hex } from "./judge.js";
 
@@ -13,6 +14,8 @@ const data = JSON.parse(document.getElementById("lesson-data").textContent);
 const byTestId = (id, root = document) => root.querySelector(`[data-testid="${id}"]`);
 const status = byTestId("status");
 
+setupThemeToggle();
+focusableScrollers(document.querySelector(".lesson-page"));
 const session = createPageSession({
   timeLimitMs: data.time_limit_seconds * 1000,
   onState(state, detail = {}) {
@@ -33,7 +36,8 @@ let queue = Promise.resolve();
 
 function showOutcome(output, outcome) {
   const parts = [];
-  const pre = (cls, text) => h("pre", { class: cls }, text);
+  // Focusable, so that a keyboard can scroll a long line into view.
+  const pre = (cls, text) => h("pre", { class: cls, tabindex: 0 }, text);
   if (outcome.output) parts.push(pre("live-printed", outcome.output));
   if (outcome.kind === "value") {
     const { value, error } = JSON.parse(outcome.value);

@@ -80,6 +80,36 @@ def test_every_kind_of_page_has_no_axe_violations_in_either_theme(themed_page: P
     assert_no_violations(page, "after a passing run, solution unlocked, scenario run")
 
 
+def test_lesson_and_lab_pages_have_no_axe_violations_in_either_theme_nor_on_a_phone(
+    browser: Browser, isolated_url: str
+):
+    from tests.browser.test_lab import open_lab
+    from tests.browser.test_lessons import LESSON, open_lesson
+
+    for scheme, size in (("light", None), ("dark", None), ("dark", {"width": 390, "height": 844})):
+        context = browser.new_context(
+            color_scheme=scheme,
+            service_workers="block",
+            **({"viewport": size, "has_touch": True, "is_mobile": True} if size else {}),
+        )
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        where = f"in {scheme}{' on a phone' if size else ''}"
+        open_lesson(page, isolated_url, LESSON)
+        assert_no_violations(page, f"on a lesson {where}")
+        block = page.get_by_test_id("live-block").first
+        block.get_by_test_id("run").click()
+        expect(block.get_by_test_id("output")).not_to_be_empty()
+        question = page.get_by_test_id("question").first
+        question.locator("input").first.check()
+        question.get_by_test_id("check").click()
+        expect(question.get_by_test_id("verdict")).not_to_be_empty()
+        assert_no_violations(page, f"on a lesson after a run and an answer {where}")
+        open_lab(page, isolated_url)
+        assert_no_violations(page, f"on the lab {where}")
+        context.close()
+
+
 def test_runs_and_python_state_are_announced_politely_and_the_rows_are_not(page: Page, isolated_url: str):
     open_challenge(page, isolated_url, SLUG)
     status = page.get_by_test_id("status")
