@@ -21,9 +21,8 @@ import threading
 from pathlib import Path
 
 from .errors import BuildError
-from .grading import grader_files
+from .grading import ROOT, grader_files
 
-ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "frontend" / "node-runner.mjs"
 STDERR_KEPT = 50  # lines of the runner's diagnostics kept to explain a failure
 
