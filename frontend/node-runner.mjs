@@ -1,21 +1,23 @@
 // Runs grading requests in Pyodide under Node.js for the build's checks and the CLI grader.
 // Started by loopcraft/pyodide.py, which holds the node flags (Node's permission model) in one place.
 //
-// Arguments: --replies FD (the file descriptor replies go to), --pyodide DIR (the real path of node_modules/pyodide: the permission model lets this process
+// Arguments: --replies FD (the file descriptor replies go to), --snapshot FILE (a memory snapshot to start
+// from) or --snapshot-out FD (where to write the one this runner makes, before it says it is ready), --pyodide DIR (the real path of node_modules/pyodide: the permission model lets this process
 // read nothing else but frontend/ and grader/), --reuse (one interpreter for every request: trusted code
 // only), --no-interrupt (stop a case over its limit by replacing the worker, as a page without
 // SharedArrayBuffer does).
 //
 // Requests on stdin, one JSON object a line: {"id", "source", "sandbox", "entry", "cases": [{"name", "args"}], "time_limit"}
 // Replies on the file descriptor given by --replies, a channel of their own, one JSON object a line: first {"ready": true, "version",
-// "load_ms"} or {"ready": false, "error"}, then for each request {"id", "outcomes": [...]} or {"id", "error"}.
+// "load_ms", "snapshot"} or {"ready": false, "error"}, then for each request {"id", "outcomes": [...]} or {"id", "error"}.
 // stdout and stderr carry only diagnostics (a stray console.log, Node's own warnings), never a reply.
 //
-// Unless --reuse, every request (one submission) gets a fresh interpreter: the first worker makes a memory
-// snapshot of Python with the grader imported, before any learner code runs, and every request starts from
-// it (see worker-core.js, "renew"). The snapshot is kept here, so a worker replaced after a timeout restores
-// it too instead of making it again.
-import { writeSync } from "node:fs";
+// Every interpreter starts from a memory snapshot of Python with the grader imported, made before any learner
+// code ran: the one loopcraft/pyodide.py keeps on disk, or one the first worker makes (and this runner writes
+// to --snapshot-out, for the host to keep). Unless --reuse, every request (one submission) gets a fresh
+// interpreter restored from it (see worker-core.js, "renew"). The bytes are kept here, so a worker replaced
+// after a timeout restores them too.
+import { closeSync, readFileSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { Worker } from "node:worker_threads";
 import { createSession } from "./src/session.js";
@@ -29,16 +31,24 @@ const pyodideDir = value("--pyodide");
 const graderFiles = value("--grader-files").split(",");
 const REPLIES = Number(value("--replies"));
 const fresh = !option("--reuse");
-let snapshot = null; // bytes of the memory snapshot, once the first worker has made it
+// Bytes of the memory snapshot: read from disk, or once the first worker has made them.
+let snapshot = option("--snapshot") ? new Uint8Array(readFileSync(value("--snapshot"))) : null;
+let snapshotOut = option("--snapshot-out") ? Number(value("--snapshot-out")) : null;
+// Told the host with "ready": "kept" (restored from --snapshot), "made" (written to --snapshot-out),
+// "unusable" (--snapshot could not be restored: the host drops it, and Python booted plainly) or "none".
+let snapshotState = snapshot ? "kept" : snapshotOut !== null ? "made" : "none";
+// A reusing runner with no snapshot to keep boots Python plainly: making one would only cost time.
+const plain = !fresh && snapshotState === "none";
 
 function spawn() {
-  const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderFiles, snapshot, fresh } });
+  const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderFiles, snapshot, plain } });
   return {
     post: (message) => worker.postMessage(message),
     listen: (onMessage, onError) => {
       worker.on("message", (message) => {
         // The worker's own delivery of the snapshot it made, for the workers that come after it.
-        if (message.type === "snapshot-bytes") snapshot = message.bytes;
+        if (message.type === "snapshot-bytes") keep(message.bytes);
+        else if (message.type === "snapshot-unusable") snapshotState = "unusable";
         else onMessage(message);
       });
       worker.on("error", onError);
@@ -47,10 +57,21 @@ function spawn() {
   };
 }
 
+function writeAll(fd, bytes) {
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+}
+
 function write(obj) {
-  const line = `${JSON.stringify(obj)}\n`;
-  const bytes = Buffer.from(line, "utf8");
-  for (let done = 0; done < bytes.length;) done += writeSync(REPLIES, bytes, done);
+  writeAll(REPLIES, Buffer.from(`${JSON.stringify(obj)}\n`, "utf8"));
+}
+
+// Arrives before the worker's "ready", so the host finds the file whole when it reads that.
+function keep(bytes) {
+  snapshot = bytes;
+  if (snapshotOut === null) return;
+  writeAll(snapshotOut, bytes);
+  closeSync(snapshotOut);
+  snapshotOut = null;
 }
 
 // One submission's reply that cannot be written (a value V8 cannot turn into a string, say) costs that
@@ -69,7 +90,7 @@ const session = createSession({
   spawn,
   fresh,
   onState: (state, detail) => {
-    if (state === "ready") write({ ready: true, version: detail.version, load_ms: detail.loadMs });
+    if (state === "ready") write({ ready: true, version: detail.version, load_ms: detail.loadMs, snapshot: snapshotState });
     if (state === "error") {
       fatal = detail.message;
       write({ ready: false, error: detail.message });

@@ -24,8 +24,8 @@ async function readGraderFiles() {
   return Promise.all(workerData.graderFiles.map(async (path) => ({ path, text: await readFile(new URL(path, root), "utf8") })));
 }
 
-// A fresh interpreter for every submission: the runner keeps the snapshot the first worker made and hands it
-// to every later one (see node-runner.mjs).
+// Every interpreter is restored from the runner's snapshot (see node-runner.mjs): read from disk, or made by
+// the first worker, which hands it to the runner for every later one.
 let snapshot = workerData.snapshot;
 const snapshots = {
   makeAtStart: true,
@@ -36,6 +36,7 @@ const snapshots = {
   },
   discard: async () => {
     snapshot = null;
+    parentPort.postMessage({ type: "snapshot-unusable" });
   },
 };
 
@@ -44,5 +45,5 @@ serveWorker({
   readGraderFiles,
   post: (message) => parentPort.postMessage(message),
   listen: (handler) => parentPort.on("message", handler),
-  snapshots: workerData.fresh ? snapshots : null,
+  snapshots: workerData.plain ? null : snapshots,
 });

@@ -4,6 +4,11 @@ Verdicts must come from the interpreter learners run (Pyodide, Python 3.14), not
 Python, whose error messages differ. One Node process serves many solutions; unless `fresh=False`,
 each `run` (one submission) gets an interpreter of its own, restored from a memory snapshot.
 
+The snapshot (Python booted, the grader imported, no learner code run) is kept on disk in
+`.cache/loopcraft/pyodide-snapshot/`, keyed by everything it is made from, so a runner starts by restoring it
+(a fraction of a second) rather than booting Pyodide (seconds): the CLI, every build check and every class
+worker. The first runner without one makes it and hands the bytes back on a descriptor of their own.
+
 Protocol: requests as JSON lines on the runner's stdin; replies as JSON lines on a pipe of their own
 (a file descriptor the runner inherits, named by `--replies`), so nothing the runner or a library prints can pose as a reply. Its
 stdout and stderr are drained as they come by a thread, and their last lines explain a runner that stops.
@@ -12,6 +17,8 @@ stdout and stderr are drained as they come by a thread, and their last lines exp
 from __future__ import annotations
 
 import collections
+import functools
+import hashlib
 import itertools
 import json
 import os
@@ -25,9 +32,27 @@ from .grading import ROOT, grader_files
 
 RUNNER = ROOT / "frontend" / "node-runner.mjs"
 STDERR_KEPT = 50  # lines of the runner's diagnostics kept to explain a failure
+SNAPSHOTS = ROOT / ".cache" / "loopcraft" / "pyodide-snapshot"
+# What shapes the memory the snapshot holds, besides the grader's files and Node's and Pyodide's versions.
+SNAPSHOT_MAKERS = ["frontend/node-runner.mjs", "frontend/node-worker.mjs", "frontend/src/worker-core.js"]
 
 
-def node_command(node: str, script: Path) -> list[str]:
+@functools.cache
+def _node_version(node: str) -> bytes:
+    return subprocess.run([node, "--version"], capture_output=True, check=True).stdout
+
+
+def snapshot_file(node: str) -> Path:
+    """Where the snapshot for this Node, this Pyodide and these grader files is kept (whether or not it exists)."""
+    h = hashlib.sha256(_node_version(node))
+    pyodide = ROOT / "node_modules" / "pyodide"
+    for name in [*SNAPSHOT_MAKERS, *grader_files(ROOT)]:
+        h.update(b"\0" + name.encode() + b"\0" + (ROOT / name).read_bytes())
+    h.update((pyodide / "package.json").read_bytes())
+    return SNAPSHOTS / f"{h.hexdigest()[:32]}.bin"
+
+
+def node_command(node: str, script: Path, readable_files: tuple[Path, ...] = ()) -> list[str]:
     """How the runner's node is started: Node's permission model, read access only to what it loads.
 
     No child processes, no file writes, no addons (refused under the model unless allowed); worker
@@ -39,6 +64,7 @@ def node_command(node: str, script: Path) -> list[str]:
         node,
         "--experimental-permission",
         *(f"--allow-fs-read={path}{os.sep}" for path in readable),
+        *(f"--allow-fs-read={path}" for path in readable_files),
         "--allow-worker",
         "--disallow-code-generation-from-strings",
         "--no-warnings",
@@ -50,14 +76,24 @@ def node_command(node: str, script: Path) -> list[str]:
     ]
 
 
-def runner_command(replies: int, *, interrupt: bool = True, fresh: bool = True) -> list[str]:
+def find_node() -> str:
     node = shutil.which("node")
     if node is None:
         raise BuildError("Node.js is not installed: it is needed to run Pyodide (see README, set-up)")
     if not (ROOT / "node_modules" / "pyodide").is_dir():
         raise BuildError("node_modules/pyodide is missing: run `npm ci` first (see README, set-up)")
+    return node
+
+
+def runner_command(
+    node: str, replies: int, *, interrupt: bool = True, fresh: bool = True, snapshot: Path | int | None
+) -> list[str]:
+    """`snapshot`: the file to restore the first interpreter from, a descriptor to write a new snapshot to, or
+    None (no snapshot kept: a fresh runner makes its own, a reusing one boots Python plainly)."""
     options = ["--replies", str(replies)] + ([] if interrupt else ["--no-interrupt"]) + ([] if fresh else ["--reuse"])
-    return node_command(node, RUNNER) + options
+    if isinstance(snapshot, Path):
+        return node_command(node, RUNNER, (snapshot,)) + options + ["--snapshot", str(snapshot)]
+    return node_command(node, RUNNER) + options + ([] if snapshot is None else ["--snapshot-out", str(snapshot)])
 
 
 class RunnerError(BuildError):
@@ -68,19 +104,35 @@ class PyodideRunner:
     """`fresh=False` runs every submission in the same interpreter: for trusted code only (an author's
     own mutants, say), since one submission could then change what the next one sees."""
 
-    def __init__(self, *, interrupt: bool = True, fresh: bool = True):
+    def __init__(self, *, interrupt: bool = True, fresh: bool = True, kept_snapshot: bool = True):
+        """`kept_snapshot=False` neither uses nor keeps the snapshot on disk (the benchmark's baseline)."""
+        node = find_node()
+        self._snapshot = snapshot_file(node)
+        self._new_snapshot = None  # the temporary file a snapshot is being written to, when none was kept
+        passed = []
+        if not kept_snapshot:
+            snapshot = None
+        elif self._snapshot.is_file():
+            snapshot = self._snapshot
+        else:
+            self._snapshot.parent.mkdir(parents=True, exist_ok=True)
+            self._new_snapshot = self._snapshot.with_name(f"{self._snapshot.name}.{os.getpid()}.{id(self)}.tmp")
+            snapshot = os.open(self._new_snapshot, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            passed.append(snapshot)
         reply_read, reply_write = os.pipe()
+        passed.append(reply_write)
         try:
             self._proc = subprocess.Popen(
-                runner_command(reply_write, interrupt=interrupt, fresh=fresh),
+                runner_command(node, reply_write, interrupt=interrupt, fresh=fresh, snapshot=snapshot),
                 cwd=ROOT,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
-                pass_fds=(reply_write,),
+                pass_fds=tuple(passed),
             )
         finally:
-            os.close(reply_write)
+            for fd in passed:
+                os.close(fd)
         self._replies = os.fdopen(reply_read, "rb")
         self._diagnostics: collections.deque[str] = collections.deque(maxlen=STDERR_KEPT)
         self._drain = threading.Thread(target=self._drain_output, name="pyodide-runner-output", daemon=True)
@@ -88,6 +140,7 @@ class PyodideRunner:
         self._ids = itertools.count(1)
         self.version = None
         self.load_ms = None  # how long the runner's first interpreter took to be ready, as it measured
+        self.snapshot = None  # where it started from: "kept" (on disk), "made" (now kept) or "unusable" (dropped)
 
     def _drain_output(self) -> None:
         for raw in self._proc.stdout:
@@ -135,6 +188,8 @@ class PyodideRunner:
                     raise self._failure(f"could not start Pyodide: {reply.get('error')}")
                 self.version = reply.get("version")
                 self.load_ms = reply.get("load_ms")
+                self.snapshot = reply.get("snapshot")
+                self._settle_snapshot()
                 continue
             if reply.get("id") != request_id:
                 raise self._failure(f"answered out of turn: {str(reply)[:200]}")
@@ -142,7 +197,21 @@ class PyodideRunner:
                 raise self._failure(f"failed: {reply['error']}")
             return [_checked(outcome) for outcome in reply["outcomes"]]
 
+    def _settle_snapshot(self) -> None:
+        """The runner has written the snapshot it made before saying it is ready: keep it for the next runner,
+        renamed into place whole so that no runner reads half of one (a runner racing this one writes the same).
+        A kept snapshot the runner could not restore is dropped, and the next runner makes a new one."""
+        if self.snapshot == "unusable":
+            self._snapshot.unlink(missing_ok=True)
+        if self._new_snapshot is not None:
+            if self.snapshot == "made" and self._new_snapshot.stat().st_size > 0:
+                os.replace(self._new_snapshot, self._snapshot)
+            self._new_snapshot.unlink(missing_ok=True)
+            self._new_snapshot = None
+
     def close(self) -> None:
+        if self._new_snapshot is not None:
+            self._new_snapshot.unlink(missing_ok=True)
         if self._proc.poll() is None:
             self._proc.stdin.close()
             try:

@@ -8,6 +8,7 @@ import urllib.parse
 
 import pytest
 
+from loopcraft import pyodide
 from loopcraft.pyodide import ROOT, PyodideRunner, RunnerError
 from tests import hostile_corpus
 
@@ -71,6 +72,32 @@ def test_no_javascript_object_is_reachable_from_learner_code(pyodide_runner):
 def test_every_submission_gets_a_fresh_interpreter_and_the_first_is_made_before_learner_code(pyodide_runner):
     leaves = "import sys, builtins\ndef f():\n    seen = [getattr(sys, 'left', None), hasattr(builtins, 'left')]\n    sys.left = 1\n    return seen\n"
     assert [one(pyodide_runner, leaves)["value"] for _ in range(3)] == ["[null,false]"] * 3
+
+
+def test_a_runner_keeps_the_snapshot_it_makes_and_the_next_runner_starts_from_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(pyodide, "SNAPSHOTS", tmp_path)
+    leaves = "import sys\ndef f():\n    seen = getattr(sys, 'left', None)\n    sys.left = 1\n    return seen\n"
+    with PyodideRunner() as first:
+        assert one(first, leaves)["value"] == "null"
+    assert first.snapshot == "made"
+    kept = list(tmp_path.iterdir())
+    assert len(kept) == 1 and kept[0].suffix == ".bin" and kept[0].stat().st_size > 1_000_000  # no temporary left
+    with PyodideRunner() as second, PyodideRunner(fresh=False) as trusted:
+        assert [one(second, leaves)["value"] for _ in range(2)] == ["null", "null"]
+        assert [one(trusted, leaves)["value"] for _ in range(2)] == ["null", "1"]
+    assert second.snapshot == trusted.snapshot == "kept"
+
+
+def test_a_kept_snapshot_that_cannot_be_restored_is_dropped_and_grading_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(pyodide, "SNAPSHOTS", tmp_path)
+    broken = pyodide.snapshot_file(pyodide.find_node())
+    broken.write_bytes(b"not a memory snapshot" * 1000)
+    with PyodideRunner() as runner:
+        assert [one(runner, "def f():\n    return 6 * 7\n")["value"] for _ in range(2)] == ["42", "42"]
+    assert runner.snapshot == "unusable" and not broken.exists()
+    with PyodideRunner() as next_runner:
+        assert one(next_runner, "def f():\n    return 1\n")["value"] == "1"
+    assert next_runner.snapshot == "made" and broken.exists()
 
 
 def test_trusted_code_can_share_one_interpreter():
