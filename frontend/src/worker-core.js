@@ -136,6 +136,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     if (restored) pyodide.runPython("import random; random.seed()");
     else importGrader(pyodide);
     pyodide.pyimport("grader.guard").cut_javascript_handles();
+    pyodide.pyimport("grader.execute").settle();
     return { pyodide, restored };
   }
 
