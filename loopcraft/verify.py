@@ -73,7 +73,9 @@ class Strength:
 def verify(root: Path, exercises: Iterable[Exercise]) -> list[Strength]:
     """Run every solution of every exercise; problems (errors and notes) are in each Strength."""
     root = root.resolve()
-    with PyodideRunner() as runner:
+    # The author's own solutions share one interpreter, as a learner's runs do in the page (the guard still
+    # checks every case); a fresh one per solution would cost a restore each, most of a warm check's time.
+    with PyodideRunner(fresh=False) as runner:
         return [verify_exercise(root, runner, ex) for ex in exercises]
 
 
