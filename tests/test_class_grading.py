@@ -38,10 +38,11 @@ def klass(tmp_path_factory) -> Path:
     files = {
         "ada": {LIMIT: COURSE / LIMIT / "solution.py", DISPATCH: COURSE / DISPATCH / "solution.py"},
         "ben": {LIMIT: COURSE / LIMIT / "wrong/no_reset.py", DISPATCH: COURSE / DISPATCH / "solution.py"},
-        # One case loops until the time limit stops it: a crash can be caught halfway through the class.
+        # One case (the only one with a limit of one) loops until the time limit stops it: a crash can be
+        # caught halfway through the class.
         "cal": {
             LIMIT: "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
-            "    while task == 'Find flights':\n        pass\n    return {}\n"
+            "    while max_consecutive_errors == 1:\n        pass\n    return {}\n"
         },
         "cy": {LIMIT: COURSE / LIMIT / "solution.py"},
         "dee": {DISPATCH: COURSE / DISPATCH / "wrong/tools_unsorted.py"},
