@@ -13,6 +13,7 @@
 //
 // `fresh` (the Node runner): every run starts in a new interpreter. Before a run, a worker that has run any
 // case is sent "renew" and the run waits for "renewed", so the swap never counts against a case's time limit.
+// A case that broke its interpreter (or tampered with the grader) is followed by a renew too, not a new worker.
 //
 // States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs});
 // "running"; "finished" (a run is over); "restarting" ({reason}: one of RESTART_REASONS); "error" ({message}).
@@ -176,10 +177,14 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
         outcomes.push(outcome);
         onCaseDone(index, outcome);
-        if (message === null || message.crashed) {
+        if (message === null || (message.crashed && !fresh)) {
           restart(reason ?? RESTART_REASONS.crashed);
           await ready;
           onState("running");
+        } else if (message.crashed) {
+          // The worker answered, so it is sound: a new interpreter in it (from the snapshot) costs a
+          // fraction of a new worker, and nothing of the broken one survives either way.
+          await renew();
         }
       }
     } finally {
