@@ -45,7 +45,7 @@ def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path):
     shutil.copy(EXERCISE / "solution.py", tmp_path / "alice.py")
     (tmp_path / "bob.py").write_text(
         "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
-        "    while task == 'Find flights':\n"
+        "    while max_consecutive_errors == 1:\n"
         "        pass\n"
         "    return {}\n"
     )
@@ -55,7 +55,7 @@ def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path):
     docs = {d["file"].rsplit("/", 1)[-1]: d for d in json.loads(proc.stdout)["submissions"]}
     assert docs["alice.py"]["status"] == "pass"
     bob = {t["name"]: t["status"] for t in docs["bob.py"]["tests"]}
-    assert bob["Three failures in a row stops the run"] == "timeout"
+    assert bob["A limit of one stops at the first error"] == "timeout"  # the one case it loops in
     assert set(bob.values()) == {"timeout", "fail"}
     assert docs["carol.py"]["status"] == "error" and "SyntaxError" in docs["carol.py"]["message"]
 

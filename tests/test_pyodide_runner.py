@@ -94,10 +94,7 @@ def test_a_kept_snapshot_that_cannot_be_restored_is_dropped_and_grading_goes_on(
     broken.write_bytes(b"not a memory snapshot" * 1000)
     with PyodideRunner() as runner:
         assert [one(runner, "def f():\n    return 6 * 7\n")["value"] for _ in range(2)] == ["42", "42"]
-    assert runner.snapshot == "unusable" and not broken.exists()
-    with PyodideRunner() as next_runner:
-        assert one(next_runner, "def f():\n    return 1\n")["value"] == "1"
-    assert next_runner.snapshot == "made" and broken.exists()
+    assert runner.snapshot == "unusable" and not broken.exists()  # the next runner makes one (the test above)
 
 
 def test_trusted_code_can_share_one_interpreter():
