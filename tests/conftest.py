@@ -10,18 +10,34 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import ARTIFACTS
-from tests.support import launch_options
+from tests.support import launch_options, start_site_build
 
 PLAYWRIGHT_FIXTURES = {"page", "context", "browser"}
 
 
 def pytest_collection_modifyitems(config, items):
     """Every test under tests/browser/, and any other test that opens Chromium, is a browser test: the fast loop
-    leaves them out without each new test having to remember its marker."""
+    leaves them out without each new test having to remember its marker. Browser tests go last, so that the
+    others keep both cores busy while the site they share is built (see `_site_build`)."""
     browser_dir = Path(__file__).parent / "browser"
     for item in items:
         if item.path.is_relative_to(browser_dir) or PLAYWRIGHT_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: files stay in order
+
+
+def run_folder(tmp_path_factory, config) -> Path:
+    """The run's temporary folder, the same for every pytest-xdist worker (each has a folder of its own in it)."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if hasattr(config, "workerinput") else root
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _site_build(request, tmp_path_factory):
+    """When browser tests are selected, the site they share starts building with the session, in a process of
+    its own (tests/support.py), instead of when the first of them asks for it."""
+    if any(item.get_closest_marker("browser") for item in request.session.items):
+        start_site_build(run_folder(tmp_path_factory, request.config))
 
 
 @pytest.fixture(scope="session")

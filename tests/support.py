@@ -4,9 +4,12 @@ each of these facts is written here only."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +44,64 @@ def build_site(out: Path, *options: str) -> Path:
     return out
 
 
+BUILD_LIMIT_S = 1200  # a cold build takes about a minute; a build that hangs must not hang the suite
+_BUILDS: list[subprocess.Popen] = []  # held so the started build is never taken for an abandoned process
+
+
+def start_site_build(folder: Path) -> None:
+    """Start building the site into `folder`/built-site in a process of its own, unless someone already has:
+    pytest-xdist workers share the folder, and the first to ask starts it. `built_site(folder)` waits for it."""
+    with open(folder / "built-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        started = folder / "built-site.pid"
+        if started.exists():
+            return
+        build = subprocess.Popen(
+            [sys.executable, "-m", "tests.support", "build-site", str(folder)],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _BUILDS.append(build)
+        started.write_text(str(build.pid))
+
+
+def built_site(folder: Path) -> Path:
+    """The site `start_site_build(folder)` builds, once it is done; raises with the build's output if it failed."""
+    start_site_build(folder)
+    pid = int((folder / "built-site.pid").read_text())
+    deadline = time.monotonic() + BUILD_LIMIT_S
+    while not (folder / "built-site.done").exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the site's build (pid {pid}) took more than {BUILD_LIMIT_S} s")
+        if (folder / "built-site.failed").exists():
+            raise RuntimeError((folder / "built-site.failed").read_text())
+        if not _running(pid) and not (folder / "built-site.done").exists():
+            raise RuntimeError(f"the site's build (pid {pid}) stopped without a word")
+        time.sleep(0.2)
+    return folder / "built-site"
+
+
+def _running(pid: int) -> bool:
+    for build in _BUILDS:
+        if build.pid == pid:
+            return build.poll() is None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _build_in_background(folder: Path) -> None:
+    try:
+        build_site(folder / "built-site")
+    except RuntimeError as exc:
+        (folder / "built-site.failed").write_text(str(exc))
+    else:
+        (folder / "built-site.done").touch()
+
+
 def serve(site: Path, isolation: bool, live=None):
     """Serve `site` from a daemon thread with the dev server's handler (the site's headers when `isolation`;
     live reload with a LiveState); returns (server, base URL). `stop(server)` ends it."""
@@ -55,3 +116,7 @@ def stop(server) -> None:
     """Stop a server from `serve`; stopping one already stopped does nothing."""
     server.shutdown()
     server.server_close()
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["build-site"]:
+    _build_in_background(Path(sys.argv[2]))

@@ -6,12 +6,13 @@ No skips: if Chromium or the site cannot be had, the tests fail and say why.
 
 from __future__ import annotations
 
-import fcntl
 from pathlib import Path
 
 import pytest
 
-from tests.support import build_site, serve, stop
+from tests import support
+from tests.conftest import run_folder
+from tests.support import serve, stop
 
 
 @pytest.fixture(scope="session")
@@ -23,21 +24,12 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, request) -> Path:
-    """The site as `build.py build` writes it, reference and wrong solutions verified in Pyodide. xdist workers
-    share the run's temporary root: the first to take the lock builds, the others wait and reuse it."""
-    root = tmp_path_factory.getbasetemp()
-    if hasattr(request.config, "workerinput"):  # an xdist worker: its basetemp is in the run's
-        root = root.parent
-    out, done = root / "built-site", root / "built-site.done"
-    with open(root / "built-site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            try:
-                build_site(out)
-            except RuntimeError as exc:
-                pytest.fail(str(exc))
-            done.touch()
-    return out
+    """The site as `build.py build` writes it, reference and wrong solutions verified in Pyodide: built once per
+    run, in the background from the run's start (tests/conftest.py), and shared by every xdist worker."""
+    try:
+        return support.built_site(run_folder(tmp_path_factory, request.config))
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(scope="session")

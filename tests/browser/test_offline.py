@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, cases_of
 from tests.support import serve, stop
 
 SLOW_MS = 120_000
@@ -105,12 +105,20 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         }""")
         page.locator('[data-testid="editor"] .cm-content').click()
         page.keyboard.press("Control+a")
-        page.keyboard.insert_text("def run_agent(**kwargs):\n    while True: pass\n")
+        # Endless on the weather cases (a few, not all: each costs the whole time limit), at once wrong elsewhere.
+        page.keyboard.insert_text(
+            "def run_agent(task, script, **options):\n    while 'weather' in task.lower():\n        pass\n    return {}\n"
+        )
         page.get_by_test_id("run").click()
         expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "fail", timeout=SLOW_MS)
-        statuses = page.get_by_test_id("case")
-        assert statuses.count() > 1
-        assert {statuses.nth(i).get_attribute("data-status") for i in range(statuses.count())} == {"timeout"}
+        rows = page.get_by_test_id("case")
+        statuses = {
+            rows.nth(i).get_attribute("data-name"): rows.nth(i).get_attribute("data-status")
+            for i in range(rows.count())
+        }
+        looping = {c.name for c in cases_of("repeat-guard") if "weather" in c.args["task"].lower()}
+        assert len(looping) >= 3 and len(statuses) > len(looping)
+        assert statuses == {name: "timeout" if name in looping else "fail" for name in statuses}
         # Interrupted, not killed: without isolation every one of these cases would restart Python
         # ("no-interrupt"). A lost interrupt would show as "no-answer" (see takeOnRead in worker-core.js).
         assert page.evaluate("window.restarts") == []
