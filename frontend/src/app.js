@@ -1,7 +1,8 @@
 // Page entry of a challenge: the editor, the autosave, the Python session and
 // the Run button. Python starts loading as soon as the page opens; the editor
 // does not wait for it.
-import { browserSpawner, createSession, RESTART_REASONS } from "./session.js";
+import { RESTART_REASONS } from "./session.js";
+import { createPageSession } from "./page-session.js";
 import { judgeCase, summarize } from "./judge.js";
 import { FONT_SIZES, createEditor } from "./editor.js";
 import {
@@ -13,7 +14,6 @@ import { parsePy } from "./pyvalue.js";
 import { createBatch, focusableScrollers, h } from "./dom.js";
 import { setupHints } from "./hints.js";
 import { unlockSolution } from "./solution.js";
-import { registerServiceWorker } from "./offline.js";
 import { setupThemeToggle } from "./theme.js";
 import { setupTabs } from "./tabs.js";
 import { setupScenario } from "./scenario.js";
@@ -56,23 +56,11 @@ const RESTART_TEXT = {
   [RESTART_REASONS.noAnswer]: "a case ran out of time and did not stop when interrupted",
   [RESTART_REASONS.crashed]: "a case broke the interpreter",
 };
-// ?background=off: no snapshot making and no offline caching, for tests that need a quiet page. A page that
-// needs the service worker for its isolation still gets it.
-const background = new URLSearchParams(location.search).get("background") !== "off";
 // kind: "cases" (Run) or "scenario" (the learner's own, never graded).
 const run = { busy: false, kind: "cases", current: null, total: 0, summary: null, outcome: null };
 let scenario = null; // set up once the editor exists; refresh() may run before
 
-// The asset version rides on app.js's own URL; the worker gets the same one (challenge.html spawns it early).
-const siteRoot = new URL(document.body.dataset.siteRoot, document.baseURI);
-const workerUrl = new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href;
-const session = createSession({
-  spawn: browserSpawner(workerUrl, window.loopcraftWorker),
-  timeLimitMs: data.time_limit_seconds * 1000,
-  onState,
-  background,
-});
-registerServiceWorker(siteRoot, background ? session.whenIdle() : new Promise(() => {}));
+const session = createPageSession({ timeLimitMs: data.time_limit_seconds * 1000, onState });
 
 function onState(state, detail = {}) {
   sessionState = state;

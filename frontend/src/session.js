@@ -15,7 +15,8 @@
 // case is sent "renew" and the run waits for "renewed", so the swap never counts against a case's time limit.
 // A case that broke its interpreter (or tampered with the grader) is followed by a renew too, not a new worker.
 //
-// States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs});
+// States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs, snapshot}, as
+// the worker said: "restored", "missing" or undefined);
 // "running"; "finished" (a run is over); "restarting" ({reason}: one of RESTART_REASONS); "error" ({message}).
 
 const SIGINT = 2;
@@ -85,7 +86,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
           if (message.snapshot === "missing") snapshotWanted = background;
           settle.resolve();
           armIdle();
-          onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started) });
+          onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started), snapshot: message.snapshot });
         } else if (message.type === "renewed") {
           settle.resolve();
         } else if (message.type === "fatal") {

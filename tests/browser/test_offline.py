@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.helpers import ROOT, cases_of
@@ -148,3 +149,28 @@ def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
         assert all(w.evaluate("self.planted") is None for w in page.workers)
         assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
         assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
+
+
+SNAPSHOTS_KEPT = """async () => (await (await caches.open("loopcraft-snapshot")).keys()).length"""
+
+
+@pytest.mark.background
+def test_an_idle_page_keeps_a_snapshot_of_python_and_the_next_page_starts_from_it(page: Page, isolated_url: str):
+    open_ready(page, isolated_url + "build-an-agent/repeat-guard/")
+    assert page.locator("body").get_attribute("data-python-start") == "missing"  # a first visit boots Python
+    for _ in range(SLOW_MS // 200):  # the snapshot is made once the page has been idle for a second
+        if page.evaluate(SNAPSHOTS_KEPT):
+            break
+        page.wait_for_timeout(200)
+    assert page.evaluate(SNAPSHOTS_KEPT) == 1
+    open_ready(page, isolated_url + "build-an-agent/retry-policy/")
+    assert page.locator("body").get_attribute("data-python-start") == "restored"
+    page.get_by_test_id("upload").set_input_files(AGENT / "retry-policy/solution.py")
+    run_all(page)
+
+
+def test_a_quiet_page_makes_no_snapshot(page: Page, isolated_url: str):
+    open_ready(page, isolated_url + "build-an-agent/repeat-guard/")
+    page.wait_for_timeout(3000)  # three times the idle time after which the snapshot would be started
+    assert page.evaluate(SNAPSHOTS_KEPT) == 0
+    assert page.locator("body").get_attribute("data-python-start") == "missing"
