@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ARTIFACTS
+from tests.helpers import ARTIFACTS, QUIET
 from tests.support import launch_options, start_site_build
 
 PLAYWRIGHT_FIXTURES = {"page", "context", "browser"}
@@ -62,10 +62,6 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     setattr(item, f"rep_{report.when}", report)
-
-
-# The page's switch for background work (frontend/src/page-session.js, BACKGROUND_KEY).
-QUIET = "localStorage.setItem('loopcraft:background', 'off')"
 
 
 @pytest.fixture

@@ -13,6 +13,16 @@ from tests.support import ROOT
 FIXTURES = ROOT / "tests" / "fixtures"
 ARTIFACTS = ROOT / "test-results"  # screenshots and console logs of failed browser tests
 REGEN = os.environ.get("LOOPCRAFT_REGEN_GOLDEN") == "1"
+# The pages' switch for background work (frontend/src/page-session.js, BACKGROUND_KEY), set before any page runs.
+QUIET = "localStorage.setItem('loopcraft.background', 'off')"
+
+
+def quiet_context(browser, **options):
+    """A browser context whose pages make no memory snapshot and do no offline caching: a test that opens a page
+    or two would pay a second Python start (about 2 s of CPU in Chromium) for a snapshot nobody uses."""
+    context = browser.new_context(**options)
+    context.add_init_script(QUIET)
+    return context
 
 
 def make_project(parent: Path, exercises: Path) -> Path:

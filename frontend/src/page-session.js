@@ -4,8 +4,9 @@
 import { browserSpawner, createSession } from "./session.js";
 import { registerServiceWorker } from "./offline.js";
 
-// The key a browser's localStorage may set to "off" for the same effect as ?background=off on every page.
-export const BACKGROUND_KEY = "loopcraft:background";
+// The key a browser's localStorage may set to "off" for the same effect as ?background=off on every page. Not
+// under "loopcraft:", whose entries are the learner's progress and travel with an export (storage.js).
+const BACKGROUND_KEY = "loopcraft.background";
 
 // Background work (the memory snapshot, a second Python booting; the service worker's caching of the site)
 // waits for a moment without a run. It is off on a page opened with ?background=off, or in a browser whose

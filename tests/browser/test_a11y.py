@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import ROOT, cases_of
+from tests.helpers import ROOT, cases_of, quiet_context
 
 pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
@@ -20,7 +20,7 @@ CHALLENGE = f"build-an-agent/{SLUG}/"
 
 @pytest.fixture(params=["light", "dark"])
 def themed_page(request, browser: Browser):
-    context = browser.new_context(color_scheme=request.param, service_workers="block")
+    context = quiet_context(browser, color_scheme=request.param, service_workers="block")
     page = context.new_page()
     page.set_default_timeout(30_000)
     yield page
@@ -87,7 +87,8 @@ def test_lesson_and_lab_pages_have_no_axe_violations_in_either_theme_nor_on_a_ph
     from tests.browser.test_lessons import LESSON, open_lesson
 
     for scheme, size in (("light", None), ("dark", None), ("dark", {"width": 390, "height": 844})):
-        context = browser.new_context(
+        context = quiet_context(
+            browser,
             color_scheme=scheme,
             service_workers="block",
             **({"viewport": size, "has_touch": True, "is_mobile": True} if size else {}),
@@ -146,7 +147,7 @@ def tab_to(page: Page, selector: str, limit: int = 80) -> list[str]:
 
 
 def test_a_challenge_is_solved_with_the_keyboard_alone(browser: Browser, isolated_url: str):
-    context = browser.new_context(service_workers="block", permissions=["clipboard-read", "clipboard-write"])
+    context = quiet_context(browser, service_workers="block", permissions=["clipboard-read", "clipboard-write"])
     page = context.new_page()
     page.goto(isolated_url)
     # The learner copied their solution from a file of theirs: it is on the clipboard.
@@ -184,7 +185,7 @@ def test_a_challenge_is_solved_with_the_keyboard_alone(browser: Browser, isolate
 def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first_paint(
     browser: Browser, isolated_url: str
 ):
-    context = browser.new_context(color_scheme="dark", service_workers="block")
+    context = quiet_context(browser, color_scheme="dark", service_workers="block")
     # The theme as the page is parsed, before any module script runs: the stylesheets (which block the first
     # paint) then find it set, so no page shows the other theme first.
     context.add_init_script("""document.addEventListener('readystatechange', () => {
@@ -215,7 +216,7 @@ def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first
 
 @pytest.mark.parametrize("motion, duration", [("reduce", "0s"), ("no-preference", "0.15s, 0.15s")])
 def test_motion_follows_prefers_reduced_motion(browser: Browser, isolated_url: str, motion: str, duration: str):
-    context = browser.new_context(reduced_motion=motion, service_workers="block")
+    context = quiet_context(browser, reduced_motion=motion, service_workers="block")
     page = context.new_page()
     page.goto(isolated_url)
     card = page.get_by_test_id("challenge-link").first

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS
-from tests.helpers import cases_of
+from tests.helpers import cases_of, quiet_context
 
 pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
@@ -18,7 +18,8 @@ TOUCH_PX = 44
 
 @pytest.fixture(params=["light", "dark"])
 def phone(request, browser: Browser):
-    context = browser.new_context(
+    context = quiet_context(
+        browser,
         viewport={"width": 390, "height": 844},
         has_touch=True,
         is_mobile=True,

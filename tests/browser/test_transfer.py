@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
+from tests.helpers import quiet_context
 
 pytestmark = pytest.mark.browser
 TRACK = "build-an-agent"
@@ -23,7 +24,7 @@ def new_page(browser: Browser):
     contexts = []
 
     def make() -> Page:
-        contexts.append(browser.new_context(service_workers="block"))
+        contexts.append(quiet_context(browser, service_workers="block"))
         page = contexts[-1].new_page()
         page.set_default_timeout(30_000)
         return page
