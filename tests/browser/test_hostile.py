@@ -226,3 +226,15 @@ def test_the_notice_goes_away_when_the_other_tab_comes_back_to_this_tabs_code(pa
     second.get_by_test_id("reset").click()
     expect(first.get_by_test_id("conflict")).to_be_hidden()
     expect(first.get_by_test_id("saved")).to_have_text("Saved")
+
+
+def test_a_value_nested_3000_deep_is_refused_even_by_a_cold_page_without_a_restart(page: Page, isolated_url: str):
+    # A fresh page's Python has not been optimised yet: freeing such a value whole overflowed the JavaScript stack
+    # there, and the verdict was "Python crashed" instead of the command line's.
+    item = CORPUS["returns_deep_value"]
+    open_challenge(page, isolated_url, hostile_corpus.SLUG)
+    replace_code(page, item.source)
+    page.get_by_test_id("run").click()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "fail", timeout=RUN_LIMIT_MS)
+    hostile_corpus.check(item, page.evaluate("window.loopcraft.lastResult")["tests"])
+    assert page.get_by_test_id("status").get_attribute("data-restart-reason") is None

@@ -56,7 +56,7 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     assert set(run_and_wait(first).values()) == {"pass"}
     first.get_by_test_id("hint-button").click()
     first.get_by_test_id("scenario-args").fill('{"task": "mine", "script": ["ok"]}')
-    open_challenge(first, isolated_url, EDITED)
+    open_challenge(first, isolated_url, EDITED, python=False)
     replace_code(first, "def run_agent(task, script, max_steps=5):\n    return {'edited': 'yes, ünïcode'}\n")
     expect(first.get_by_test_id("saved")).to_have_text("Saved")
     # A key some later page adds travels too, without this code knowing it.
@@ -81,12 +81,12 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     # The index shows the progress at once, and the pages show the work.
     expect(second.get_by_test_id("solved-mark")).to_have_count(1)
     expect(second.locator(f'[data-slug="{EDITED}"]').get_by_test_id("started-mark")).to_have_text("Started")
-    open_challenge(second, isolated_url, SOLVED)
+    open_challenge(second, isolated_url, SOLVED, python=False)
     expect(second.locator("[data-solved-badge]")).to_be_visible()
     expect(second.get_by_test_id("hint")).to_have_count(1)
     expect(second.get_by_test_id("scenario-args")).to_have_value('{"task": "mine", "script": ["ok"]}')
     expect(second.get_by_test_id("code-state")).to_have_text("Your code")
-    open_challenge(second, isolated_url, EDITED)
+    open_challenge(second, isolated_url, EDITED, python=False)
     expect(second.locator(".cm-content")).to_contain_text("return {'edited': 'yes, ünïcode'}")
     expect(second.get_by_test_id("site-changed")).to_be_hidden()
 
@@ -98,14 +98,14 @@ def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_l
     staying = "def run_agent(task, script, max_steps=5):\n    return 'from this browser'\n"
     first = new_page()
     for slug in (SOLVED, EDITED):
-        open_challenge(first, isolated_url, slug)
+        open_challenge(first, isolated_url, slug, python=False)
         replace_code(first, travelling)
         expect(first.get_by_test_id("saved")).to_have_text("Saved")
     _, path = export(first, isolated_url, tmp_path)
 
     second = new_page()
     for slug in (SOLVED, EDITED):
-        open_challenge(second, isolated_url, slug)
+        open_challenge(second, isolated_url, slug, python=False)
         replace_code(second, staying)
         expect(second.get_by_test_id("saved")).to_have_text("Saved")
     import_file(second, isolated_url, path)
@@ -121,12 +121,12 @@ def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_l
     expect(second.get_by_test_id("transfer-message")).to_contain_text("kept 2 replaced versions")
 
     # The file's code where it was chosen; this browser's where it was kept; the other one a click away.
-    open_challenge(second, isolated_url, SOLVED)
+    open_challenge(second, isolated_url, SOLVED, python=False)
     expect(second.locator(".cm-content")).to_contain_text("from the file")
     second.get_by_test_id("copies").locator("summary").click()
     second.get_by_test_id("copy-load").click()
     expect(second.locator(".cm-content")).to_contain_text("from this browser")
-    open_challenge(second, isolated_url, EDITED)
+    open_challenge(second, isolated_url, EDITED, python=False)
     expect(second.locator(".cm-content")).to_contain_text("from this browser")
     second.get_by_test_id("copies").locator("summary").click()
     second.get_by_test_id("copy-load").click()
@@ -157,7 +157,7 @@ def test_a_file_that_is_not_a_progress_file_is_refused_and_changes_nothing(
 
 def test_each_challenge_says_whether_the_code_is_the_starter_and_when_the_site_changed_it(new_page, isolated_url: str):
     page = new_page()
-    open_challenge(page, isolated_url, EDITED)
+    open_challenge(page, isolated_url, EDITED, python=False)
     state = page.get_by_test_id("code-state")
     expect(state).to_have_text("Starter code")
     replace_code(page, "def run_agent(task, script, max_steps=5):\n    return {}\n")
