@@ -17,6 +17,20 @@ REGEN = os.environ.get("LOOPCRAFT_REGEN_GOLDEN") == "1"
 QUIET = "localStorage.setItem('loopcraft.background', 'off')"
 
 
+SNAPSHOTS_KEPT = """async () => (await (await caches.open("loopcraft-snapshot")).keys()).length"""
+
+
+def wait_for_snapshot(page, timeout_ms: int = 120_000) -> None:
+    """Wait until the page has kept its memory snapshot of Python (made once it has been idle for a second):
+    from then on a restarted worker restores Python instead of booting it. Polled from here: the site's CSP
+    refuses the string evaluation `wait_for_function` would need."""
+    for _ in range(timeout_ms // 200):
+        if page.evaluate(SNAPSHOTS_KEPT):
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"no memory snapshot was kept within {timeout_ms} ms")
+
+
 def quiet_context(browser, **options):
     """A browser context whose pages make no memory snapshot and do no offline caching: a test that opens a page
     or two would pay a second Python start (about 2 s of CPU in Chromium) for a snapshot nobody uses."""

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests import hostile_corpus
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code
-from tests.helpers import ARTIFACTS, cases_of
+from tests.helpers import ARTIFACTS, cases_of, wait_for_snapshot
 
 CORPUS = {item.name: item for item in hostile_corpus.load()}
 # Without cross-origin isolation there is no interrupt: loops and crashes cost a new worker.
@@ -82,6 +82,9 @@ def open_learner(browser: Browser, base: str, folder: Path) -> tuple[Learner, ob
     learner = Learner(page, folder)
     page.on("dialog", lambda dialog: (learner.dialogs.append(dialog.message), dialog.dismiss()))
     open_challenge(page, base, hostile_corpus.SLUG)
+    # Many files here tamper with the grader, and each tampered case costs a new worker: restored from the
+    # snapshot, not booted (on a page where the service worker is blocked, the snapshot still is kept).
+    wait_for_snapshot(page)
     return learner, context
 
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers import ROOT, cases_of
+from tests.helpers import ROOT, SNAPSHOTS_KEPT, cases_of, wait_for_snapshot
 from tests.support import serve, stop
 
 SLOW_MS = 120_000
@@ -151,17 +151,11 @@ def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
         assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
 
 
-SNAPSHOTS_KEPT = """async () => (await (await caches.open("loopcraft-snapshot")).keys()).length"""
-
-
 @pytest.mark.background
 def test_an_idle_page_keeps_a_snapshot_of_python_and_the_next_page_starts_from_it(page: Page, isolated_url: str):
     open_ready(page, isolated_url + "build-an-agent/repeat-guard/")
     assert page.locator("body").get_attribute("data-python-start") == "missing"  # a first visit boots Python
-    for _ in range(SLOW_MS // 200):  # the snapshot is made once the page has been idle for a second
-        if page.evaluate(SNAPSHOTS_KEPT):
-            break
-        page.wait_for_timeout(200)
+    wait_for_snapshot(page)
     assert page.evaluate(SNAPSHOTS_KEPT) == 1
     open_ready(page, isolated_url + "build-an-agent/retry-policy/")
     assert page.locator("body").get_attribute("data-python-start") == "restored"
