@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.axe import assert_no_violations
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS
 from tests.helpers import cases_of, quiet_context
+from tests.hostile_corpus import CORPUS
 
 pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
@@ -90,6 +91,15 @@ def test_a_phone_learner_solves_a_challenge_by_tapping(phone: Page, isolated_url
     assert_fits(page, "code panel")
     assert_tappable(page, "code panel")
     assert_no_violations(page, "on a phone, code panel")
+
+    # An error's long line wraps: it is read on a phone without scrolling sideways.
+    page.get_by_test_id("upload").set_input_files(CORPUS / "returns_deep_value.py")
+    page.get_by_test_id("run").tap()
+    expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "fail", timeout=SLOW_LOAD_MS * 2)
+    message = page.get_by_test_id("case").first.get_by_test_id("message")
+    expect(message).to_contain_text("nested more than 100 levels deep")
+    assert message.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the error scrolls sideways"
+    page.get_by_role("tab", name="Code").tap()
 
     page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
     page.get_by_test_id("run").tap()
