@@ -64,15 +64,24 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
-@pytest.fixture
-def page(page, request):
-    """Playwright's page, recording the console; on failure a screenshot and the log go to test-results/.
-
-    Quiet (no memory snapshot made, no offline caching) unless the test is marked `background`: most tests open a
+def quiet_unless_marked(context, request):
+    """Quiet (no memory snapshot made, no offline caching) unless the test is marked `background`: most tests open a
     page or two and close them, and a snapshot, a second Python start in the background, would only cost them
     CPU time (about 2 s of it in Chromium, against 5 s for the page's own start)."""
     if not request.node.get_closest_marker("background"):
-        page.context.add_init_script(QUIET)
+        context.add_init_script(QUIET)
+    return context
+
+
+@pytest.fixture
+def context(new_context, request):
+    """Playwright's context, new for every test (tests/browser/ shares one among its tests, see its conftest)."""
+    return quiet_unless_marked(new_context(), request)
+
+
+@pytest.fixture
+def page(page, request):
+    """Playwright's page, recording the console; on failure a screenshot and the log go to test-results/."""
     log: list[str] = []
     page.on("console", lambda msg: log.append(f"[{msg.type}] {msg.text}"))
     page.on("pageerror", lambda err: log.append(f"[pageerror] {err}"))

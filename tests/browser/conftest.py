@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests import support
-from tests.conftest import run_folder
+from tests.conftest import quiet_unless_marked, run_folder
+from tests.helpers import QUIET, wait_for_snapshot
 from tests.support import serve, stop
 
 
@@ -49,3 +50,62 @@ def site_url(request, servers) -> str:
 @pytest.fixture
 def isolated_url(servers) -> str:
     return servers["isolated"]
+
+
+# What a test's page may leave in the shared context's sites; their kept memory snapshot of Python is in Cache
+# Storage, which stays (no test's page caches anything else there: the service worker is blocked).
+CLEARED = "local_storage,indexeddb,cookies,file_systems,websql,service_workers"
+
+
+class ReturningBrowser:
+    """The browser of a learner who has been to both sites before: one context per pytest-xdist worker, whose
+    pages restore Python from the memory snapshot each site kept on the first visit (about 2 s of Chromium's CPU
+    a page, against 5 s for booting it). Between tests, their pages are closed and everything else they could
+    have left is cleared, so each test starts with no progress, no saved code and no permissions."""
+
+    def __init__(self, browser, context_args: dict, urls: list[str]):
+        self.context = browser.new_context(**context_args)
+        self.origins = [url.rstrip("/") for url in urls]
+        self.keeper = self.context.new_page()  # holds the DevTools session that clears storage
+        self.kept: list = []
+        for url in urls:  # the first visit: Python boots, and the page keeps a snapshot once idle
+            self.keeper.goto(url + "build-an-agent/consecutive-error-limit/")
+            wait_for_snapshot(self.keeper)
+        self.keeper.goto("about:blank")
+        self.devtools = self.context.new_cdp_session(self.keeper)
+        self.context.add_init_script(QUIET)  # from now on, quiet as any test's page (tests/conftest.py)
+
+    def open_kept_page(self):
+        """A page that outlives the test that opens it (closed with the browser): for a module's tests to share."""
+        page = self.context.new_page()
+        self.kept.append(page)
+        return page
+
+    def reset(self) -> None:
+        self.kept = [page for page in self.kept if not page.is_closed()]
+        for page in self.context.pages:
+            if page is not self.keeper and page not in self.kept:
+                page.close()
+        self.context.unroute_all(behavior="ignoreErrors")
+        self.context.clear_permissions()
+        for origin in self.origins:
+            self.devtools.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": CLEARED})
+
+
+@pytest.fixture(scope="session")
+def returning_browser(browser, browser_context_args, servers):
+    returning = ReturningBrowser(browser, browser_context_args, list(servers.values()))
+    yield returning
+    returning.context.close()
+
+
+@pytest.fixture
+def context(request, new_context):
+    """The shared returning browser, unless the test is marked `first_visit` (a browser that has never seen the
+    site: Python boots plainly) or `background` (the page's background work on, in a context of its own)."""
+    if request.node.get_closest_marker("first_visit") or request.node.get_closest_marker("background"):
+        yield quiet_unless_marked(new_context(), request)
+        return
+    returning = request.getfixturevalue("returning_browser")
+    yield returning.context
+    returning.reset()

@@ -19,12 +19,9 @@ CHALLENGE = f"build-an-agent/{SLUG}/"
 
 
 @pytest.fixture(params=["light", "dark"])
-def themed_page(request, browser: Browser):
-    context = quiet_context(browser, color_scheme=request.param, service_workers="block")
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    yield page
-    context.close()
+def themed_page(request, page: Page):
+    page.emulate_media(color_scheme=request.param)
+    return page
 
 
 def upload(page: Page, path) -> None:
@@ -81,34 +78,36 @@ def test_every_kind_of_page_has_no_axe_violations_in_either_theme(themed_page: P
 
 
 def test_lesson_and_lab_pages_have_no_axe_violations_in_either_theme_nor_on_a_phone(
-    browser: Browser, isolated_url: str
+    page: Page, browser: Browser, isolated_url: str
 ):
     from tests.browser.test_lab import open_lab
     from tests.browser.test_lessons import LESSON, open_lesson
 
-    for scheme, size in (("light", None), ("dark", None), ("dark", {"width": 390, "height": 844})):
-        context = quiet_context(
-            browser,
-            color_scheme=scheme,
-            service_workers="block",
-            **({"viewport": size, "has_touch": True, "is_mobile": True} if size else {}),
-        )
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        where = f"in {scheme}{' on a phone' if size else ''}"
-        open_lesson(page, isolated_url, LESSON)
-        assert_no_violations(page, f"on a lesson {where}")
-        block = page.get_by_test_id("live-block").first
+    phone_context = quiet_context(
+        browser,
+        color_scheme="dark",
+        service_workers="block",
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+    )
+    phone = phone_context.new_page()
+    phone.set_default_timeout(30_000)
+    for where, scheme, tab in (("in light", "light", page), ("in dark", "dark", page), ("on a phone", "dark", phone)):
+        tab.emulate_media(color_scheme=scheme)
+        open_lesson(tab, isolated_url, LESSON)
+        assert_no_violations(tab, f"on a lesson {where}")
+        block = tab.get_by_test_id("live-block").first
         block.get_by_test_id("run").click()
         expect(block.get_by_test_id("output")).not_to_be_empty()
-        question = page.get_by_test_id("question").first
+        question = tab.get_by_test_id("question").first
         question.locator("input").first.check()
         question.get_by_test_id("check").click()
         expect(question.get_by_test_id("verdict")).not_to_be_empty()
-        assert_no_violations(page, f"on a lesson after a run and an answer {where}")
-        open_lab(page, isolated_url)
-        assert_no_violations(page, f"on the lab {where}")
-        context.close()
+        assert_no_violations(tab, f"on a lesson after a run and an answer {where}")
+        open_lab(tab, isolated_url)
+        assert_no_violations(tab, f"on the lab {where}")
+    phone_context.close()
 
 
 def test_runs_and_python_state_are_announced_politely_and_the_rows_are_not(page: Page, isolated_url: str):
@@ -146,9 +145,8 @@ def tab_to(page: Page, selector: str, limit: int = 80) -> list[str]:
     raise AssertionError(f"{selector} never took the focus; stops: {stops}")
 
 
-def test_a_challenge_is_solved_with_the_keyboard_alone(browser: Browser, isolated_url: str):
-    context = quiet_context(browser, service_workers="block", permissions=["clipboard-read", "clipboard-write"])
-    page = context.new_page()
+def test_a_challenge_is_solved_with_the_keyboard_alone(page: Page, isolated_url: str):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(isolated_url)
     # The learner copied their solution from a file of theirs: it is on the clipboard.
     page.evaluate("text => navigator.clipboard.writeText(text)", (CEL / "solution.py").read_text())
@@ -179,7 +177,6 @@ def test_a_challenge_is_solved_with_the_keyboard_alone(browser: Browser, isolate
     assert tab_back == "up-next", tab_back
     page.keyboard.press("Enter")
     expect(page).not_to_have_url(f"{isolated_url}{CHALLENGE}")
-    context.close()
 
 
 def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first_paint(

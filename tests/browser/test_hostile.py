@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests import hostile_corpus
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code
-from tests.helpers import ARTIFACTS, cases_of, wait_for_snapshot
+from tests.helpers import ARTIFACTS, cases_of
 
 CORPUS = {item.name: item for item in hostile_corpus.load()}
 # Without cross-origin isolation there is no interrupt: loops and crashes cost a new worker.
@@ -73,41 +73,38 @@ class Learner:
         return self.page.evaluate("navigator.clipboard.readText()")
 
 
-def open_learner(browser: Browser, base: str, folder: Path) -> tuple[Learner, object]:
-    # No service worker: on the plain server it would add COOP/COEP itself, and the plain page is here to
-    # exercise worker restarts (tests/browser/test_offline.py covers the service worker).
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], service_workers="block")
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    learner = Learner(page, folder)
-    page.on("dialog", lambda dialog: (learner.dialogs.append(dialog.message), dialog.dismiss()))
-    open_challenge(page, base, hostile_corpus.SLUG)
-    # Many files here tamper with the grader, and each tampered case costs a new worker: restored from the
-    # snapshot, not booted (on a page where the service worker is blocked, the snapshot still is kept).
-    wait_for_snapshot(page)
-    return learner, context
+CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 
 @pytest.fixture(scope="module")
-def learners(browser, servers, tmp_path_factory):
-    """A page per server, opened on first use."""
-    opened: dict[str, tuple[Learner, object]] = {}
+def learners(returning_browser, servers, tmp_path_factory):
+    """A page per server, opened on first use in the returning browser (tests/browser/conftest.py), whose
+    service worker is blocked: on the plain server it would add COOP/COEP itself, and the plain page is here to
+    exercise worker restarts (tests/browser/test_offline.py covers the service worker). Many files here tamper
+    with the grader, and each tampered case costs a new worker: its Python is restored from the snapshot that
+    browser keeps, not booted."""
+    opened: dict[str, Learner] = {}
 
     def get(server: str) -> Learner:
         if server not in opened:
-            opened[server] = open_learner(browser, servers[server], tmp_path_factory.mktemp(server))
-        return opened[server][0]
+            page = returning_browser.open_kept_page()
+            page.set_default_timeout(30_000)
+            learner = opened[server] = Learner(page, tmp_path_factory.mktemp(server))
+            page.on("dialog", lambda dialog: (learner.dialogs.append(dialog.message), dialog.dismiss()))
+            open_challenge(page, servers[server], hostile_corpus.SLUG)
+        return opened[server]
 
     yield get
-    for _, context in opened.values():
-        context.close()
+    for learner in opened.values():
+        learner.page.close()
 
 
 @pytest.fixture
-def learner(request, learners):
+def learner(request, learners, servers):
     """The group's page; on failure, a screenshot in test-results/ as for the other browser tests."""
     server = request.node.callspec.params["server"]
     learner = learners(server)
+    learner.page.context.grant_permissions(CLIPBOARD, origin=servers[server].rstrip("/"))  # each test clears them
     yield learner
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:
@@ -231,6 +228,7 @@ def test_the_notice_goes_away_when_the_other_tab_comes_back_to_this_tabs_code(pa
     expect(first.get_by_test_id("saved")).to_have_text("Saved")
 
 
+@pytest.mark.first_visit
 def test_a_value_nested_3000_deep_is_refused_even_by_a_cold_page_without_a_restart(page: Page, isolated_url: str):
     # A fresh page's Python has not been optimised yet: freeing such a value whole overflowed the JavaScript stack
     # there, and the verdict was "Python crashed" instead of the command line's.

@@ -166,6 +166,7 @@ def test_browser_and_command_line_give_identical_results(page: Page, isolated_ur
     assert in_browser == on_command_line
 
 
+@pytest.mark.first_visit  # a restore from a kept snapshot would not ask for the standard library
 @pytest.mark.parametrize("missing", ["pyodide.asm.wasm", "python_stdlib.zip"])
 def test_python_that_cannot_start_says_so_and_keeps_the_editor(page: Page, isolated_url: str, missing: str):
     # A file of Pyodide's never arrives (a proxy, a broken deploy): the page must say so, not load forever
