@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
@@ -55,7 +54,6 @@ def check_first_trace(page: Page, slug: str) -> None:
         expect(steps.nth(7)).to_contain_text("'answer': 'It is 7.'")
 
 
-@pytest.mark.background  # many pages in one browser: from the second on, Python starts from the snapshot
 def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str):
     page.goto(isolated_url)
     links = page.get_by_test_id("challenge-link")

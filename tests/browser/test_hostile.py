@@ -60,7 +60,8 @@ class Learner:
         """Presses Run and waits for the run's end: the results document and the seconds from Run to the end."""
         self.page.evaluate(_ARM_STOPWATCH)
         self.page.get_by_test_id("run").click()
-        self.page.wait_for_function("() => window.__runEnd !== null", timeout=RUN_LIMIT_MS)
+        # Polled, not on every animation frame: a frame drawn per poll slows the busy page being watched.
+        self.page.wait_for_function("() => window.__runEnd !== null", timeout=RUN_LIMIT_MS, polling=200)
         end = self.page.evaluate("window.__runEnd")
         assert end["fresh"], "the run ended without a results document"
         return self.page.evaluate("window.loopcraft.lastResult"), end["ms"] / 1000

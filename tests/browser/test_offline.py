@@ -163,6 +163,7 @@ def test_an_idle_page_keeps_a_snapshot_of_python_and_the_next_page_starts_from_i
     run_all(page)
 
 
+@pytest.mark.first_visit
 def test_a_quiet_page_makes_no_snapshot(page: Page, isolated_url: str):
     open_ready(page, isolated_url + "build-an-agent/repeat-guard/")
     page.wait_for_timeout(3000)  # three times the idle time after which the snapshot would be started

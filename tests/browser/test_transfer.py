@@ -20,17 +20,22 @@ STORAGE = "Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith
 
 
 @pytest.fixture
-def new_page(browser: Browser):
+def new_page(page: Page, browser: Browser):
+    """The learner's browsers in turn: first the one they use (the returning browser, its storage cleared), then
+    fresh ones, as on another computer."""
     contexts = []
 
     def make() -> Page:
+        if not contexts:
+            contexts.append(page.context)
+            return page
         contexts.append(quiet_context(browser, service_workers="block"))
-        page = contexts[-1].new_page()
-        page.set_default_timeout(30_000)
-        return page
+        other = contexts[-1].new_page()
+        other.set_default_timeout(30_000)
+        return other
 
     yield make
-    for context in contexts:
+    for context in contexts[1:]:
         context.close()
 
 
