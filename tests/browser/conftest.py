@@ -12,7 +12,7 @@ import pytest
 
 from tests import support
 from tests.conftest import quiet_unless_marked, run_folder
-from tests.helpers import QUIET, wait_for_snapshot
+from tests.helpers import QUIET
 from tests.support import serve, stop
 
 
@@ -57,6 +57,21 @@ def isolated_url(servers) -> str:
 CLEARED = "local_storage,indexeddb,cookies,file_systems,websql,service_workers"
 
 
+# What a page does once idle on a first visit (frontend/src/session.js), without the page's own Python start: the
+# site's worker, as the snapshot maker, boots Python once and keeps its snapshot. Resolves with the bytes kept.
+MAKE_SNAPSHOT = """async (workerUrl) => {
+  const version = new URL(document.querySelector('script[src*="/assets/"]').src).search;
+  const maker = new Worker(workerUrl + version, { type: "module", name: "snapshot" });
+  const saved = await new Promise((resolve) => {
+    maker.onmessage = (event) => event.data.type === "snapshot-done" && resolve(event.data.saved);
+    maker.onerror = () => resolve(0);
+    maker.postMessage({ type: "make-snapshot" });
+  });
+  maker.terminate();
+  return saved;
+}"""
+
+
 class ReturningBrowser:
     """The browser of a learner who has been to both sites before: one context per pytest-xdist worker, whose
     pages restore Python from the memory snapshot each site kept on the first visit (about 2 s of Chromium's CPU
@@ -68,9 +83,10 @@ class ReturningBrowser:
         self.origins = [url.rstrip("/") for url in urls]
         self.keeper = self.context.new_page()  # holds the DevTools session that clears storage
         self.kept: list = []
-        for url in urls:  # the first visit: Python boots, and the page keeps a snapshot once idle
-            self.keeper.goto(url + "build-an-agent/consecutive-error-limit/")
-            wait_for_snapshot(self.keeper)
+        for url in urls:
+            self.keeper.goto(url + "404.html")
+            saved = self.keeper.evaluate(MAKE_SNAPSHOT, url + "assets/worker.js")
+            assert saved > 0, f"no memory snapshot of Python was kept for {url}"
         self.keeper.goto("about:blank")
         self.devtools = self.context.new_cdp_session(self.keeper)
         self.context.add_init_script(QUIET)  # from now on, quiet as any test's page (tests/conftest.py)
