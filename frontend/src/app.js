@@ -236,7 +236,11 @@ ui.reset.addEventListener("click", () => {
   note(`Reset to the starter code. ${undoKey} undoes it.`);
 });
 
-ui.upload.addEventListener("change", async () => {
+// The file being read into the editor: a run started meanwhile (Run or Ctrl+Enter at once) waits for it, and so
+// runs the code the learner chose, not what the editor held a moment before.
+let loading = Promise.resolve();
+
+ui.upload.addEventListener("change", () => {
   const file = ui.upload.files[0];
   // Cleared so that choosing the same file again still loads it.
   ui.upload.value = "";
@@ -245,9 +249,14 @@ ui.upload.addEventListener("change", async () => {
     note(`${file.name} is too large to be a solution (over ${MAX_UPLOAD_BYTES / 1024} KB).`);
     return;
   }
-  editor.setText(await file.text());
-  editor.focus();
-  note(`Loaded ${file.name}. ${undoKey} undoes it.`);
+  loading = file.text().then(
+    (text) => {
+      editor.setText(text);
+      editor.focus();
+      note(`Loaded ${file.name}. ${undoKey} undoes it.`);
+    },
+    (err) => note(`${file.name} could not be read (${err.message}).`),
+  );
 });
 
 // --- Hints and progress ---------------------------------------------------
@@ -295,6 +304,7 @@ async function startRun() {
   progress.add(() => results.start(data.cases));
   const verdicts = [];
   try {
+    await loading;
     // A run pressed while Python loads waits inside session.run until it is ready.
     const outcomes = await session.run(
       { source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
@@ -362,6 +372,7 @@ async function runScenario(args) {
   Object.assign(run, { busy: true, kind: "scenario", summary: null, outcome: null });
   refresh();
   try {
+    await loading;
     const [outcome] = await session.run({ source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
       cases: [{ name: "Your scenario", args }] }, {});
     run.summary = {

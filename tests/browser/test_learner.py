@@ -69,6 +69,24 @@ def test_a_correct_solution_passes_every_case(page: Page, site_url: str):
     expect(hidden.first.get_by_test_id("expected")).to_have_count(0)
 
 
+# Chooses a file and presses Run in one task, before the browser has read the file: the quickest a learner (or a
+# test on a loaded machine) can be.
+CHOOSE_AND_RUN = """(text) => {
+  const files = new DataTransfer();
+  files.items.add(new File([text], "mine.py", { type: "text/x-python" }));
+  const upload = document.querySelector('[data-testid="upload"]');
+  upload.files = files.files;
+  upload.dispatchEvent(new Event("change"));
+  document.querySelector('[data-testid="run"]').click();
+}"""
+
+
+def test_run_pressed_at_once_after_choosing_a_file_runs_that_file(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, "consecutive-error-limit")
+    page.evaluate(CHOOSE_AND_RUN, (CEL / "solution.py").read_text())
+    expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_LOAD_MS)
+
+
 def test_a_wrong_solution_fails_the_case_that_catches_it_and_shows_the_difference(page: Page, isolated_url: str):
     open_challenge(page, isolated_url, "consecutive-error-limit")
     page.get_by_test_id("upload").set_input_files(CEL / "wrong" / "no_reset.py")
