@@ -54,7 +54,6 @@ let loadError = "";
 const RESTART_TEXT = {
   [RESTART_REASONS.noInterrupt]: "a case ran out of time, and this page cannot interrupt Python",
   [RESTART_REASONS.noAnswer]: "a case ran out of time and did not stop when interrupted",
-  [RESTART_REASONS.crashed]: "a case broke the interpreter",
 };
 // kind: "cases" (Run) or "scenario" (the learner's own, never graded).
 const run = { busy: false, kind: "cases", current: null, total: 0, summary: null, outcome: null };

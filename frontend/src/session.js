@@ -13,7 +13,10 @@
 //
 // `fresh` (the Node runner): every run starts in a new interpreter. Before a run, a worker that has run any
 // case is sent "renew" and the run waits for "renewed", so the swap never counts against a case's time limit.
-// A case that broke its interpreter (or tampered with the grader) is followed by a renew too, not a new worker.
+//
+// A case that broke its interpreter (or tampered with the grader) but answered is followed by a renew, on a page
+// too: a new interpreter in the same worker, restored from the snapshot (or booted, when there is none yet), and
+// nothing of the broken one survives. Only a worker that never answered is replaced.
 //
 // States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs, snapshot}, as
 // the worker said: "restored", "missing" or undefined);
@@ -27,7 +30,6 @@ const INTERRUPT_GRACE_MS = 2500;
 export const RESTART_REASONS = {
   noInterrupt: "no-interrupt", // a case ran out of time where Python cannot be interrupted (no SharedArrayBuffer)
   noAnswer: "no-answer", // interrupted, the case did not answer within the grace (it caught the interrupt)
-  crashed: "crashed", // the interpreter broke, or the grader saw its environment tampered with
 };
 const IDLE_MS = 1000;
 
@@ -178,13 +180,13 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
         outcomes.push(outcome);
         onCaseDone(index, outcome);
-        if (message === null || (message.crashed && !fresh)) {
-          restart(reason ?? RESTART_REASONS.crashed);
+        if (message === null) {
+          restart(reason);
           await ready;
           onState("running");
         } else if (message.crashed) {
-          // The worker answered, so it is sound: a new interpreter in it (from the snapshot) costs a
-          // fraction of a new worker, and nothing of the broken one survives either way.
+          // The worker answered, so it is sound: a new interpreter in it costs a fraction of a new worker (its
+          // WebAssembly is compiled already), and nothing of the broken one survives either way.
           await renew();
         }
       }

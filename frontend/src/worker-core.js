@@ -4,7 +4,7 @@
 // Protocol (every message is a plain object with a `type`):
 //   driver -> worker  {type: "init", interruptBuffer, answered}       Int32Arrays of one item on a SharedArrayBuffer, or null
 //                     {type: "run-case", runId, index, source, sandbox, entry, args}
-//                     {type: "renew"}                                  a fresh interpreter from the snapshot (Node runner)
+//                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
 //   worker -> driver  {type: "ready", version, snapshot}              snapshot: "restored" | "missing" | undefined (not supported)
 //                     {type: "renewed"}                                answers "renew": the next case runs in the new interpreter
