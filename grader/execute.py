@@ -68,12 +68,30 @@ class _LoadError(Exception):
     """The learner's code cannot be loaded; carries the learner-facing message."""
 
 
-def _compile(source: str, filename: str):
-    # Tracebacks read source lines through linecache; exec'd strings are not on disk. Nothing is cached
-    # across calls (an earlier cache let a submission read a classmate's source from it): compiling takes
-    # about a millisecond.
+def _show_lines(source: str, filename: str) -> None:
+    # Tracebacks read source lines through linecache; exec'd strings are not on disk.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+
+
+def _compile(source: str, filename: str):
+    # No learner's code is cached across calls (an earlier cache let a submission read a classmate's source from
+    # it): compiling a solution takes about half a millisecond.
+    _show_lines(source, filename)
     return compile(source, filename, "exec", dont_inherit=True)
+
+
+# The sandbox is the course's own code, shown on the challenge's page and the same for every case: compiled once
+# per interpreter, it no longer costs 3 ms of a case's 6. A case whose code swaps the kept code object is
+# tampering (see run_case): a page's later runs would otherwise run the swapped one.
+_SANDBOXES: dict[str, object] = {}
+
+
+def _sandbox_code(sandbox: str):
+    if sandbox not in _SANDBOXES:
+        _SANDBOXES[sandbox] = _compile(sandbox, SANDBOX_FILE)
+    else:
+        _show_lines(sandbox, SANDBOX_FILE)
+    return _SANDBOXES[sandbox]
 
 
 def _format_exception(exc: BaseException) -> str:
@@ -91,7 +109,7 @@ def _format_exception(exc: BaseException) -> str:
 
 def _load(source: str, sandbox: str, entry: str):
     namespace = {"__name__": "solution", "__builtins__": builtins}
-    exec(_compile(sandbox, SANDBOX_FILE), namespace)
+    exec(_sandbox_code(sandbox), namespace)
     try:
         code = _compile(source, SOLUTION_FILE)
     except SyntaxError as exc:
@@ -172,6 +190,10 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     cyclic garbage collector off, so no finalizer of the learner's can run in between."""
     if _GC_ENABLED:
         gc.enable()
+    try:  # before learner code runs; a sandbox that does not compile fails in _load instead
+        sandbox_code = _sandbox_code(sandbox)
+    except (SyntaxError, ValueError):
+        sandbox_code = None
     out = _CappedWriter(output_limit)
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = out
@@ -185,10 +207,13 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved
     tampered = guard.changes(_PRISTINE)
+    if sandbox_code is not None and _SANDBOXES.get(sandbox) is not sandbox_code:
+        tampered.append("the provided code kept compiled was replaced")
     gc.disable()
     if tampered:
         # Whatever the case returned may have been forged; this interpreter is not to be trusted again.
         guard.restore(_PRISTINE)
+        _SANDBOXES.clear()
         gc.disable()
         outcome = {
             "kind": "error",

@@ -110,6 +110,16 @@ def tampered(body: str) -> str:
     return outcome["error"]
 
 
+def test_the_sandbox_is_compiled_once_and_a_case_that_swaps_it_is_tampering():
+    assert run("def f():\n    return double(2)\n")["value"] == "4"
+    # The sandbox's code object is kept for the next cases: swapped, a page's later runs would run another one.
+    assert "the provided code kept compiled was replaced" in tampered(
+        "    import grader.execute as ex\n"
+        "    ex._SANDBOXES.update({k: compile('def double(x):\\n    return 0', 'sandbox.py', 'exec') for k in ex._SANDBOXES})"
+    )
+    assert run("def f():\n    return double(2)\n")["value"] == "4"
+
+
 def test_a_class_attribute_or_a_function_patched_in_place_is_caught_and_put_back():
     import json as host_json
 
