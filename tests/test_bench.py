@@ -44,3 +44,16 @@ def test_the_fresh_interpreter_benchmark_runs_and_prints_its_ratio():
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "x a plain load (goal: at most 0.25x)" in done.stdout
+
+
+def test_the_tiering_benchmark_runs_and_prints_its_ratios():
+    done = subprocess.run(
+        [sys.executable, "bench/tiering.py", "--rounds", "1", "--seconds", "0.3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "x the default's CPU time (goal: at most 0.8x)" in done.stdout
+    assert "x the default's speed (goal: at least 0.9x)" in done.stdout
