@@ -2,6 +2,7 @@
 
 from tests.browser.axe import assert_no_violations
 assert_no_violations(page)   # every axe rule (WCAG 2.x A/AA and best practices) on the page as it is now
+assert_no_violations_in_either_theme(page)   # the same, with the system's colour scheme light, then dark
 """
 
 from __future__ import annotations
@@ -43,3 +44,15 @@ def assert_no_violations(page: Page, where: str = "") -> None:
             lines.append(f"- {v['id']} ({v['impact']}): {v['help']}")
             lines += [f"    {n['target']}: {n['summary']}".replace("\n", " ") for n in v["nodes"][:8]]
         raise AssertionError("\n".join(lines))
+
+
+def assert_no_violations_in_either_theme(page: Page, where: str = "") -> None:
+    """The page as it is now, in light and in dark: the system's colour scheme changed under it, as a learner's
+    browser does. Every colour follows it at once (custom properties and media queries), so one walk through a
+    page's states checks both themes; the page is left dark."""
+    backgrounds = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        backgrounds.append(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+        assert_no_violations(page, f"{where} in {scheme}".strip())
+    assert backgrounds[0] != backgrounds[1], f"the page did not change theme with the system's: {backgrounds}"

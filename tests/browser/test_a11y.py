@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.axe import assert_no_violations
+from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
 from tests.helpers import ROOT, cases_of, quiet_context
 
@@ -18,37 +18,30 @@ SLUG = "consecutive-error-limit"
 CHALLENGE = f"build-an-agent/{SLUG}/"
 
 
-@pytest.fixture(params=["light", "dark"])
-def themed_page(request, page: Page):
-    page.emulate_media(color_scheme=request.param)
-    return page
-
-
 def upload(page: Page, path) -> None:
     page.get_by_test_id("upload").set_input_files(path)
 
 
-def test_every_kind_of_page_has_no_axe_violations_in_either_theme(themed_page: Page, isolated_url: str, tmp_path):
-    page = themed_page
+def test_every_kind_of_page_has_no_axe_violations_in_either_theme(page: Page, isolated_url: str, tmp_path):
     page.goto(isolated_url)
-    assert_no_violations(page, "on the index")
+    assert_no_violations_in_either_theme(page, "on the index")
     page.goto(isolated_url + "no/such/page")
-    assert_no_violations(page, "on the 404 page")
+    assert_no_violations_in_either_theme(page, "on the 404 page")
 
     open_challenge(page, isolated_url, SLUG)
     page.locator("details.sandbox summary").click()  # the provided code's highlighting, in this theme
     expect(page.locator(".sandbox-code")).to_be_visible()
-    assert_no_violations(page, "before a run, provided code open")
+    assert_no_violations_in_either_theme(page, "before a run, provided code open")
     page.get_by_test_id("hint-button").click()
     expect(page.get_by_test_id("hint")).to_have_count(1)
-    assert_no_violations(page, "with a hint shown")
+    assert_no_violations_in_either_theme(page, "with a hint shown")
 
     upload(page, CEL / "wrong" / "no_reset.py")
     statuses = run_and_wait(page)
     assert "fail" in statuses.values() and "pass" in statuses.values()
     failing = page.locator('[data-testid="case"][data-status="fail"]')
     failing.get_by_test_id("trace").locator("summary").click()
-    assert_no_violations(page, "after a failing run, trace open")
+    assert_no_violations_in_either_theme(page, "after a failing run, trace open")
 
     broken = tmp_path / "broken.py"
     broken.write_text("def run_agent(task, script, max_steps=5:\n    pass\n")
@@ -56,7 +49,7 @@ def test_every_kind_of_page_has_no_axe_violations_in_either_theme(themed_page: P
     run_and_wait(page)
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "error")
     expect(page.locator(".cm-lintRange-error")).to_have_count(1)
-    assert_no_violations(page, "after a run whose code does not load")
+    assert_no_violations_in_either_theme(page, "after a run whose code does not load")
 
     page.get_by_test_id("scenario-example").first.click()
     page.get_by_test_id("scenario-run").click()
@@ -64,7 +57,7 @@ def test_every_kind_of_page_has_no_axe_violations_in_either_theme(themed_page: P
     page.get_by_test_id("scenario-args").fill("{not json")
     page.get_by_test_id("scenario-run").click()
     expect(page.get_by_test_id("scenario-message")).to_contain_text("not valid JSON")
-    assert_no_violations(page, "with a scenario's error")
+    assert_no_violations_in_either_theme(page, "with a scenario's error")
 
     upload(page, CEL / "solution.py")
     statuses = run_and_wait(page)
@@ -74,7 +67,7 @@ def test_every_kind_of_page_has_no_axe_violations_in_either_theme(themed_page: P
     page.get_by_test_id("scenario-example").first.click()
     page.get_by_test_id("scenario-run").click()
     expect(page.get_by_test_id("scenario-value")).to_be_visible()
-    assert_no_violations(page, "after a passing run, solution unlocked, scenario run")
+    assert_no_violations_in_either_theme(page, "after a passing run, solution unlocked, scenario run")
 
 
 def test_lesson_and_lab_pages_have_no_axe_violations_in_either_theme_nor_on_a_phone(
@@ -85,7 +78,6 @@ def test_lesson_and_lab_pages_have_no_axe_violations_in_either_theme_nor_on_a_ph
 
     phone_context = quiet_context(
         browser,
-        color_scheme="dark",
         service_workers="block",
         viewport={"width": 390, "height": 844},
         has_touch=True,
@@ -93,10 +85,9 @@ def test_lesson_and_lab_pages_have_no_axe_violations_in_either_theme_nor_on_a_ph
     )
     phone = phone_context.new_page()
     phone.set_default_timeout(30_000)
-    for where, scheme, tab in (("in light", "light", page), ("in dark", "dark", page), ("on a phone", "dark", phone)):
-        tab.emulate_media(color_scheme=scheme)
+    for where, tab in (("", page), ("on a phone", phone)):
         open_lesson(tab, isolated_url, LESSON)
-        assert_no_violations(tab, f"on a lesson {where}")
+        assert_no_violations_in_either_theme(tab, f"on a lesson {where}")
         block = tab.get_by_test_id("live-block").first
         block.get_by_test_id("run").click()
         expect(block.get_by_test_id("output")).not_to_be_empty()
@@ -104,9 +95,9 @@ def test_lesson_and_lab_pages_have_no_axe_violations_in_either_theme_nor_on_a_ph
         question.locator("input").first.check()
         question.get_by_test_id("check").click()
         expect(question.get_by_test_id("verdict")).not_to_be_empty()
-        assert_no_violations(tab, f"on a lesson after a run and an answer {where}")
+        assert_no_violations_in_either_theme(tab, f"on a lesson after a run and an answer {where}")
         open_lab(tab, isolated_url)
-        assert_no_violations(tab, f"on the lab {where}")
+        assert_no_violations_in_either_theme(tab, f"on the lab {where}")
     phone_context.close()
 
 
