@@ -7,7 +7,8 @@ each `run` (one submission) gets an interpreter of its own, restored from a memo
 The snapshot (Python booted, the grader imported, no learner code run) is kept on disk in
 `.cache/loopcraft/pyodide-snapshot/`, keyed by everything it is made from, so a runner starts by restoring it
 (a fraction of a second) rather than booting Pyodide (seconds): the CLI, every build check and every class
-worker. The first runner without one makes it and hands the bytes back on a descriptor of their own.
+worker. The first runner without one makes it and hands the bytes back on a descriptor of their own; runners
+started meanwhile wait for it rather than each boot Python.
 
 Protocol: requests as JSON lines on the runner's stdin; replies as JSON lines on a pipe of their own
 (a file descriptor the runner inherits, named by `--replies`), so nothing the runner or a library prints can pose as a reply. Its
@@ -17,6 +18,7 @@ stdout and stderr are drained as they come by a thread, and their last lines exp
 from __future__ import annotations
 
 import collections
+import fcntl
 import functools
 import hashlib
 import itertools
@@ -25,6 +27,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from .errors import BuildError
@@ -32,6 +35,7 @@ from .grading import ROOT, grader_files
 
 RUNNER = ROOT / "frontend" / "node-runner.mjs"
 STDERR_KEPT = 50  # lines of the runner's diagnostics kept to explain a failure
+SNAPSHOT_WAIT_S = 60  # how long a runner waits for another to make the snapshot (it takes seconds)
 SNAPSHOTS = ROOT / ".cache" / "loopcraft" / "pyodide-snapshot"
 # What shapes the memory the snapshot holds, besides the grader's files and Node's and Pyodide's versions.
 WASM_TIERING_BUDGET = 180_000_000  # V8's default is 1,800,000 (see node_command)
@@ -116,13 +120,15 @@ class PyodideRunner:
         node = find_node()
         self._snapshot = snapshot_file(node)
         self._new_snapshot = None  # the temporary file a snapshot is being written to, when none was kept
+        self._making = None  # the lock this runner holds while it makes the snapshot other runners wait for
         passed = []
+        if kept_snapshot and not self._snapshot.is_file():
+            self._wait_for_a_maker()
         if not kept_snapshot:
             snapshot = None
         elif self._snapshot.is_file():
             snapshot = self._snapshot
         else:
-            self._snapshot.parent.mkdir(parents=True, exist_ok=True)
             self._new_snapshot = self._snapshot.with_name(f"{self._snapshot.name}.{os.getpid()}.{id(self)}.tmp")
             snapshot = os.open(self._new_snapshot, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             passed.append(snapshot)
@@ -148,6 +154,34 @@ class PyodideRunner:
         self.version = None
         self.load_ms = None  # how long the runner's first interpreter took to be ready, as it measured
         self.snapshot = None  # where it started from: "kept" (on disk), "made" (now kept) or "unusable" (dropped)
+        if self._making is not None:
+            # Other runners wait for this one's snapshot: it is kept now, not at this runner's first run.
+            try:
+                self._ready(self._read())
+            except BaseException:
+                self.close()
+                raise
+
+    def _wait_for_a_maker(self) -> None:
+        """Runners started together on a machine without a kept snapshot (a class graded with --jobs 4, say) would
+        each boot Python and make one: the first makes it, holding a lock beside it, and the others wait for it
+        and restore it. A maker that takes longer than SNAPSHOT_WAIT_S is not waited for any longer."""
+        self._snapshot.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(self._snapshot.with_suffix(".lock"), "w")  # held until the snapshot is kept, or given up
+        deadline = time.monotonic() + SNAPSHOT_WAIT_S
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    lock.close()
+                    return
+                time.sleep(0.05)
+        if self._snapshot.is_file():  # made while this runner waited
+            lock.close()
+        else:
+            self._making = lock
 
     def _drain_output(self) -> None:
         for raw in self._proc.stdout:
@@ -191,18 +225,22 @@ class PyodideRunner:
         while True:
             reply = self._read()
             if "ready" in reply:
-                if not reply["ready"]:
-                    raise self._failure(f"could not start Pyodide: {reply.get('error')}")
-                self.version = reply.get("version")
-                self.load_ms = reply.get("load_ms")
-                self.snapshot = reply.get("snapshot")
-                self._settle_snapshot()
+                self._ready(reply)
                 continue
             if reply.get("id") != request_id:
                 raise self._failure(f"answered out of turn: {str(reply)[:200]}")
             if "error" in reply:
                 raise self._failure(f"failed: {reply['error']}")
             return [_checked(outcome) for outcome in reply["outcomes"]]
+
+    def _ready(self, reply: dict) -> None:
+        """The runner's first reply: Python has started (or could not)."""
+        if not reply.get("ready"):
+            raise self._failure(f"could not start Pyodide: {reply.get('error', reply)}")
+        self.version = reply.get("version")
+        self.load_ms = reply.get("load_ms")
+        self.snapshot = reply.get("snapshot")
+        self._settle_snapshot()
 
     def _settle_snapshot(self) -> None:
         """The runner has written the snapshot it made before saying it is ready: keep it for the next runner,
@@ -215,10 +253,20 @@ class PyodideRunner:
                 os.replace(self._new_snapshot, self._snapshot)
             self._new_snapshot.unlink(missing_ok=True)
             self._new_snapshot = None
+        self._stop_making()
+
+    def _stop_making(self) -> None:
+        if self._making is not None:
+            # Removed, then released: the runners waiting go on, with the snapshot or without (then one of them
+            # makes it); a runner that comes later finds the snapshot, or makes it beside them.
+            self._snapshot.with_suffix(".lock").unlink(missing_ok=True)
+            self._making.close()
+            self._making = None
 
     def close(self) -> None:
         if self._new_snapshot is not None:
             self._new_snapshot.unlink(missing_ok=True)
+        self._stop_making()
         if self._proc.poll() is None:
             self._proc.stdin.close()
             try:
