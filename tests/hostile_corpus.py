@@ -3,7 +3,7 @@
 Each file is a solution of `consecutive-error-limit` whose header says what must come of it:
   # include: reference          the reference solution is put in front of the file's own code
   # expect-status: a, b         exactly these statuses appear among the cases
-  # expect-message: text        a case that does not pass has this in its message
+  # expect-message: text        a case that does not pass has this in its message ({limit}: the time limit's seconds)
   # expect-output-ends: text    some case's printed output ends with this
   # expect-trace-under: n       every case's trace is under n characters as JSON
   # also-alone: yes             graded alone too: its verdict in a folder must be the same as alone (what
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,13 +74,29 @@ def write(folder: Path) -> list[Hostile]:
     return corpus
 
 
-def check(item: Hostile, tests: list[dict]) -> None:
-    """Assert that a results document's tests match what the corpus file expects."""
+def challenge_copy(folder: Path, time_limit: int) -> Path:
+    """The corpus's challenge, copied into `folder` with the track's sandbox beside it, with another time limit (in
+    seconds); `python -m grader` takes the returned folder in place of the slug. For tests of what a loop costs the
+    grader, where the limit's value is not under test: each loop in the corpus runs to the limit."""
+    track = REFERENCE.parent.parent
+    copy = folder / track.name / SLUG
+    shutil.copytree(REFERENCE.parent, copy)
+    shutil.copy(track / "agent_sandbox.py", copy.parent)
+    spec = copy / "exercise.yaml"
+    text, found = re.subn(r"(?m)^time_limit_seconds: .*$", f"time_limit_seconds: {time_limit}", spec.read_text())
+    assert found == 1, "the challenge names no time limit of its own"
+    spec.write_text(text)
+    return copy
+
+
+def check(item: Hostile, tests: list[dict], time_limit: float) -> None:
+    """Assert that a results document's tests, graded with `time_limit`, match what the corpus file expects."""
     statuses = {t["status"] for t in tests}
     assert statuses == item.statuses, f"{item.name}: statuses {sorted(statuses)}"
     if item.message:
+        expected = item.message.replace("{limit}", f"{time_limit:g}")
         messages = [t["message"] for t in tests if t["status"] != "pass"]
-        assert any(item.message in m for m in messages), f"{item.name}: messages {messages[:2]!r}"
+        assert any(expected in m for m in messages), f"{item.name}: messages {messages[:2]!r}"
     if item.output_ends:
         assert any(t["output"].endswith(item.output_ends) for t in tests), f"{item.name}: output"
     if item.trace_under:

@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from loopcraft.exercises import find_exercise
 from tests import hostile_corpus
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code
-from tests.helpers import ARTIFACTS, cases_of
+from tests.helpers import ARTIFACTS, ROOT, cases_of
 
 CORPUS = {item.name: item for item in hostile_corpus.load()}
+LIMIT_S = find_exercise(ROOT, hostile_corpus.SLUG).time_limit_seconds  # the challenge's own, as the site has it
 # Without cross-origin isolation there is no interrupt: loops and crashes cost a new worker. Any loop past the
 # limit takes the same way there (no interrupt is tried, so none can be swallowed): one loop stands for them all.
 ON_PLAIN = ["infinite_loop", "os_exit"]
@@ -147,7 +149,7 @@ def test_hostile_solution_gets_the_corpus_verdict_and_the_page_keeps_working(lea
     item = CORPUS[name]
     learner.load_file(item.name, item.source)
     result, restarts = learner.run()
-    hostile_corpus.check(item, result["tests"])
+    hostile_corpus.check(item, result["tests"], LIMIT_S)
     # A new worker only for a case that never answered; a tampered or broken interpreter is renewed in its worker.
     never_answered = "no-answer" if name == "swallows_interrupt" else "no-interrupt" if server == "plain" else None
     looped = sum(t["status"] == "timeout" for t in result["tests"])
@@ -248,5 +250,5 @@ def test_a_value_nested_3000_deep_is_refused_even_by_a_cold_page_without_a_resta
     replace_code(page, item.source)
     page.get_by_test_id("run").click()
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "fail", timeout=RUN_LIMIT_MS)
-    hostile_corpus.check(item, page.evaluate("window.loopcraft.lastResult")["tests"])
+    hostile_corpus.check(item, page.evaluate("window.loopcraft.lastResult")["tests"], LIMIT_S)
     assert page.get_by_test_id("status").get_attribute("data-restart-reason") is None

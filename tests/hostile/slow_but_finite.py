@@ -1,5 +1,5 @@
 # expect-status: timeout, fail
-# expect-message: Stopped after 3 s, the time limit for one case
+# expect-message: Stopped after {limit} s, the time limit for one case
 import time
 
 
