@@ -77,25 +77,3 @@ def test_a_learners_loop_runs_as_a_fourth_column(page: Page, isolated_url: str):
     assert cells(page, "yours")["breaks-format"] == (0, "2.0")
     expect(verdict).to_contain_text("Your loop failed on some runs: ValueError: invalid JSON in tool call")
     expect(verdict).to_contain_text("breaks the format: 0% (2.0 calls): yours trails")
-
-
-def test_the_lab_runs_offline_after_one_visit(browser, built_site):
-    from tests.browser.test_offline import CACHED, serve
-
-    server, base = serve(built_site, isolation=True)
-    context = browser.new_context(service_workers="allow")
-    try:
-        page = context.new_page()
-        page.goto(base + "build-an-agent/lab/")
-        expect(page.get_by_test_id("status")).to_contain_text("Ran 144 runs", timeout=SLOW_MS)
-        page.evaluate(CACHED)
-        context.set_offline(True)
-        server.shutdown()
-        server.server_close()
-        page.reload()
-        expect(page.get_by_test_id("status")).to_contain_text("Ran 144 runs", timeout=SLOW_MS)
-        assert cells(page, "guarded") == {habit: row[2] for habit, row in SEED_004.items()}
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()

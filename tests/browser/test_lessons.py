@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.browser.test_offline import CACHED, serve
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -155,24 +154,3 @@ def test_a_multiple_choice_question_needs_every_right_option(page: Page, isolate
         box.check() if option.correct else box.uncheck()
     question.get_by_test_id("check").click()
     expect(question.get_by_test_id("verdict")).to_have_text("Right.")
-
-
-def test_a_lesson_works_offline_after_one_visit(browser: Browser, built_site):
-    server, base = serve(built_site, isolation=True)
-    context = browser.new_context(service_workers="allow")
-    try:
-        page = context.new_page()
-        page.goto(base + f"build-an-agent/{LESSON}/")
-        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
-        page.evaluate(CACHED)
-        context.set_offline(True)
-        server.shutdown()
-        server.server_close()
-        page.goto(base + "build-an-agent/the-action-contract/")
-        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
-        block = page.get_by_test_id("live-block").first
-        assert "refused: JSONDecodeError" in run_block(block)
-    finally:
-        context.close()
-        server.shutdown()
-        server.server_close()

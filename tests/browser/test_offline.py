@@ -74,11 +74,16 @@ def run_all(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_MS)
 
 
-def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
+def test_after_one_visit_the_course_works_offline_challenges_lessons_and_the_lab(browser: Browser, built_site):
+    from tests.browser.test_lab import cells
+    from tests.browser.test_lessons import run_block
+    from tests.test_lessons import SEED_004
+
     with served(browser, built_site, isolation=True) as (server, base, context):
         page = context.new_page()
         cached_after_visiting(page, base + "build-an-agent/dispatch-registry/")
         go_offline(context, server)
+        # Pages never visited, each kind: a challenge solved, a lesson's block run, the lab's whole grid drawn.
         page.goto(base + "build-an-agent/repeat-guard/")
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
         page.get_by_test_id("upload").set_input_files(AGENT / "repeat-guard/solution.py")
@@ -86,6 +91,12 @@ def test_after_one_visit_the_course_works_offline(browser: Browser, built_site):
         rows = page.get_by_test_id("case")
         assert rows.count() > 0
         assert {rows.nth(i).get_attribute("data-status") for i in range(rows.count())} == {"pass"}
+        page.goto(base + "build-an-agent/the-action-contract/")
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        assert "refused: JSONDecodeError" in run_block(page.get_by_test_id("live-block").first)
+        page.goto(base + "build-an-agent/lab/")
+        expect(page.get_by_test_id("status")).to_contain_text("Ran 144 runs", timeout=SLOW_MS)
+        assert cells(page, "guarded") == {habit: row[2] for habit, row in SEED_004.items()}
         page.goto(base)  # the course index too
         expect(page.get_by_test_id("challenge-link").first).to_be_visible()
 
