@@ -36,9 +36,9 @@ from .grading import ROOT, grader_files
 RUNNER = ROOT / "frontend" / "node-runner.mjs"
 STDERR_KEPT = 50  # lines of the runner's diagnostics kept to explain a failure
 SNAPSHOT_WAIT_S = 60  # how long a runner waits for another to make the snapshot (it takes seconds)
+WASM_TIERING_BUDGET = 180_000_000  # V8's default is 1,800,000 (see node_command)
 SNAPSHOTS = ROOT / ".cache" / "loopcraft" / "pyodide-snapshot"
 # What shapes the memory the snapshot holds, besides the grader's files and Node's and Pyodide's versions.
-WASM_TIERING_BUDGET = 180_000_000  # V8's default is 1,800,000 (see node_command)
 SNAPSHOT_MAKERS = ["frontend/node-runner.mjs", "frontend/node-worker.mjs", "frontend/src/worker-core.js"]
 
 
