@@ -19,8 +19,9 @@ from tests.helpers import ARTIFACTS, ROOT, cases_of
 
 CORPUS = {item.name: item for item in hostile_corpus.load()}
 LIMIT_S = find_exercise(ROOT, hostile_corpus.SLUG).time_limit_seconds  # the challenge's own, as the site has it
-# Without cross-origin isolation there is no interrupt: loops and crashes cost a new worker. Any loop past the
-# limit takes the same way there (no interrupt is tried, so none can be swallowed): one loop stands for them all.
+# Without cross-origin isolation there is no interrupt: a loop past the limit costs a new worker, and every loop
+# takes that way there (no interrupt is tried, so none can be swallowed): one loop stands for them all. A crash is
+# renewed in its worker, as on an isolated page.
 ON_PLAIN = ["infinite_loop", "os_exit"]
 # The longest run: a tampered grader gets a new interpreter after every one of its cases.
 RUN_LIMIT_MS = 12 * SLOW_LOAD_MS
@@ -89,7 +90,7 @@ CLIPBOARD = ["clipboard-read", "clipboard-write"]
 def learners(returning_browser, servers, tmp_path_factory):
     """A page per server, opened on first use in the returning browser (tests/browser/conftest.py), whose
     service worker is blocked: on the plain server it would add COOP/COEP itself, and the plain page is here to
-    exercise worker restarts (tests/browser/test_offline.py covers the service worker). Many files here tamper
+    exercise worker restarts (a loop with no interrupt) (tests/browser/test_offline.py covers the service worker). Many files here tamper
     with the grader, and each tampered case costs a new interpreter: restored from the snapshot that browser
     keeps, not booted."""
     opened: dict[str, Learner] = {}
