@@ -103,6 +103,13 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   let answered = null; // counts the cases answered, for a driver too busy to have read the answer yet
   const loadPyodide = (extra = {}) => failingLoudly(() => loadAny({ stdout: discard, stderr: discard, ...extra }));
   let booting = null;
+  // Read once per worker: every renew writes the same files again (a read that failed is tried again next time).
+  let graderFiles = null;
+  const readGraderFilesOnce = () =>
+    (graderFiles ??= readGraderFiles().catch((error) => {
+      graderFiles = null;
+      throw error;
+    }));
 
   // A snapshot that cannot be restored (a browser update, a corrupt entry) is dropped, and Python boots plainly.
   async function restoreOrLoad() {
@@ -123,14 +130,14 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   }
 
   async function makeSnapshotBytes() {
-    const [pyodide, files] = await Promise.all([loadPyodide({ _makeSnapshot: true }), readGraderFiles()]);
+    const [pyodide, files] = await Promise.all([loadPyodide({ _makeSnapshot: true }), readGraderFilesOnce()]);
     writeGraderFiles(pyodide, files);
     importGrader(pyodide);
     return pyodide.makeMemorySnapshot();
   }
 
   async function boot() {
-    const [{ pyodide, restored }, files] = await Promise.all([restoreOrLoad(), readGraderFiles()]);
+    const [{ pyodide, restored }, files] = await Promise.all([restoreOrLoad(), readGraderFilesOnce()]);
     closeWayToJavaScript(pyodide);
     writeGraderFiles(pyodide, files);
     if (restored) pyodide.runPython("import random; random.seed()");
