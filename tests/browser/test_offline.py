@@ -117,9 +117,9 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         }""")
         page.locator('[data-testid="editor"] .cm-content').click()
         page.keyboard.press("Control+a")
-        # Endless on the weather cases (a few, not all: each costs the whole time limit), at once wrong elsewhere.
+        # Endless on the two cases about Paris (two, apart: each costs the whole time limit), at once wrong elsewhere.
         page.keyboard.insert_text(
-            "def run_agent(task, script, **options):\n    while 'weather' in task.lower():\n        pass\n    return {}\n"
+            "def run_agent(task, script, **options):\n    while 'paris' in task.lower():\n        pass\n    return {}\n"
         )
         page.get_by_test_id("run").click()
         expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "fail", timeout=SLOW_MS)
@@ -128,8 +128,8 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
             rows.nth(i).get_attribute("data-name"): rows.nth(i).get_attribute("data-status")
             for i in range(rows.count())
         }
-        looping = {c.name for c in cases_of("repeat-guard") if "weather" in c.args["task"].lower()}
-        assert len(looping) >= 3 and len(statuses) > len(looping)
+        looping = {c.name for c in cases_of("repeat-guard") if "paris" in c.args["task"].lower()}
+        assert len(looping) == 2 and len(statuses) > len(looping)
         assert statuses == {name: "timeout" if name in looping else "fail" for name in statuses}
         # Interrupted, not killed: without isolation every one of these cases would restart Python
         # ("no-interrupt"). A lost interrupt would show as "no-answer" (see takeOnRead in worker-core.js).
