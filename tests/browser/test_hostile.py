@@ -214,7 +214,9 @@ def test_two_tabs_never_overwrite_each_others_code_unseen(page: Page, isolated_u
     second.keyboard.type("# kept")
     expect(second.get_by_test_id("saved")).to_have_text("Saved")
     # Another tab sees a write once the browser has passed it on: on a loaded machine, not at once.
-    first.wait_for_function("([key, text]) => localStorage.getItem(key) === text", arg=[key, "# second tab\n# kept"])
+    first.wait_for_function(
+        "([key, text]) => localStorage.getItem(key) === text", arg=[key, "# second tab\n# kept"], polling=200
+    )
     expect(first.get_by_test_id("conflict")).to_be_visible()
 
     # Loading the other tab's version takes it whole, as one undoable step.

@@ -107,7 +107,7 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         # A quiet page: no snapshot maker starting a second Python while the cases are timed.
         page.goto(base + "build-an-agent/repeat-guard/?background=off")
         # The page reloads once when the service worker takes control; after that it is isolated.
-        page.wait_for_function("() => crossOriginIsolated === true", timeout=SLOW_MS)
+        page.wait_for_function("() => crossOriginIsolated === true", timeout=SLOW_MS, polling=200)
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
         page.evaluate("""() => {
             const status = document.querySelector('[data-testid="status"]');

@@ -67,7 +67,7 @@ def test_the_policy_lets_a_challenge_be_solved_and_keeps_page_and_worker_to_thei
         page.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
         page.goto(base + CHALLENGE)
         if service_workers == "allow":  # the page reloads once the service worker controls it
-            page.wait_for_function("() => crossOriginIsolated === true", timeout=SLOW_MS)
+            page.wait_for_function("() => crossOriginIsolated === true", timeout=SLOW_MS, polling=200)
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
         page.get_by_test_id("upload").set_input_files(SOLUTION)
         page.get_by_test_id("run").click()
