@@ -170,16 +170,13 @@ def test_a_challenge_is_solved_with_the_keyboard_alone(page: Page, isolated_url:
     expect(page).not_to_have_url(f"{isolated_url}{CHALLENGE}")
 
 
-def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first_paint(
-    browser: Browser, isolated_url: str
-):
-    context = quiet_context(browser, color_scheme="dark", service_workers="block")
+def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first_paint(page: Page, isolated_url: str):
+    page.emulate_media(color_scheme="dark")  # the system's scheme, before the page is opened
     # The theme as the page is parsed, before any module script runs: the stylesheets (which block the first
     # paint) then find it set, so no page shows the other theme first.
-    context.add_init_script("""document.addEventListener('readystatechange', () => {
+    page.add_init_script("""document.addEventListener('readystatechange', () => {
         if (document.readyState === 'interactive') window.firstPaint = document.documentElement.dataset.theme ?? null;
     });""")
-    page = context.new_page()
     page.goto(isolated_url + CHALLENGE)
     toggle = page.get_by_test_id("theme-toggle")
     expect(toggle).to_have_attribute("aria-pressed", "true")
@@ -199,7 +196,6 @@ def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first
     page.reload()
     assert page.evaluate("firstPaint") == "dark"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(15, 17, 23)"
-    context.close()
 
 
 @pytest.mark.parametrize("motion, duration", [("reduce", "0s"), ("no-preference", "0.15s, 0.15s")])
