@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ARTIFACTS, QUIET
+from tests.helpers import ARTIFACTS, quiet
 from tests.support import launch_options, start_site_build
 
 PLAYWRIGHT_FIXTURES = {"page", "context", "browser"}
@@ -64,19 +64,11 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
-def quiet_unless_marked(context, request):
-    """Quiet (no memory snapshot made, no offline caching) unless the test is marked `background`: most tests open a
-    page or two and close them, and a snapshot, a second Python start in the background, would only cost them
-    CPU time (about 2 s of it in Chromium, against 5 s for the page's own start)."""
-    if not request.node.get_closest_marker("background"):
-        context.add_init_script(QUIET)
-    return context
-
-
 @pytest.fixture
-def context(new_context, request):
-    """Playwright's context, new for every test (tests/browser/ shares one among its tests, see its conftest)."""
-    return quiet_unless_marked(new_context(), request)
+def context(new_context):
+    """Playwright's context, new for every test and quiet (tests/helpers.py); tests/browser/ shares one among its
+    tests, see its conftest."""
+    return quiet(new_context())
 
 
 @pytest.fixture

@@ -31,12 +31,16 @@ def wait_for_snapshot(page, timeout_ms: int = 120_000) -> None:
     raise AssertionError(f"no memory snapshot was kept within {timeout_ms} ms")
 
 
-def quiet_context(browser, **options):
-    """A browser context whose pages make no memory snapshot and do no offline caching: a test that opens a page
-    or two would pay a second Python start (about 2 s of CPU in Chromium) for a snapshot nobody uses."""
-    context = browser.new_context(**options)
+def quiet(context):
+    """`context`, its pages making no memory snapshot and doing no offline caching: a test that opens a page or two
+    would pay a second Python start (about 2 s of CPU in Chromium) for a snapshot nobody uses."""
     context.add_init_script(QUIET)
     return context
+
+
+def quiet_context(browser, **options):
+    """A new browser context, quiet (see `quiet`)."""
+    return quiet(browser.new_context(**options))
 
 
 def make_project(parent: Path, exercises: Path) -> Path:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests import support
-from tests.conftest import quiet_unless_marked, run_folder
-from tests.helpers import QUIET
+from tests.conftest import run_folder
+from tests.helpers import quiet
 from tests.support import serve, stop
 
 
@@ -89,7 +89,7 @@ class ReturningBrowser:
             assert saved > 0, f"no memory snapshot of Python was kept for {url}"
         self.keeper.goto("about:blank")
         self.devtools = self.context.new_cdp_session(self.keeper)
-        self.context.add_init_script(QUIET)  # from now on, quiet as any test's page (tests/conftest.py)
+        quiet(self.context)  # from now on, quiet as any test's page
 
     def open_kept_page(self):
         """A page that outlives the test that opens it (closed with the browser): for a module's tests to share."""
@@ -117,10 +117,10 @@ def returning_browser(browser, browser_context_args, servers):
 
 @pytest.fixture
 def context(request, new_context):
-    """The shared returning browser, unless the test is marked `first_visit` (a browser that has never seen the
-    site: Python boots plainly) or `background` (the page's background work on, in a context of its own)."""
-    if request.node.get_closest_marker("first_visit") or request.node.get_closest_marker("background"):
-        yield quiet_unless_marked(new_context(), request)
+    """The shared returning browser, unless the test is marked `first_visit`: a browser that has never seen the
+    site, where Python boots plainly."""
+    if request.node.get_closest_marker("first_visit"):
+        yield quiet(new_context())
         return
     returning = request.getfixturevalue("returning_browser")
     yield returning.context

@@ -74,7 +74,9 @@ def run_all(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_MS)
 
 
-def test_after_one_visit_the_course_works_offline_challenges_lessons_and_the_lab(browser: Browser, built_site):
+def test_after_one_visit_the_course_works_offline_and_python_starts_from_the_kept_snapshot(
+    browser: Browser, built_site
+):
     from tests.browser.test_lab import cells
     from tests.browser.test_lessons import run_block
     from tests.test_lessons import SEED_004
@@ -82,10 +84,14 @@ def test_after_one_visit_the_course_works_offline_challenges_lessons_and_the_lab
     with served(browser, built_site, isolation=True) as (server, base, context):
         page = context.new_page()
         cached_after_visiting(page, base + "build-an-agent/dispatch-registry/")
+        assert page.locator("body").get_attribute("data-python-start") == "missing"  # a first visit boots Python
+        wait_for_snapshot(page)  # made once the page was idle, as the site's caching was
+        assert page.evaluate(SNAPSHOTS_KEPT) == 1
         go_offline(context, server)
         # Pages never visited, each kind: a challenge solved, a lesson's block run, the lab's whole grid drawn.
         page.goto(base + "build-an-agent/repeat-guard/")
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        assert page.locator("body").get_attribute("data-python-start") == "restored"
         page.get_by_test_id("upload").set_input_files(AGENT / "repeat-guard/solution.py")
         run_all(page)
         rows = page.get_by_test_id("case")
@@ -160,18 +166,6 @@ def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
         assert all(w.evaluate("self.planted") is None for w in page.workers)
         assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
         assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
-
-
-@pytest.mark.background
-def test_an_idle_page_keeps_a_snapshot_of_python_and_the_next_page_starts_from_it(page: Page, isolated_url: str):
-    open_ready(page, isolated_url + "build-an-agent/repeat-guard/")
-    assert page.locator("body").get_attribute("data-python-start") == "missing"  # a first visit boots Python
-    wait_for_snapshot(page)
-    assert page.evaluate(SNAPSHOTS_KEPT) == 1
-    open_ready(page, isolated_url + "build-an-agent/retry-policy/")
-    assert page.locator("body").get_attribute("data-python-start") == "restored"
-    page.get_by_test_id("upload").set_input_files(AGENT / "retry-policy/solution.py")
-    run_all(page)
 
 
 @pytest.mark.first_visit
