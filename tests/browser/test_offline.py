@@ -123,7 +123,7 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         }""")
         page.locator('[data-testid="editor"] .cm-content').click()
         page.keyboard.press("Control+a")
-        # Endless on the two cases about Paris (two, apart: each costs the whole time limit), at once wrong elsewhere.
+        # Endless on the two cases about Paris (not on all: each loop costs the whole time limit), wrong elsewhere.
         page.keyboard.insert_text(
             "def run_agent(task, script, **options):\n    while 'paris' in task.lower():\n        pass\n    return {}\n"
         )
