@@ -52,7 +52,7 @@ def pyodide_runner():
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     try:
-        return {**browser_type_launch_args, **launch_options()}
+        return {**browser_type_launch_args, **launch_options(test=True)}
     except FileNotFoundError as exc:
         pytest.fail(str(exc))
 
