@@ -27,8 +27,8 @@ ON_PLAIN = ["os_exit"]
 RUN_LIMIT_MS = 12 * SLOW_LOAD_MS
 
 # Watches the run the next click on Run starts, until it is over (the button enabled again and the status "ready",
-# see app.js refresh()): whether it published a new results document, and why Python's worker was replaced during
-# it, if it was.
+# see app.js refresh()): whether it published a new results document, why Python's worker was replaced during it,
+# if it was, and how long it took (bench/hostile_timings.py reports that).
 _WATCH_RUN = """() => {
   const run = document.querySelector('[data-testid="run"]');
   const status = document.querySelector('[data-testid="status"]');
@@ -37,12 +37,13 @@ _WATCH_RUN = """() => {
   let restarting = false;
   window.__runEnd = null;
   run.addEventListener("click", () => {
+    const started = performance.now();
     const watch = new MutationObserver(() => {
       if (status.dataset.state === "restarting" && !restarting) restarts.push(status.dataset.restartReason);
       restarting = status.dataset.state === "restarting";
       if (run.disabled || status.dataset.state !== "ready") return;
       watch.disconnect();
-      window.__runEnd = { fresh: window.loopcraft?.lastResult !== previous, restarts };
+      window.__runEnd = { fresh: window.loopcraft?.lastResult !== previous, restarts, ms: performance.now() - started };
     });
     watch.observe(run, { attributes: true });
     watch.observe(status, { attributes: true });
@@ -66,7 +67,7 @@ class Learner:
 
     def run(self) -> tuple[dict, list[str]]:
         """Presses Run and waits for the run's end: the results document, and why Python's worker was replaced
-        during the run (one reason each time it was)."""
+        during the run (one reason each time it was). `window.__runEnd.ms` then says how long the run took."""
         self.page.evaluate(_WATCH_RUN)
         self.page.get_by_test_id("run").click()
         # Polled, not on every animation frame: a frame drawn per poll slows the busy page being watched.
