@@ -23,10 +23,9 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests import hostile_corpus  # noqa: E402
-from tests.browser.conftest import MAKE_SNAPSHOT  # noqa: E402
+from tests.browser.conftest import ReturningBrowser  # noqa: E402
 from tests.browser.test_hostile import LIMIT_S, Learner  # noqa: E402
 from tests.browser.test_learner import open_challenge  # noqa: E402
-from tests.helpers import quiet  # noqa: E402
 from tests.support import build_site, launch_options, serve, stop  # noqa: E402
 
 SERVERS = {"isolated": True, "plain": False}
@@ -38,21 +37,17 @@ def verdict(result: dict) -> str:
 
 
 def open_learner(browser, url: str, folder: Path):
-    """(a Learner on the corpus's challenge, its context, seconds the page took to open until Python was ready): the
-    site's snapshot kept first, as a returning learner's browser has it, then the page opened quiet (no background
-    work while runs are timed)."""
-    context = browser.new_context(service_workers="block")
-    keeper = context.new_page()
-    keeper.goto(url + "404.html")
-    assert keeper.evaluate(MAKE_SNAPSHOT, url + "assets/worker.js") > 0, "no memory snapshot was kept"
-    keeper.close()
-    page = quiet(context).new_page()
+    """(a Learner on the corpus's challenge, its context, seconds the page took to open until Python was ready), in
+    the tests' returning learner's browser: the site's snapshot kept, pages quiet (no background work while runs
+    are timed)."""
+    returning = ReturningBrowser(browser, {"service_workers": "block"}, [url])
+    page = returning.open_kept_page()
     page.set_default_timeout(60_000)
     learner = Learner(page, folder)
     page.on("dialog", lambda dialog: (learner.dialogs.append(dialog.message), dialog.dismiss()))
     started = time.monotonic()
     open_challenge(page, url, hostile_corpus.SLUG)
-    return learner, context, time.monotonic() - started
+    return learner, returning.context, time.monotonic() - started
 
 
 def measure(site: Path, corpus: list[hostile_corpus.Hostile], folder: Path):
