@@ -22,13 +22,15 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from loopcraft.exercises import find_exercise  # noqa: E402
 from tests import hostile_corpus  # noqa: E402
 from tests.browser.conftest import ReturningBrowser  # noqa: E402
-from tests.browser.test_hostile import LIMIT_S, Learner  # noqa: E402
+from tests.browser.test_hostile import Learner  # noqa: E402
 from tests.browser.test_learner import open_challenge  # noqa: E402
 from tests.support import build_site, launch_options, serve, stop  # noqa: E402
 
 SERVERS = {"isolated": True, "plain": False}
+LIMIT_S = find_exercise(ROOT, hostile_corpus.SLUG).time_limit_seconds  # the challenge's own, as learners have it
 
 
 def verdict(result: dict) -> str:

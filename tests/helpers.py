@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -15,6 +16,23 @@ ARTIFACTS = ROOT / "test-results"  # screenshots and console logs of failed brow
 REGEN = os.environ.get("LOOPCRAFT_REGEN_GOLDEN") == "1"
 # The pages' switch for background work (frontend/src/page-session.js, BACKGROUND_KEY), set before any page runs.
 QUIET = "localStorage.setItem('loopcraft.background', 'off')"
+
+
+# A page of the site: its address ends in a slash (then maybe a query); its assets end in a file name.
+PAGE_ADDRESS = re.compile(r"/(\?[^/]*)?$")
+
+
+def serve_time_limit(page, seconds: float) -> None:
+    """Pages `page` opens from now on give each case (or live block) `seconds`, not the author's limit: for tests of
+    what comes of a loop at the limit, not of the limit's value, where every loop costs the whole limit in CPU time.
+    A page takes its limit from its data (the index has none), so this rewrites only that, as the server sent it."""
+
+    def rewrite(route):
+        response = route.fetch()
+        body = re.sub(r'"time_limit_seconds": [0-9.]+', f'"time_limit_seconds": {seconds}', response.text())
+        route.fulfill(response=response, body=body)
+
+    page.route(PAGE_ADDRESS, rewrite)
 
 
 SNAPSHOTS_KEPT = """async () => (await (await caches.open("loopcraft-snapshot")).keys()).length"""
