@@ -7,7 +7,10 @@ Each file is a solution of `consecutive-error-limit` whose header says what must
   # expect-output-ends: text    some case's printed output ends with this
   # expect-trace-under: n       every case's trace is under n characters as JSON
   # also-alone: yes             graded alone too: its verdict in a folder must be the same as alone (what
-                                one submission does cannot reach another)
+                                one submission does cannot reach another). Each costs a runner of its own,
+                                so it marks the files that look for what an earlier submission left, and
+                                those whose attack aims at later ones; the folder run checks every file
+                                after them against its own expectations.
 """
 
 from __future__ import annotations

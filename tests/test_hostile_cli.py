@@ -1,6 +1,7 @@
 """Every hostile or broken solution ends in a clear verdict on the command line: never a crash,
-never a forged pass. One grader process grades the whole corpus, as an instructor's folder; the files
-that attack other submissions are also graded alone, and get the same verdict either way.
+never a forged pass. One grader process grades the whole corpus, as an instructor's folder; the files that
+look for what other submissions left, or attack later ones, are also graded alone, and get the same verdict
+either way.
 
 The corpus is graded against a copy of its challenge whose time limit is 1 s, not 3: every loop in it runs to the
 limit, and what is under test is that it ends in a verdict (the browser's corpus test keeps the real limit)."""

@@ -1,6 +1,5 @@
 # include: reference
 # expect-status: pass
-# also-alone: yes
 # An audit hook can never be removed: it would see every later case's code and arguments (a classmate's too,
 # in a folder graded in one interpreter). The grader's own hook, added first, refuses every later one.
 import sys

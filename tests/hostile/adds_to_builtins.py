@@ -1,7 +1,6 @@
 # include: reference
 # expect-status: error, pass
 # expect-message: builtins.__loopcraft_spy__ was added
-# also-alone: yes
 # A new builtin is visible to every later case's code; the guard compared only the names it knew.
 import builtins
 

@@ -1,7 +1,6 @@
 # include: reference
 # expect-status: error, pass
 # expect-message: grader.trace.record was changed
-# also-alone: yes
 # An object in a reference cycle is finalized whenever the garbage collector next runs, which could be
 # after the guard's check, inside the grader. The grader collects before it checks.
 import grader.trace

@@ -1,7 +1,6 @@
 # include: reference
 # expect-status: pass
 # expect-trace-under: 600000
-# also-alone: yes
 # The trace had no total cap: a few nested values made a 363 MB report. Every case's trace stays small.
 # (500 deep, not 3,000: in Chromium, freeing a list nested 3,000 deep overflows the JavaScript stack,
 # a crash the page reports as such; returns_deep_value.py covers 3,000 under the CLI and in the page.)

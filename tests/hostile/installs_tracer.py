@@ -1,6 +1,5 @@
 # expect-status: error, fail
 # expect-message: a trace or profile function was installed
-# also-alone: yes
 import sys
 
 

@@ -1,7 +1,6 @@
 # include: reference
 # expect-status: error, pass
 # expect-message: the recursion limit changed
-# also-alone: yes
 # Interpreter-wide settings outlive a case: an ignored SIGINT defeats the time limit's interrupt, a low
 # recursion limit or int-digit limit, a gc callback or a disabled collector change what later cases see.
 import gc

@@ -1,6 +1,5 @@
 # expect-status: error, fail
 # expect-message: ValueError: bad \udc00 half
-# also-alone: yes
 # A lone surrogate (half of a UTF-16 pair) cannot be encoded as UTF-8: printed, raised or returned, it must
 # not crash a report. Printed and raised text shows it as its escape; a returned value keeps it exactly.
 def run_agent(task, script, max_steps=5, max_consecutive_errors=3):

@@ -1,6 +1,5 @@
 # expect-status: error, fail
 # expect-message: builtins.isinstance was changed
-# also-alone: yes
 import builtins
 
 

@@ -1,6 +1,5 @@
 # expect-status: error, fail
 # expect-message: grader.canonical.canonical_json was changed
-# also-alone: yes
 import grader.canonical
 
 

@@ -1,6 +1,5 @@
 # expect-status: fail
 # expect-message: Hidden case: your result differs from the expected one.
-# also-alone: yes
 # Digests are computed outside the learner's interpreter, so this changes nothing.
 import hashlib
 

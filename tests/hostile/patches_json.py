@@ -1,6 +1,5 @@
 # expect-status: error, fail
 # expect-message: Your code changed the grader's environment (json.dumps was changed)
-# also-alone: yes
 # Tampers on one case only: each tampering case costs a fresh interpreter (seconds), and one shows it.
 import json
 
