@@ -157,8 +157,9 @@ function showComplete() {
   byTestId("complete-note").textContent = "This lesson counts toward your progress on the course page.";
 }
 
-if (isComplete(data.track, data.slug)) showComplete();
 markButton.addEventListener("click", () => {
   markComplete(data.track, data.slug);
   showComplete();
 });
+if (isComplete(data.track, data.slug)) showComplete();
+else markButton.disabled = false;
