@@ -141,6 +141,7 @@ export function setupTransfer(section, titles, onImported) {
     say("");
     showReview(plan);
   });
+  button.disabled = picker.disabled = false; // the page leaves them disabled until now (templates/index.html)
 
   function finish(plan, choices) {
     const done = applyImport(plan, choices);

@@ -51,7 +51,17 @@ def export(page: Page, base: str, tmp_path) -> tuple[dict, str]:
 
 def import_file(page: Page, base: str, path) -> None:
     page.goto(base)
-    page.get_by_test_id("import").set_input_files(path)
+    picker = page.get_by_test_id("import")
+    expect(picker).to_be_enabled()  # by the page's script: a file chosen before then would not be read
+    picker.set_input_files(path)
+
+
+def test_until_its_script_has_run_the_index_offers_no_export_or_import_that_does_nothing(page: Page, isolated_url):
+    page.route("**/assets/index.js*", lambda route: route.abort())
+    page.goto(isolated_url)
+    expect(page.get_by_test_id("challenge-link").first).to_be_visible()  # the course is listed without it
+    expect(page.get_by_test_id("export")).to_be_disabled()
+    expect(page.get_by_test_id("import")).to_be_disabled()
 
 
 def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new_page, isolated_url: str, tmp_path):
