@@ -10,7 +10,7 @@ import sys
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, cases_of
+from tests.helpers import ROOT, cases_of, serve_time_limit
 
 CEL = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
 SLOW_LOAD_MS = 90_000  # Pyodide loads in seconds; a restarted worker loads again
@@ -101,6 +101,9 @@ def test_a_wrong_solution_fails_the_case_that_catches_it_and_shows_the_differenc
 
 
 def test_an_infinite_loop_times_out_and_the_page_keeps_working(page: Page, site_url: str, servers: dict):
+    # Served 1 s, not the challenge's 3 s, all of which the loop would spend (the service worker's isolation test in
+    # test_offline.py runs loops at the real limit).
+    serve_time_limit(page, 1)
     open_challenge(page, site_url, "consecutive-error-limit")
     # The reference solution, except that one case never ends: `while True: pass`.
     looping = (CEL / "solution.py").read_text() + (
@@ -115,7 +118,7 @@ def test_an_infinite_loop_times_out_and_the_page_keeps_working(page: Page, site_
     assert statuses.pop("A success resets the consecutive count") == "timeout"
     assert set(statuses.values()) == {"pass"}
     row = page.locator('[data-testid="case"][data-status="timeout"]')
-    expect(row.get_by_test_id("message")).to_contain_text("Stopped after 3 s")
+    expect(row.get_by_test_id("message")).to_contain_text("Stopped after 1 s")
     # Isolated, the interrupt stopped the case; plain, Python was restarted, and the page says why.
     restarted = page.get_by_test_id("status").get_attribute("data-restart-reason")
     assert restarted == (None if site_url == servers["isolated"] else "no-interrupt")
