@@ -74,19 +74,33 @@ def run_all(page: Page) -> None:
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass", timeout=SLOW_MS)
 
 
-def test_after_one_visit_the_course_works_offline_and_python_starts_from_the_kept_snapshot(
+def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_tampered_file_is_served(
     browser: Browser, built_site
 ):
     from tests.browser.test_lab import cells
     from tests.browser.test_lessons import run_block
     from tests.test_lessons import SEED_004
 
+    # One first visit for all of it: each costs Python's boot, the site's caching and the snapshot's making.
     with served(browser, built_site, isolation=True) as (server, base, context):
         page = context.new_page()
         cached_after_visiting(page, base + "build-an-agent/dispatch-registry/")
         assert page.locator("body").get_attribute("data-python-start") == "missing"  # a first visit boots Python
         wait_for_snapshot(page)  # made once the page was idle, as the site's caching was
         assert page.evaluate(SNAPSHOTS_KEPT) == 1
+
+        # Tampered copies of the page's script and of Python's worker: online, dropped, the build's fetched and
+        # cached again.
+        urls = page.evaluate(TAMPER)
+        assert len(urls) == 2 and all(urls)
+        page.reload()
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        worker = next(w for w in page.workers if "/assets/worker.js" in w.url)
+        assert page.evaluate("self.planted") is None and worker.evaluate("self.planted") is None
+        for address in urls:
+            path = address.removeprefix(base).split("?")[0]
+            assert page.evaluate(CACHED_TEXT, address) == (built_site / path).read_text()
+
         go_offline(context, server)
         # Pages never visited, each kind: a challenge solved, a lesson's block run, the lab's whole grid drawn.
         page.goto(base + "build-an-agent/repeat-guard/")
@@ -105,6 +119,19 @@ def test_after_one_visit_the_course_works_offline_and_python_starts_from_the_kep
         assert cells(page, "guarded") == {habit: row[2] for habit, row in SEED_004.items()}
         page.goto(base)  # the course index too
         expect(page.get_by_test_id("challenge-link").first).to_be_visible()
+
+        # Tampered again, offline: with nothing to fetch them from, the files fail to load rather than run the
+        # planted code, and the tampered copies are deleted.
+        page.goto(base + "build-an-agent/dispatch-registry/")
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        assert page.evaluate(TAMPER) == urls
+        page.reload()
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1000)
+        assert page.evaluate("self.planted") is None
+        assert all(w.evaluate("self.planted") is None for w in page.workers)
+        assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
+        assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
 
 
 def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, built_site):
@@ -140,32 +167,6 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         # Interrupted, not killed: without isolation every one of these cases would restart Python
         # ("no-interrupt"). A lost interrupt would show as "no-answer" (see takeOnRead in worker-core.js).
         assert page.evaluate("window.restarts") == []
-
-
-def test_a_tampered_cached_file_is_never_served(browser: Browser, built_site):
-    with served(browser, built_site, isolation=True) as (server, base, context):
-        page = context.new_page()
-        cached_after_visiting(page, base + "build-an-agent/repeat-guard/")
-        urls = page.evaluate(TAMPER)
-        assert len(urls) == 2 and all(urls)
-        # Online: the tampered copies are dropped, the build's fetched and cached again.
-        page.reload()
-        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
-        worker = next(w for w in page.workers if "/assets/worker.js" in w.url)
-        assert page.evaluate("self.planted") is None and worker.evaluate("self.planted") is None
-        for address in urls:
-            path = address.removeprefix(base).split("?")[0]
-            assert page.evaluate(CACHED_TEXT, address) == (built_site / path).read_text()
-        # Offline: with nothing to fetch them from, the files fail to load rather than run the planted code.
-        page.evaluate(TAMPER)
-        go_offline(context, server)
-        page.reload()
-        page.wait_for_load_state("load")
-        page.wait_for_timeout(1000)
-        assert page.evaluate("self.planted") is None
-        assert all(w.evaluate("self.planted") is None for w in page.workers)
-        assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
-        assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
 
 
 @pytest.mark.first_visit
