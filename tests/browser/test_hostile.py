@@ -138,9 +138,9 @@ def check_still_working(learner: Learner, source: str) -> None:
     # Nothing faked: no learner text ran as script.
     assert page.evaluate("document.body.dataset.pwned") is None
     assert learner.dialogs == []
-    # The editor still takes typing.
+    # The editor still takes typing (inserted as one input, not key by key: 0.03 against 0.2 CPU-s, after every item).
     page.keyboard.press("Control+End")
-    page.keyboard.type("# still typing")
+    page.keyboard.insert_text("# still typing")
     expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("# still typing")
 
 
