@@ -1,6 +1,6 @@
 """Work that travels, in real headless Chromium: everything a learner has in one browser (code, scenarios,
-solved marks, hints, and keys other pages add later) is exported as one versioned file and imported in a
-fresh browser exactly; when both browsers hold different code, the learner chooses per challenge and the
+solved marks, hints, and keys other pages add later) is exported as one versioned file and imported in
+another browser exactly; when both browsers hold different code, the learner chooses per challenge and the
 other version stays recoverable; a challenge changed by a new site version says so and keeps the code."""
 
 from __future__ import annotations
@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import quiet_context
 
 pytestmark = pytest.mark.browser
 TRACK = "build-an-agent"
@@ -20,23 +19,22 @@ STORAGE = "Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith
 
 
 @pytest.fixture
-def new_page(page: Page, browser: Browser):
-    """The learner's browsers in turn: first the one they use (the returning browser, its storage cleared), then
-    fresh ones, as on another computer."""
-    contexts = []
+def new_page(page: Page, returning_browser):
+    """The learner's browsers in turn: first the one they use, then others, as on another computer. Each next one is
+    the same returning browser with the previous one's pages closed and everything they left cleared (as between
+    tests): nothing of the learner's work is left in it, and its pages restore Python instead of booting it."""
+    opened = []
 
     def make() -> Page:
-        if not contexts:
-            contexts.append(page.context)
+        if not opened:
+            opened.append(page)
             return page
-        contexts.append(quiet_context(browser, service_workers="block"))
-        other = contexts[-1].new_page()
-        other.set_default_timeout(30_000)
-        return other
+        returning_browser.reset()
+        opened.append(returning_browser.context.new_page())
+        opened[-1].set_default_timeout(30_000)
+        return opened[-1]
 
-    yield make
-    for context in contexts[1:]:
-        context.close()
+    return make
 
 
 def export(page: Page, base: str, tmp_path) -> tuple[dict, str]:
