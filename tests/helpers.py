@@ -18,6 +18,17 @@ REGEN = os.environ.get("LOOPCRAFT_REGEN_GOLDEN") == "1"
 QUIET = "localStorage.setItem('loopcraft.background', 'off')"
 
 
+def rewrite_pages(page, address, edit) -> None:
+    """Pages `page` opens at `address` (a Playwright URL pattern) from now on get what the server sent, headers and
+    all, with its text passed through `edit(text) -> text`."""
+
+    def rewrite(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=edit(response.text()))
+
+    page.route(address, rewrite)
+
+
 # A page of the site: its address ends in a slash (then maybe a query); its assets end in a file name.
 PAGE_ADDRESS = re.compile(r"/(\?[^/]*)?$")
 
@@ -25,14 +36,9 @@ PAGE_ADDRESS = re.compile(r"/(\?[^/]*)?$")
 def serve_time_limit(page, seconds: float) -> None:
     """Pages `page` opens from now on give each case (or live block) `seconds`, not the author's limit: for tests of
     what comes of a loop at the limit, not of the limit's value, where every loop costs the whole limit in CPU time.
-    A page takes its limit from its data (the index has none), so this rewrites only that, as the server sent it."""
-
-    def rewrite(route):
-        response = route.fetch()
-        body = re.sub(r'"time_limit_seconds": [0-9.]+', f'"time_limit_seconds": {seconds}', response.text())
-        route.fulfill(response=response, body=body)
-
-    page.route(PAGE_ADDRESS, rewrite)
+    A page takes its limit from its data (the index has none), so this rewrites only that."""
+    limit = f'"time_limit_seconds": {seconds}'
+    rewrite_pages(page, PAGE_ADDRESS, lambda html: re.sub(r'"time_limit_seconds": [0-9.]+', limit, html))
 
 
 SNAPSHOTS_KEPT = """async () => (await (await caches.open("loopcraft-snapshot")).keys()).length"""

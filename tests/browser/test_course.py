@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import ROOT
+from tests.helpers import ROOT, rewrite_pages
 
 TRACK = ROOT / "exercises" / "build-an-agent"
 XSS = "<img src=x onerror=alert(1)>"
@@ -148,14 +148,13 @@ def test_html_in_output_trace_and_case_names_is_shown_as_text(page: Page, isolat
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
 
     # A case name with markup, as a careless author might write one.
-    def rename_case(route):
-        response = route.fetch()
-        body = response.text().replace(
+    rewrite_pages(
+        page,
+        "**/consecutive-error-limit/",
+        lambda html: html.replace(
             '"name": "Recovers from malformed JSON"', '"name": "\\u003cimg src=x onerror=alert(6)\\u003e Recovers"'
-        )
-        route.fulfill(response=response, body=body)
-
-    page.route("**/consecutive-error-limit/", rename_case)
+        ),
+    )
     open_challenge(page, isolated_url, "consecutive-error-limit")
     learner = (TRACK / "consecutive-error-limit" / "solution.py").read_text() + (
         "\n_solve = run_agent\n\n"
