@@ -266,24 +266,48 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
                 "use lowercase letters, digits and hyphens (it becomes a URL)",
             )
         )
+    real_dir = track_dir.resolve()  # once for all of its exercises (see _resolve_in)
+    folders, loaded = _load_items(root, track_dir, real_dir, problems, cache)
+    if doc is None:
+        return None
+    parts, listing_key = _listed_parts(doc)
+    _check_listing(doc, rel, parts, listing_key, folders, loaded, problems)
+    lab = _load_lab(doc, rel, real_dir, folders, problems) if isinstance(doc.data.get("lab"), dict) else None
+    if has_errors(problems[before:]):
+        return None
+    return Track(
+        slug=track_dir.name,
+        dir=track_dir,
+        title=doc.data["title"],
+        summary=doc.data["summary"],
+        parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts],
+        mutation_threshold=float(doc.data.get("mutation_threshold", schema_default("track", "mutation_threshold"))),
+        lab=lab,
+    )
 
+
+def _load_items(
+    root: Path, track_dir: Path, real_dir: Path, problems: list[Problem], cache: BuildCache | None
+) -> tuple[dict[str, Path], dict[str, Exercise | Lesson | None]]:
+    """The track's exercise folders by name, and every challenge and lesson loaded (None if it has errors).
+    Every folder is loaded, listed or not, so that all of their problems are reported in one run."""
     subdirs = _subdirs(track_dir)
     folders = {d.name: d for d in subdirs if os.path.isfile(os.path.join(d, "exercise.yaml"))}
     lesson_folders = {
         d.name: d for d in subdirs if d.name not in folders and os.path.isfile(os.path.join(d, "lesson.yaml"))
     }
-    # Load every exercise folder, listed or not, so all of their problems are reported in one run.
-    real_dir = track_dir.resolve()  # once for all of its exercises (see _resolve_in)
     shared: dict[str, str] = {}  # files read by several exercises, such as the track's sandbox
-    loaded = {
+    loaded: dict[str, Exercise | Lesson | None] = {
         name: _load_exercise(root, d, track_dir.name, problems, cache=cache, track_real_dir=real_dir, shared=shared)
         for name, d in folders.items()
     }
     loaded.update({name: _load_lesson(root, d, track_dir.name, problems, cache) for name, d in lesson_folders.items()})
+    return folders, loaded
 
-    if doc is None:
-        return None
-    # (part title, [(slug, yaml path of the entry)]) in course order, from either form of track.yaml.
+
+def _listed_parts(doc: _Document) -> tuple[list[tuple[str, list[tuple[str, tuple]]]], tuple]:
+    """(part title, [(slug, yaml path of the entry)]) in course order, from either form of track.yaml, and the
+    key that holds the listing."""
     if "parts" in doc.data:
         parts = [
             (
@@ -293,15 +317,21 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
             for p, part in enumerate(_list(doc.data.get("parts")))
             if isinstance(part, dict)
         ]
-        listing_key = ("parts",)
-    else:
-        parts = [
-            (
-                doc.data.get("title"),
-                [(slug, ("challenges", i)) for i, slug in enumerate(_list(doc.data.get("challenges")))],
-            )
-        ]
-        listing_key = ("challenges",)
+        return parts, ("parts",)
+    entries = [(slug, ("challenges", i)) for i, slug in enumerate(_list(doc.data.get("challenges")))]
+    return [(doc.data.get("title"), entries)], ("challenges",)
+
+
+def _check_listing(
+    doc: _Document,
+    rel: Path,
+    parts: list[tuple[str, list[tuple[str, tuple]]]],
+    listing_key: tuple,
+    folders: dict[str, Path],
+    loaded: dict[str, Exercise | Lesson | None],
+    problems: list[Problem],
+) -> None:
+    """Every entry names a folder, once; every folder is listed."""
     seen: set[str] = set()
     for _, entries in parts:
         for slug, where in entries:
@@ -324,32 +354,49 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
         problems.append(
             Problem(rel, doc.line(listing_key), f"{kind} folder {name!r} is not listed in {listing_key[0]}")
         )
-    lab = None
-    if isinstance(doc.data.get("lab"), dict):
-        lab_data = doc.data["lab"]
-        world_path = _resolve_in(str(real_dir), lab_data.get("sandbox", ""))
-        if not os.path.isfile(world_path) or not _inside(world_path, str(real_dir)):
-            problems.append(Problem(rel, doc.line(("lab", "sandbox")), "lab.sandbox: no such file in the track folder"))
-        for i, slug in enumerate(_list(lab_data.get("loops"))):
-            if slug not in folders:
-                problems.append(
-                    Problem(
-                        rel, doc.line(("lab", "loops", i)), f"lab.loops[{i}]: {slug!r} is not a challenge of this track"
-                    )
+
+
+def _load_lab(
+    doc: _Document, rel: Path, real_dir: Path, folders: dict[str, Path], problems: list[Problem]
+) -> Lab | None:
+    """The track's loop lab; None if its entry has errors (they are reported)."""
+    lab_data = doc.data["lab"]
+    before = len(problems)
+    world_path = _resolve_in(str(real_dir), lab_data.get("sandbox", ""))
+    if not os.path.isfile(world_path) or not _inside(world_path, str(real_dir)):
+        problems.append(Problem(rel, doc.line(("lab", "sandbox")), "lab.sandbox: no such file in the track folder"))
+    for i, slug in enumerate(_list(lab_data.get("loops"))):
+        if slug not in folders:
+            problems.append(
+                Problem(
+                    rel, doc.line(("lab", "loops", i)), f"lab.loops[{i}]: {slug!r} is not a challenge of this track"
                 )
-        if not has_errors(problems[before:]):
-            lab = Lab(world=Path(world_path).read_text(encoding="utf-8"), loops=list(lab_data.get("loops", [])))
+            )
     if has_errors(problems[before:]):
         return None
-    return Track(
-        slug=track_dir.name,
-        dir=track_dir,
-        title=doc.data["title"],
-        summary=doc.data["summary"],
-        parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts],
-        mutation_threshold=float(doc.data.get("mutation_threshold", schema_default("track", "mutation_threshold"))),
-        lab=lab,
-    )
+    return Lab(world=Path(world_path).read_text(encoding="utf-8"), loops=list(lab_data.get("loops", [])))
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """Reads an exercise's files as text; a missing or undecodable one is a problem, and None."""
+
+    root: Path
+    rel: Path  # exercise.yaml, where a missing file is reported
+    problems: list[Problem]
+
+    def __call__(self, path: str, line: int, what: str) -> str | None:
+        if not os.path.isfile(path):
+            self.problems.append(
+                Problem(self.rel, line, f"{what} not found: {rel_path(Path(path), self.root).as_posix()}")
+            )
+            return None
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read()
+        except UnicodeDecodeError as exc:
+            self.problems.append(Problem(rel_path(Path(path), self.root), 1, f"not UTF-8 text: {exc.reason}"))
+            return None
 
 
 def _load_exercise(
@@ -369,109 +416,18 @@ def _load_exercise(
     rel = _relative(_resolve_in(real_folder, "exercise.yaml"), root)
     before = len(problems)
     doc = _Document.load(os.path.join(folder, "exercise.yaml"), rel, "exercise", problems, cache)
-
-    def source(path: str, line: int, what: str) -> str | None:
-        if not os.path.isfile(path):
-            problems.append(Problem(rel, line, f"{what} not found: {rel_path(Path(path), root).as_posix()}"))
-            return None
-        try:
-            with open(path, encoding="utf-8") as f:
-                return f.read()
-        except UnicodeDecodeError as exc:
-            problems.append(Problem(rel_path(Path(path), root), 1, f"not UTF-8 text: {exc.reason}"))
-            return None
-
+    read = _Reader(root, rel, problems)
     # Fixed names, so they are checked even when exercise.yaml itself is broken.
-    starter = source(os.path.join(folder, "starter.py"), 1, "starter file")
-    solution = source(os.path.join(folder, "solution.py"), 1, "reference solution")
+    starter = read(os.path.join(folder, "starter.py"), 1, "starter file")
+    solution = read(os.path.join(folder, "solution.py"), 1, "reference solution")
     if doc is None:
         return None
-    data = doc.data
-
-    sandbox_path = sandbox = None
-    if isinstance(data.get("sandbox"), str):
-        real_sandbox = _resolve_in(real_folder, data["sandbox"])
-        sandbox_path = Path(real_sandbox)
-        line = doc.line(("sandbox",))
-        # The sandbox is published in the site, so it must not be able to reach a reference solution.
-        if not _inside(real_sandbox, str(track_real_dir)) or sandbox_path.name == "solution.py":
-            problems.append(Problem(rel, line, "sandbox must be a file in the track folder, other than a solution.py"))
-        elif shared is not None and real_sandbox in shared:
-            sandbox = shared[real_sandbox]
-        else:
-            sandbox = source(real_sandbox, line, "sandbox file")
-            if shared is not None and sandbox is not None:
-                shared[real_sandbox] = sandbox
-
-    wrong: list[WrongSolution] = []
-    listed_wrong: set[Path] = set()
-    for i, item in enumerate(_list(data.get("wrong_solutions"))):
-        if isinstance(item, dict) and isinstance(item.get("file"), str):
-            path = Path(_resolve_in(real_folder, item["file"]))
-            listed_wrong.add(path)
-            text = source(str(path), doc.line(("wrong_solutions", i, "file")), "wrong solution")
-            if text is not None and isinstance(item.get("mistake"), str):
-                wrong.append(
-                    WrongSolution(
-                        path=path, mistake=item["mistake"], source=text, line=doc.line(("wrong_solutions", i))
-                    )
-                )
-    wrong_dir = os.path.join(folder, "wrong")
-    for path in sorted(Path(wrong_dir).glob("*.py")) if os.path.isdir(wrong_dir) else []:
-        if Path(_resolve_in(real_folder, f"wrong/{path.name}")) not in listed_wrong:
-            problems.append(
-                Problem(
-                    rel,
-                    doc.line(("wrong_solutions",)),
-                    f"{path.relative_to(folder).as_posix()} is not listed in wrong_solutions, "
-                    "so the build would never check that it fails",
-                )
-            )
-
-    first_line: dict[str, int] = {}
-    for i, case in enumerate(_list(data.get("cases"))):
-        if not isinstance(case, dict):
-            continue
-        if "expected" not in case and not recording:
-            # The schema lets `expected` be left out only so that `record` can fill it in.
-            problems.append(
-                Problem(
-                    rel,
-                    doc.line(("cases", i)),
-                    _at(
-                        ("cases", i),
-                        (
-                            "no expected value; run `python build.py record "
-                            f"{track}/{folder.name}` to fill it in from the reference solution"
-                        ),
-                    ),
-                )
-            )
-        # Defaults are filled in by now: only an author's own `hidden: false` is a contradiction.
-        if case.get("private") is True and case.get("hidden") is False and ("cases", i, "hidden") in doc.lines:
-            problems.append(
-                Problem(
-                    rel,
-                    doc.line(("cases", i, "hidden")),
-                    _at(
-                        ("cases", i), ("a private case is never shown, so it cannot be `hidden: false`; drop that line")
-                    ),
-                )
-            )
-        if isinstance(case.get("name"), str):
-            line = doc.line(("cases", i, "name"))
-            if case["name"] in first_line:
-                problems.append(
-                    Problem(
-                        rel,
-                        line,
-                        f"duplicate case name {case['name']!r} (first used at line {first_line[case['name']]})",
-                    )
-                )
-            first_line.setdefault(case["name"], line)
-
+    sandbox_path, sandbox = _load_sandbox(doc, read, real_folder, str(track_real_dir), shared)
+    wrong = _load_wrong_solutions(doc, read, folder, real_folder)
+    _check_cases(doc, rel, f"{track}/{folder.name}", problems, recording=recording)
     if has_errors(problems[before:]):
         return None
+    data = doc.data
     return Exercise(
         slug=folder.name,
         track=track,
@@ -512,6 +468,100 @@ def _load_exercise(
     )
 
 
+def _load_sandbox(
+    doc: _Document, read: _Reader, real_folder: str, track_real_dir: str, shared: dict[str, str] | None
+) -> tuple[Path | None, str | None]:
+    """The sandbox's resolved path and source; `shared` keeps the sources that several exercises read."""
+    if not isinstance(doc.data.get("sandbox"), str):
+        return None, None
+    real_sandbox = _resolve_in(real_folder, doc.data["sandbox"])
+    sandbox_path = Path(real_sandbox)
+    line = doc.line(("sandbox",))
+    # The sandbox is published in the site, so it must not be able to reach a reference solution.
+    if not _inside(real_sandbox, track_real_dir) or sandbox_path.name == "solution.py":
+        read.problems.append(
+            Problem(read.rel, line, "sandbox must be a file in the track folder, other than a solution.py")
+        )
+        return sandbox_path, None
+    if shared is not None and real_sandbox in shared:
+        return sandbox_path, shared[real_sandbox]
+    sandbox = read(real_sandbox, line, "sandbox file")
+    if shared is not None and sandbox is not None:
+        shared[real_sandbox] = sandbox
+    return sandbox_path, sandbox
+
+
+def _load_wrong_solutions(doc: _Document, read: _Reader, folder: Path, real_folder: str) -> list[WrongSolution]:
+    """The listed wrong solutions that can be read; a file in wrong/ that is not listed is a problem."""
+    wrong: list[WrongSolution] = []
+    listed: set[Path] = set()
+    for i, item in enumerate(_list(doc.data.get("wrong_solutions"))):
+        if isinstance(item, dict) and isinstance(item.get("file"), str):
+            path = Path(_resolve_in(real_folder, item["file"]))
+            listed.add(path)
+            text = read(str(path), doc.line(("wrong_solutions", i, "file")), "wrong solution")
+            if text is not None and isinstance(item.get("mistake"), str):
+                wrong.append(
+                    WrongSolution(
+                        path=path, mistake=item["mistake"], source=text, line=doc.line(("wrong_solutions", i))
+                    )
+                )
+    wrong_dir = os.path.join(folder, "wrong")
+    for path in sorted(Path(wrong_dir).glob("*.py")) if os.path.isdir(wrong_dir) else []:
+        if Path(_resolve_in(real_folder, f"wrong/{path.name}")) not in listed:
+            read.problems.append(
+                Problem(
+                    read.rel,
+                    doc.line(("wrong_solutions",)),
+                    f"{path.relative_to(folder).as_posix()} is not listed in wrong_solutions, "
+                    "so the build would never check that it fails",
+                )
+            )
+    return wrong
+
+
+def _check_cases(doc: _Document, rel: Path, name: str, problems: list[Problem], *, recording: bool) -> None:
+    """What the schema cannot say about the cases: a missing `expected` (unless `recording`), a private case
+    marked `hidden: false`, a name used twice. `name` is the exercise's TRACK/SLUG."""
+    first_line: dict[str, int] = {}
+    for i, case in enumerate(_list(doc.data.get("cases"))):
+        if not isinstance(case, dict):
+            continue
+        if "expected" not in case and not recording:
+            # The schema lets `expected` be left out only so that `record` can fill it in.
+            problems.append(
+                Problem(
+                    rel,
+                    doc.line(("cases", i)),
+                    _at(
+                        ("cases", i),
+                        f"no expected value; run `python build.py record {name}` to fill it in from the reference "
+                        "solution",
+                    ),
+                )
+            )
+        # Defaults are filled in by now: only an author's own `hidden: false` is a contradiction.
+        if case.get("private") is True and case.get("hidden") is False and ("cases", i, "hidden") in doc.lines:
+            problems.append(
+                Problem(
+                    rel,
+                    doc.line(("cases", i, "hidden")),
+                    _at(("cases", i), "a private case is never shown, so it cannot be `hidden: false`; drop that line"),
+                )
+            )
+        if isinstance(case.get("name"), str):
+            line = doc.line(("cases", i, "name"))
+            if case["name"] in first_line:
+                problems.append(
+                    Problem(
+                        rel,
+                        line,
+                        f"duplicate case name {case['name']!r} (first used at line {first_line[case['name']]})",
+                    )
+                )
+            first_line.setdefault(case["name"], line)
+
+
 _LIVE_FENCE = re.compile(r"^python\s+live(\s+raises)?\s*$")
 
 
@@ -532,7 +582,27 @@ def _load_lesson(
             problems.append(Problem(rel_path(md_path, root), 1, f"not UTF-8 text: {exc.reason}"))
     if doc is None or body is None:
         return None
-    md_rel = rel_path(md_path, root)
+    blocks = _live_blocks(body, rel_path(md_path, root), problems)
+    questions = _questions(doc, rel, problems)
+    if has_errors(problems[before:]):
+        return None
+    data = doc.data
+    return Lesson(
+        slug=folder.name,
+        track=track,
+        dir=folder,
+        title=data["title"],
+        summary=data["summary"],
+        level=data["level"],
+        minutes=int(data["minutes"]),
+        body=body,
+        blocks=blocks,
+        questions=questions,
+    )
+
+
+def _live_blocks(body: str, md_rel: Path, problems: list[Problem]) -> list[LiveBlock]:
+    """The ```python live``` fences of a lesson's text; a marker misspelt or a block left empty is a problem."""
     blocks = []
     for token in _FENCES.parse(body):
         if token.type != "fence" or not token.info.strip().startswith("python live"):
@@ -552,59 +622,21 @@ def _load_lesson(
             problems.append(Problem(md_rel, line, "empty live block"))
         else:
             blocks.append(LiveBlock(code=token.content, line=line, raises=bool(live.group(1))))
+    return blocks
 
+
+def _questions(doc: _Document, rel: Path, problems: list[Problem]) -> list[Question]:
+    """The lesson's questions; one whose answer cannot be right is a problem."""
     questions = []
     for i, q in enumerate(_list(doc.data.get("questions"))):
         if not isinstance(q, dict) or q.get("kind") not in ("single", "multiple", "output"):
             continue
         where = ("questions", i)
-        if q["kind"] == "output":
-            choices = _list(q.get("wrong"))
-            if not choices:
-                problems.append(
-                    Problem(
-                        rel,
-                        doc.line(where + ("wrong",)),
-                        _at(
-                            where + ("wrong",),
-                            ("the answer list is empty: give at least one wrong output to choose against"),
-                        ),
-                    )
-                )
-        else:
-            choices = _list(q.get("options"))
-            right = [o for o in choices if isinstance(o, dict) and o.get("correct")]
-            if len(choices) < 2 or not right:
-                problems.append(
-                    Problem(
-                        rel,
-                        doc.line(where + ("options",)),
-                        _at(
-                            where + ("options",),
-                            (
-                                "the answer list is empty"
-                                if not choices
-                                else "give at least two options"
-                                if len(choices) < 2
-                                else "no option is marked `correct: true`, so the question has no answer"
-                            ),
-                        ),
-                    )
-                )
-            elif q["kind"] == "single" and len(right) > 1:
-                problems.append(
-                    Problem(
-                        rel,
-                        doc.line(where + ("options",)),
-                        _at(
-                            where + ("options",),
-                            (
-                                f"{len(right)} options are marked correct in a single-choice question: "
-                                "mark one, or make it `kind: multiple`"
-                            ),
-                        ),
-                    )
-                )
+        choices = _list(q.get("wrong" if q["kind"] == "output" else "options"))
+        problem = _answer_problem(q["kind"], choices)
+        if problem:
+            key = where + ("wrong" if q["kind"] == "output" else "options",)
+            problems.append(Problem(rel, doc.line(key), _at(key, problem)))
         questions.append(
             Question(
                 kind=q["kind"],
@@ -628,21 +660,23 @@ def _load_lesson(
         problems.append(
             Problem(rel, doc.line(("questions",)), "questions: a lesson needs at least two questions", note=True)
         )
-    if has_errors(problems[before:]):
-        return None
-    data = doc.data
-    return Lesson(
-        slug=folder.name,
-        track=track,
-        dir=folder,
-        title=data["title"],
-        summary=data["summary"],
-        level=data["level"],
-        minutes=int(data["minutes"]),
-        body=body,
-        blocks=blocks,
-        questions=questions,
-    )
+    return questions
+
+
+def _answer_problem(kind: str, choices: list) -> str | None:
+    """Why a question of this kind with these options (the wrong outputs, for `output`) has no right answer."""
+    if kind == "output":
+        return None if choices else "the answer list is empty: give at least one wrong output to choose against"
+    right = [o for o in choices if isinstance(o, dict) and o.get("correct")]
+    if not choices:
+        return "the answer list is empty"
+    if len(choices) < 2:
+        return "give at least two options"
+    if not right:
+        return "no option is marked `correct: true`, so the question has no answer"
+    if kind == "single" and len(right) > 1:
+        return f"{len(right)} options are marked correct in a single-choice question: mark one, or make it `kind: multiple`"
+    return None
 
 
 class _Document:
