@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loopcraft import pyodide  # noqa: E402
 from loopcraft.exercises import find_exercise  # noqa: E402
-from loopcraft.grading import ROOT, grade  # noqa: E402
+from loopcraft.grading import grade  # noqa: E402
+from loopcraft.project import INSTALL as ROOT  # noqa: E402
 
 V8_DEFAULT = 1_800_000
 SLUG = "consecutive-error-limit"

@@ -1,7 +1,7 @@
 // Runs grading requests in Pyodide under Node.js for the build's checks and the CLI grader.
 // Started by loopcraft/pyodide.py, which holds the node flags (Node's permission model) in one place.
 //
-// Arguments: --replies FD (the file descriptor replies go to), --snapshot FILE (a memory snapshot to start
+// Arguments: --grader-root DIR and --grader-files LIST (the grader package Pyodide loads), --replies FD (the file descriptor replies go to), --snapshot FILE (a memory snapshot to start
 // from) or --snapshot-out FD (where to write the one this runner makes, before it says it is ready), --pyodide DIR (the real path of node_modules/pyodide: the permission model lets this process
 // read nothing else but frontend/ and grader/), --reuse (one interpreter for every request: trusted code
 // only), --no-interrupt (stop a case over its limit by replacing the worker, as a page without
@@ -27,7 +27,9 @@ const argv = process.argv.slice(2);
 const option = (name) => argv.includes(name);
 const value = (name) => argv[argv.indexOf(name) + 1];
 const pyodideDir = value("--pyodide");
-// The grader's files as the host lists them (loopcraft.grading.grader_files, the list the browser gets too).
+// The grader's files as the host lists them (loopcraft.project.Project.grader_files, the list the browser gets
+// too), as paths from --grader-root.
+const graderRoot = value("--grader-root");
 const graderFiles = value("--grader-files").split(",");
 const REPLIES = Number(value("--replies"));
 const fresh = !option("--reuse");
@@ -41,7 +43,7 @@ let snapshotState = snapshot ? "kept" : snapshotOut !== null ? "made" : "none";
 const plain = !fresh && snapshotState === "none";
 
 function spawn() {
-  const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderFiles, snapshot, plain } });
+  const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderRoot, graderFiles, snapshot, plain } });
   return {
     post: (message) => worker.postMessage(message),
     listen: (onMessage, onError) => {

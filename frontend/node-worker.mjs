@@ -17,9 +17,9 @@ process.binding = (name) => {
 
 // Imported by its real path: resolving "pyodide" would read node_modules itself, which this process may not.
 const { loadPyodide } = await import(pathToFileURL(`${workerData.pyodideDir}/pyodide.mjs`).href);
-const root = new URL("../", import.meta.url);
+const root = pathToFileURL(`${workerData.graderRoot}/`);
 
-// workerData.graderFiles: paths from the repository's root, e.g. "grader/execute.py".
+// workerData.graderFiles: paths from workerData.graderRoot, e.g. "grader/execute.py".
 async function readGraderFiles() {
   return Promise.all(workerData.graderFiles.map(async (path) => ({ path, text: await readFile(new URL(path, root), "utf8") })));
 }

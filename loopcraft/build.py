@@ -17,10 +17,10 @@ from .bundle import bundle
 from .cache import BuildCache
 from .errors import BuildError, Problem, in_order, raise_errors
 from .exercises import Track, load_course
-from .grading import grader_files
 from .headers import headers_file, inline_script_hashes, security_headers
 from .lessons import LessonRun, run_lessons
 from .precompress import Brotli, precompress
+from .project import Project
 from .render import pygments_css, render_pages
 from .sitewriter import staged_site
 
@@ -98,10 +98,11 @@ def _site_files(root: Path, cache: BuildCache, pages: dict[str, str], asset_vers
     files["assets/highlight.css"] = pygments_css().encode("utf-8")
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = (root / "node_modules/pyodide" / name).read_bytes()
-    shipped = grader_files(root)
+    project = Project(root)
+    shipped = project.grader_files
     for name in shipped:
-        files[f"py/{name}"] = (root / name).read_bytes()
-    manifest = {"files": shipped, "hash": _hash_files(root, shipped)}
+        files[f"py/{name}"] = (project.grader_root / name).read_bytes()
+    manifest = {"files": shipped, "hash": _hash_files(project.grader_root, shipped)}
     files["py/manifest.json"] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
     security = security_headers(inline_script_hashes(list(pages.values())))
     files["_headers"] = headers_file(security).encode("utf-8")
@@ -158,10 +159,10 @@ def _asset_version(root: Path) -> str:
     """Hash of everything the assets are made from, known before bundling, so pages render before any write."""
     h = hashlib.sha256()
     inputs = sorted(p for p in (root / "frontend/src").rglob("*") if p.is_file())
-    inputs += [root / name for name in grader_files(root)]
     inputs += [root / "node_modules/pyodide/package.json", root / "node_modules/esbuild/package.json"]
     for path in inputs:
         h.update(path.relative_to(root).as_posix().encode() + b"\0")
         h.update(path.read_bytes() if path.is_file() else b"")
+    h.update(Project(root).grader_hash.encode())
     h.update(pygments_css().encode())
     return h.hexdigest()[:10]

@@ -30,7 +30,7 @@ from .cache import BuildCache
 from .errors import Problem
 from .exercises import Exercise, Track, rel_path
 from .grading import grade
-from .pyodide import ROOT as PROJECT
+from .project import INSTALL as PROJECT
 from .pyodide import PyodideRunner
 
 RUNNERS = 2  # Pyodide processes working through the mutants side by side...

@@ -31,13 +31,11 @@ import time
 from pathlib import Path
 
 from .errors import BuildError
-from .grading import ROOT, grader_files
+from .project import Project
 
-RUNNER = ROOT / "frontend" / "node-runner.mjs"
 STDERR_KEPT = 50  # lines of the runner's diagnostics kept to explain a failure
 SNAPSHOT_WAIT_S = 60  # how long a runner waits for another to make the snapshot (it takes seconds)
 WASM_TIERING_BUDGET = 180_000_000  # V8's default is 1,800,000 (see node_command)
-SNAPSHOTS = ROOT / ".cache" / "loopcraft" / "pyodide-snapshot"
 # What shapes the memory the snapshot holds, besides the grader's files and Node's and Pyodide's versions.
 SNAPSHOT_MAKERS = ["frontend/node-runner.mjs", "frontend/node-worker.mjs", "frontend/src/worker-core.js"]
 
@@ -47,17 +45,17 @@ def _node_version(node: str) -> bytes:
     return subprocess.run([node, "--version"], capture_output=True, check=True).stdout
 
 
-def snapshot_file(node: str) -> Path:
+def snapshot_file(node: str, project: Project) -> Path:
     """Where the snapshot for this Node, this Pyodide and these grader files is kept (whether or not it exists)."""
     h = hashlib.sha256(_node_version(node))
-    pyodide = ROOT / "node_modules" / "pyodide"
-    for name in [*SNAPSHOT_MAKERS, *grader_files(ROOT)]:
-        h.update(b"\0" + name.encode() + b"\0" + (ROOT / name).read_bytes())
-    h.update((pyodide / "package.json").read_bytes())
-    return SNAPSHOTS / f"{h.hexdigest()[:32]}.bin"
+    for name in SNAPSHOT_MAKERS:
+        h.update(b"\0" + name.encode() + b"\0" + (project.frontend.parent / name).read_bytes())
+    h.update(project.grader_hash.encode())
+    h.update((project.pyodide / "package.json").read_bytes())
+    return project.snapshots / f"{h.hexdigest()[:32]}.bin"
 
 
-def node_command(node: str, script: Path, readable_files: tuple[Path, ...] = ()) -> list[str]:
+def node_command(node: str, script: Path, project: Project, readable_files: tuple[Path, ...] = ()) -> list[str]:
     """How the runner's node is started: Node's permission model, read access only to what it loads.
 
     No child processes, no file writes, no addons (refused under the model unless allowed); worker
@@ -68,8 +66,8 @@ def node_command(node: str, script: Path, readable_files: tuple[Path, ...] = ())
     has run for a while; the default budget is set for pages that live for hours, while a runner lives for seconds
     to minutes, and most of that compiling never paid for itself. At 100 times the default, grading one file takes
     about a third less CPU time, a folder of 46 a few percent less, and a hot loop runs as fast (bench/tiering.py)."""
-    pyodide = (ROOT / "node_modules" / "pyodide").resolve()
-    readable = [ROOT / "frontend", ROOT / "grader", pyodide]
+    pyodide = project.pyodide.resolve()
+    readable = [project.frontend, project.grader_root / "grader", pyodide]
     return [
         node,
         "--experimental-permission",
@@ -82,43 +80,68 @@ def node_command(node: str, script: Path, readable_files: tuple[Path, ...] = ())
         str(script),
         "--pyodide",
         str(pyodide),
+        "--grader-root",
+        str(project.grader_root),
         "--grader-files",
-        ",".join(grader_files(ROOT)),
+        ",".join(project.grader_files),
     ]
 
 
-def find_node() -> str:
+def find_node(project: Project) -> str:
     node = shutil.which("node")
     if node is None:
         raise BuildError("Node.js is not installed: it is needed to run Pyodide (see README, set-up)")
-    if not (ROOT / "node_modules" / "pyodide").is_dir():
+    if not project.pyodide.is_dir():
         raise BuildError("node_modules/pyodide is missing: run `npm ci` first (see README, set-up)")
     return node
 
 
 def runner_command(
-    node: str, replies: int, *, interrupt: bool = True, fresh: bool = True, snapshot: Path | int | None
+    node: str,
+    project: Project,
+    replies: int,
+    *,
+    interrupt: bool = True,
+    fresh: bool = True,
+    snapshot: Path | int | None,
 ) -> list[str]:
     """`snapshot`: the file to restore the first interpreter from, a descriptor to write a new snapshot to, or
     None (no snapshot kept: a fresh runner makes its own, a reusing one boots Python plainly)."""
     options = ["--replies", str(replies)] + ([] if interrupt else ["--no-interrupt"]) + ([] if fresh else ["--reuse"])
+    script = project.frontend / "node-runner.mjs"
     if isinstance(snapshot, Path):
-        return node_command(node, RUNNER, (snapshot,)) + options + ["--snapshot", str(snapshot)]
-    return node_command(node, RUNNER) + options + ([] if snapshot is None else ["--snapshot-out", str(snapshot)])
+        return node_command(node, script, project, (snapshot,)) + options + ["--snapshot", str(snapshot)]
+    return (
+        node_command(node, script, project) + options + ([] if snapshot is None else ["--snapshot-out", str(snapshot)])
+    )
 
 
 class RunnerError(BuildError):
-    """The runner process itself failed (not one submission)."""
+    """The runner process itself failed (not one submission). `kind`: "start" (it could not start Python: the
+    machine's problem), else "stopped" (the process ended), "protocol" (it answered out of turn or not in
+    JSON) or "failed" (it reported a failure of its own)."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
 
 
 class PyodideRunner:
     """`fresh=False` runs every submission in the same interpreter: for trusted code only (an author's
     own mutants, say), since one submission could then change what the next one sees."""
 
-    def __init__(self, *, interrupt: bool = True, fresh: bool = True, kept_snapshot: bool = True):
+    def __init__(
+        self,
+        project: Project | None = None,
+        *,
+        interrupt: bool = True,
+        fresh: bool = True,
+        kept_snapshot: bool = True,
+    ):
         """`kept_snapshot=False` neither uses nor keeps the snapshot on disk (the benchmark's baseline)."""
-        node = find_node()
-        self._snapshot = snapshot_file(node)
+        project = project or Project()
+        node = find_node(project)
+        self._snapshot = snapshot_file(node, project)
         self._new_snapshot = None  # the temporary file a snapshot is being written to, when none was kept
         self._making = None  # the lock this runner holds while it makes the snapshot other runners wait for
         passed = []
@@ -136,8 +159,8 @@ class PyodideRunner:
         passed.append(reply_write)
         try:
             self._proc = subprocess.Popen(
-                runner_command(node, reply_write, interrupt=interrupt, fresh=fresh, snapshot=snapshot),
-                cwd=ROOT,
+                runner_command(node, project, reply_write, interrupt=interrupt, fresh=fresh, snapshot=snapshot),
+                cwd=project.root,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
@@ -187,23 +210,25 @@ class PyodideRunner:
         for raw in self._proc.stdout:
             self._diagnostics.append(raw.decode("utf-8", "replace").rstrip("\n"))
 
-    def _failure(self, what: str) -> RunnerError:
+    def _failure(self, what: str, kind: str) -> RunnerError:
         if self._proc.poll() is not None or not self._drain.is_alive():
             self._drain.join(timeout=2)
         said = "\n".join(self._diagnostics).strip()
-        return RunnerError(f"the Pyodide runner (frontend/node-runner.mjs) {what}" + (f":\n{said}" if said else ""))
+        message = f"the Pyodide runner (frontend/node-runner.mjs) {what}" + (f":\n{said}" if said else "")
+        # Before its first "ready", whatever went wrong kept Python from starting: no submission is to blame.
+        return RunnerError(message, "start" if self.version is None else kind)
 
     def _read(self) -> dict:
         line = self._replies.readline()
         if not line:
             self._proc.wait(timeout=10) if self._proc.poll() is None else None
-            raise self._failure(f"stopped unexpectedly (exit code {self._proc.poll()})")
+            raise self._failure(f"stopped unexpectedly (exit code {self._proc.poll()})", "stopped")
         try:
             reply = json.loads(line)
         except ValueError as exc:
-            raise self._failure(f"sent a reply that is not JSON ({exc}): {line[:200]!r}") from None
+            raise self._failure(f"sent a reply that is not JSON ({exc}): {line[:200]!r}", "protocol") from None
         if not isinstance(reply, dict):
-            raise self._failure(f"sent a reply that is not an object: {line[:200]!r}")
+            raise self._failure(f"sent a reply that is not an object: {line[:200]!r}", "protocol")
         return reply
 
     def run(self, *, source: str, sandbox: str, entry: str, cases: list[dict], time_limit: float) -> list[dict]:
@@ -221,22 +246,22 @@ class PyodideRunner:
             self._proc.stdin.write((json.dumps(request) + "\n").encode("utf-8", "surrogatepass"))
             self._proc.stdin.flush()
         except BrokenPipeError:
-            raise self._failure("is not running") from None
+            raise self._failure("is not running", "stopped") from None
         while True:
             reply = self._read()
             if "ready" in reply:
                 self._ready(reply)
                 continue
             if reply.get("id") != request_id:
-                raise self._failure(f"answered out of turn: {str(reply)[:200]}")
+                raise self._failure(f"answered out of turn: {str(reply)[:200]}", "protocol")
             if "error" in reply:
-                raise self._failure(f"failed: {reply['error']}")
+                raise self._failure(f"failed: {reply['error']}", "failed")
             return [_checked(outcome) for outcome in reply["outcomes"]]
 
     def _ready(self, reply: dict) -> None:
         """The runner's first reply: Python has started (or could not)."""
         if not reply.get("ready"):
-            raise self._failure(f"could not start Pyodide: {reply.get('error', reply)}")
+            raise self._failure(f"could not start Pyodide: {reply.get('error', reply)}", "start")
         self.version = reply.get("version")
         self.load_ms = reply.get("load_ms")
         self.snapshot = reply.get("snapshot")

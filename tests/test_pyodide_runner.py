@@ -10,7 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from loopcraft import pyodide
-from loopcraft.pyodide import ROOT, PyodideRunner, RunnerError
+from loopcraft.project import INSTALL as ROOT
+from loopcraft.project import Project
+from loopcraft.pyodide import PyodideRunner, RunnerError
 from tests import hostile_corpus
 
 LOOP = "def f():\n    while True:\n        pass\n"
@@ -75,12 +77,12 @@ def test_every_submission_gets_a_fresh_interpreter_and_the_first_is_made_before_
     assert [one(pyodide_runner, leaves)["value"] for _ in range(3)] == ["[null,false]"] * 3
 
 
-def test_runners_started_together_boot_python_once_and_keep_the_snapshot_for_the_next(tmp_path, monkeypatch):
-    monkeypatch.setattr(pyodide, "SNAPSHOTS", tmp_path)
+def test_runners_started_together_boot_python_once_and_keep_the_snapshot_for_the_next(tmp_path):
+    project = Project(snapshots=tmp_path)
     leaves = "import sys\ndef f():\n    seen = getattr(sys, 'left', None)\n    sys.left = 1\n    return seen\n"
 
     def first_submission(_) -> str:
-        with PyodideRunner() as runner:
+        with PyodideRunner(project) as runner:
             assert one(runner, leaves)["value"] == "null"
         return runner.snapshot
 
@@ -88,17 +90,17 @@ def test_runners_started_together_boot_python_once_and_keep_the_snapshot_for_the
         assert sorted(pool.map(first_submission, range(2))) == ["kept", "made"]
     kept = list(tmp_path.iterdir())
     assert len(kept) == 1 and kept[0].suffix == ".bin" and kept[0].stat().st_size > 1_000_000  # no temporary left
-    with PyodideRunner() as second, PyodideRunner(fresh=False) as trusted:
+    with PyodideRunner(project) as second, PyodideRunner(project, fresh=False) as trusted:
         assert [one(second, leaves)["value"] for _ in range(2)] == ["null", "null"]
         assert [one(trusted, leaves)["value"] for _ in range(2)] == ["null", "1"]
     assert second.snapshot == trusted.snapshot == "kept"
 
 
-def test_a_kept_snapshot_that_cannot_be_restored_is_dropped_and_grading_goes_on(tmp_path, monkeypatch):
-    monkeypatch.setattr(pyodide, "SNAPSHOTS", tmp_path)
-    broken = pyodide.snapshot_file(pyodide.find_node())
+def test_a_kept_snapshot_that_cannot_be_restored_is_dropped_and_grading_goes_on(tmp_path):
+    project = Project(snapshots=tmp_path)
+    broken = pyodide.snapshot_file(pyodide.find_node(project), project)
     broken.write_bytes(b"not a memory snapshot" * 1000)
-    with PyodideRunner() as runner:
+    with PyodideRunner(project) as runner:
         assert [one(runner, "def f():\n    return 6 * 7\n")["value"] for _ in range(2)] == ["42", "42"]
     assert runner.snapshot == "unusable" and not broken.exists()  # the next runner makes one (the test above)
 
