@@ -10,11 +10,9 @@ import json
 import re
 
 from .canonical import digest
-from .results import CaseResult, RunResult, Status
+from .results import HIDDEN_FAIL, CaseResult, RunResult, Status, timeout_message
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-HIDDEN_FAIL = "Hidden case: your result differs from the expected one."
 
 
 def type_phrase(value) -> str:
@@ -74,13 +72,9 @@ def fail_message(expected, actual) -> str:
     return "Returned a different value."
 
 
-def timeout_message(limit: float) -> str:
-    return f"Stopped after {limit:g} s, the time limit for one case. Look for a loop that never ends."
-
-
 def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
-    """`case`: name, hidden, and expected_json (canonical) or digest+salt. A visible case with neither (a case
-    whose expected value `build.py record` is about to fill in) passes on any value, which it reports."""
+    """`case`: name, hidden, private, and expected_json (canonical) or digest+salt. A visible case with neither (a
+    case whose expected value `build.py record` is about to fill in) passes on any value, which it reports."""
     hidden = bool(case.get("hidden"))
     expected_json = case.get("expected_json")
     result = CaseResult(
@@ -88,6 +82,7 @@ def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
         status=Status.PASS,
         output=outcome.get("output", ""),
         hidden=hidden,
+        private=bool(case.get("private")),
         trace=outcome.get("trace", []),
     )
     if not hidden and expected_json is not None:

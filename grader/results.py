@@ -1,8 +1,20 @@
-"""The result schema: plain dataclasses that serialise to Exercism's results.json shape."""
+"""The shapes of what grading makes, and the rules for what each reader of them may see. Standard library only:
+Pyodide loads it with the rest of the grader.
+
+- An *outcome* is what the interpreter running learner code hands back for one case (no verdict yet): made by
+  `value_outcome`, `error_outcome` and `timeout_outcome`, wherever it is made (frontend/src/outcomes.js mirrors
+  these for the page and the Node runner; tests/golden/outcomes.json holds both to the same shapes).
+- A *result* is the verdict of a case (`CaseResult`) or of a submission (`RunResult`), made by grader.judge out of
+  the learner code's reach. `RunResult.to_dict` writes it in the shape of Exercism's results.json, and is the one
+  place that decides what a reader may see of a case: everything of a visible case; of a hidden case no expected
+  value; of a private case its name and status only (`private_details` is the instructor's own copy); and never
+  more than SUBMISSION_CHARS characters, however large the value a submission returned.
+"""
 
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +26,46 @@ class Status(str, enum.Enum):
     TIMEOUT = "timeout"
 
 
+# Where an error outcome came from: the learner's code could not be loaded, raised when called, returned what
+# is not JSON; or the grading machinery failed around it (a runner that died, a result that could not be read).
+PHASES = ("load", "call", "return", "grader")
+
+
+def value_outcome(value: str, output: str = "", trace: list | None = None) -> dict:
+    """`value`: the canonical JSON of what the learner's function returned."""
+    return {"kind": "value", "value": value, "output": output, "trace": trace or []}
+
+
+def error_outcome(error: str, phase: str, output: str = "", trace: list | None = None) -> dict:
+    assert phase in PHASES, phase
+    return {"kind": "error", "phase": phase, "error": error, "output": output, "trace": trace or []}
+
+
+def timeout_outcome(output: str = "") -> dict:
+    return {"kind": "timeout", "output": output, "trace": []}
+
+
+def format_seconds(seconds: float) -> str:
+    """A time limit as the learner reads it: milliseconds at most, no trailing zeros ("3", "0.5", "1.25")."""
+    return f"{seconds:.3f}".rstrip("0").rstrip(".")
+
+
+def timeout_message(limit: float) -> str:
+    return f"Stopped after {format_seconds(limit)} s, the time limit for one case. Look for a loop that never ends."
+
+
+HIDDEN_FAIL = "Hidden case: your result differs from the expected one."
+# All that is said of a private case besides its name and status, whatever happened in it.
+PRIVATE_NOTE = "Private case: only its name and status are reported."
 _NOTHING = object()
+
+# What a written result may hold, in characters of compact JSON. The interpreter caps what it hands back (a value
+# at 1,000,000 characters, a trace at 500,000, output at 20,000): enough to judge, far too much to print for every
+# case of every learner. A case gets at most CASE_CHARS, and a submission's cases share SUBMISSION_CHARS.
+CASE_CHARS = 100_000
+SUBMISSION_CHARS = 1_000_000
+# How a case's room is shared between its parts, before what one part leaves unused goes to the others.
+_SHARES = {"message": 0.05, "output": 0.2, "expected": 0.2, "actual": 0.2, "trace": 0.3}
 
 
 @dataclass
@@ -23,13 +74,28 @@ class CaseResult:
     status: Status
     message: str = ""
     output: str = ""
-    hidden: bool = False
+    hidden: bool = False  # true for a private case too
+    private: bool = False
     trace: list = field(default_factory=list)
     # Visible cases only; `actual` stays None when nothing was returned.
     expected: Any = _NOTHING
     actual: Any = None
 
-    def to_dict(self) -> dict:
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.PASS
+
+    def to_dict(self, *, private_details: bool = False, room: int = CASE_CHARS) -> dict:
+        if self.private and not private_details:
+            return {
+                "name": self.name,
+                "status": self.status.value,
+                "message": PRIVATE_NOTE,
+                "output": "",
+                "hidden": True,
+                "private": True,
+                "trace": [],
+            }
         data = {
             "name": self.name,
             "status": self.status.value,
@@ -38,10 +104,12 @@ class CaseResult:
             "hidden": self.hidden,
             "trace": self.trace,
         }
+        if self.private:
+            data["private"] = True
         if not self.hidden:
             data["expected"] = None if self.expected is _NOTHING else self.expected
             data["actual"] = self.actual
-        return data
+        return bounded(data, room)
 
 
 @dataclass
@@ -54,10 +122,80 @@ class RunResult:
     def passed(self) -> bool:
         return self.status == "pass"
 
-    def to_dict(self) -> dict:
+    def to_dict(self, *, private_details: bool = False) -> dict:
+        room = min(CASE_CHARS, SUBMISSION_CHARS // max(len(self.tests), 1))
         return {
             "version": 3,
             "status": self.status,
-            "message": self.message,
-            "tests": [t.to_dict() for t in self.tests],
+            "message": _cut(self.message, room // 10) if self.message else self.message,
+            "tests": [t.to_dict(private_details=private_details, room=room) for t in self.tests],
         }
+
+
+def failed_submission(names: list[str], message: str, *, private: set[str] = frozenset()) -> RunResult:
+    """The verdict of a submission that could not be run at all (unreadable, too large, or it broke the grader
+    twice): an error, with `message` for the learner, every case an error."""
+    tests = [CaseResult(n, Status.ERROR, message, hidden=n in private, private=n in private) for n in names]
+    return RunResult(status="error", message=message, tests=tests)
+
+
+def size(value) -> int:
+    """Characters of `value` as compact JSON, the measure every limit here is in."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def _cut(text: str, room: int) -> str:
+    if len(text) <= room:
+        return text
+    kept = max(room - 80, 0)
+    return f"{text[:kept]}\n[... {len(text) - kept} more characters not shown]"
+
+
+def _cut_value(value, room: int):
+    """A value too large to show, as a note that says so and shows how it starts."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    if len(text) <= room:
+        return value
+    kept = max(room - 100, 0)
+    return f"[value not shown in full: {len(text)} characters of JSON; it starts: {text[:kept]}]"
+
+
+def _cut_trace(trace: list, room: int) -> list:
+    kept, used = [], 2
+    for event in trace:
+        cost = size(event) + 1
+        if used + cost > room - 120:
+            left = len(trace) - len(kept)
+            kept.append({"kind": "note", "text": f"[trace cut short: {left} more event(s) not shown]"})
+            break
+        kept.append(event)
+        used += cost
+    return kept
+
+
+def bounded(data: dict, room: int) -> dict:
+    """`data` (a case as written) cut to about `room` characters, each part to its share, what was cut named in
+    `truncated`. A case within its room is returned as it is."""
+    parts = [key for key in _SHARES if key in data]
+    sizes = {key: size(data[key]) for key in parts}
+    if sum(sizes.values()) + 200 <= room:
+        return data
+    # Parts smaller than their share keep everything; the room they leave goes to the larger ones.
+    budget, left = {}, room - 200 - size(data["name"])
+    for key in sorted(parts, key=lambda k: sizes[k]):
+        share = int(left * _SHARES[key] / sum(_SHARES[k] for k in parts if k not in budget))
+        budget[key] = min(sizes[key], max(share, 0))
+        left -= budget[key]
+    out, cut = dict(data), []
+    for key in parts:
+        if sizes[key] <= budget[key]:
+            continue
+        cut.append(key)
+        if key == "trace":
+            out[key] = _cut_trace(data[key], budget[key])
+        elif key in ("message", "output"):
+            out[key] = _cut(data[key], budget[key])
+        else:
+            out[key] = _cut_value(data[key], budget[key])
+    out["truncated"] = cut
+    return out

@@ -5,36 +5,27 @@ build's checks (reference and wrong solutions), `build.py record`, and the tests
 (the runner: Node.js, the interpreter learners use); the outcomes are judged here, in host CPython, by
 grader.judge, out of the learner code's reach. The page judges with frontend/src/judge.js, which a property
 test holds to the same messages (tests/test_judge_agreement.py).
+
+`Grader` is how untrusted submissions are graded one after another: whatever a submission does to the runner
+ends in a verdict for that submission, and the next one is graded as if it had been alone.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from grader.canonical import canonical_json
 from grader.judge import judge_run
-from grader.results import RunResult
+from grader.results import RunResult, failed_submission
 
 from .exercises import MISSING, Case, Exercise
+from .project import Project
 
-ROOT = Path(__file__).resolve().parent.parent
-# Host-side entry points of the grader package: Pyodide never loads them.
-_HOST_ONLY = {"__main__.py"}
-
-
-def grader_files(root: Path = ROOT) -> list[str]:
-    """The grader package as Pyodide loads it (browser and Node alike), e.g. ["grader/__init__.py", ...]."""
-    package = root / "grader"
-    return sorted(
-        path.relative_to(root).as_posix()
-        for path in package.rglob("*.py")
-        if "__pycache__" not in path.parts and path.relative_to(package).as_posix() not in _HOST_ONLY
-    )
+# Said to the learner whose submission took the runner down twice (an instructor sees the runner's own words too).
+RUNNER_FAILED = "Grading your code stopped the grader itself, twice, so this submission has no verdict but this error."
 
 
 def judged_case(case: Case, *, reveal_hidden: bool = False) -> dict:
     """A case as grader.judge takes it. A case with no expected value yet (`record`) passes on any value."""
-    judged = {"name": case.name, "hidden": case.hidden and not reveal_hidden}
+    judged = {"name": case.name, "hidden": case.hidden and not reveal_hidden, "private": case.private}
     if case.expected is not MISSING:
         judged["expected_json"] = canonical_json(case.expected)
     return judged
@@ -57,3 +48,50 @@ def grade(
     )
     judged = [judged_case(c, reveal_hidden=reveal_hidden) for c in cases]
     return judge_run(judged, outcomes, exercise.time_limit_seconds)
+
+
+class Grader:
+    """Grades untrusted submissions one after another in a runner of its own.
+
+    A runner that fails during a submission (its process or worker dies, it answers nonsense) is replaced, and the
+    submission is graded once more in the new one, so a failure of the machine is not taken for the learner's;
+    failing again, the submission's verdict is an error (`RUNNER_FAILED`, and `failures` keeps the runner's own
+    words for the instructor). A runner that cannot start at all raises: that is the machine's problem, not any
+    learner's."""
+
+    def __init__(self, project: Project | None = None):
+        self.project = project or Project()
+        self._runner = None
+        self.failures: list[str] = []  # what the runner said each time a submission broke it twice
+
+    def _fresh_runner(self):
+        from .pyodide import PyodideRunner  # needs Node and Pyodide, so only once something is graded
+
+        self.close()
+        self._runner = PyodideRunner(self.project)
+        return self._runner
+
+    def grade(self, exercise: Exercise, source: str) -> RunResult:
+        from .pyodide import RunnerError
+
+        for attempt in (1, 2):
+            runner = self._runner or self._fresh_runner()
+            try:
+                return grade(exercise, source, runner)
+            except RunnerError as exc:
+                self.close()
+                if attempt == 2:
+                    self.failures.append(str(exc))
+        private = {c.name for c in exercise.cases if c.private}
+        return failed_submission([c.name for c in exercise.cases], RUNNER_FAILED, private=private)
+
+    def close(self) -> None:
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+
+    def __enter__(self) -> Grader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -46,9 +46,10 @@ export function failMessage(expected, actual) {
   return "Returned a different value.";
 }
 
-// Python's f"{x:g}" for the small positive numbers a time limit takes.
+// grader/results.py's format_seconds: milliseconds at most, no trailing zeros.
+export const formatSeconds = (seconds) => Number(seconds).toFixed(3).replace(/\.?0+$/, "");
 export const timeoutMessage = (limit) =>
-  `Stopped after ${String(limit)} s, the time limit for one case. Look for a loop that never ends.`;
+  `Stopped after ${formatSeconds(limit)} s, the time limit for one case. Look for a loop that never ends.`;
 
 export async function sha256Hex(text) {
   const bytes = new TextEncoder().encode(text);
