@@ -1,13 +1,15 @@
 """`python -m grader`: the instructors' grader (grader/__main__.py hands over to `main`).
 
-    python -m grader EXERCISE SOLUTION.py|FOLDER [--json]     one challenge: a file, or a folder of files
+    python -m grader EXERCISE SOLUTION.py|FOLDER [--json] [--private-details]
+                                                             one challenge: a file, or a folder of files
     python -m grader class SUBMISSIONS/ --out DIR [--jobs N] [--shard K/N]
                                                              a whole class: a folder per learner, SLUG.py each
     python -m grader merge DIR1 DIR2 ... --out DIR           join the gradebooks of shards
 
-Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts come from loopcraft.grading.grade,
-the one grading core. Exit codes: 0 every case passes (for `class` and `merge`: the gradebook is written),
-1 any case fails, errs or times out, 2 bad input.
+Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts come from loopcraft.grading, the one
+grading core. What a report shows of each case is grader/results.py's rule: a private case's name and status only
+(unless --private-details, the instructor's own copy), every part bounded. Exit codes: 0 every case passes (for
+`class` and `merge`: the gradebook is written), 1 any case fails, errs or times out, 2 bad input.
 """
 
 from __future__ import annotations
@@ -17,60 +19,56 @@ import json
 import sys
 from pathlib import Path
 
-from grader.results import RunResult
+from grader.results import RunResult, failed_submission
 
+from .classroom.intake import Source, read_solutions
 from .errors import LoopcraftError
-from .exercises import find_exercise
-from .grading import ROOT, grade
-from .pyodide import PyodideRunner
+from .exercises import Exercise, find_exercise
+from .grading import Grader
+from .printable import lines, one_line
+from .project import Project
 
 MARKS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 
 
-def read_source(path: Path) -> str:
-    """A submission's text; bytes that are not UTF-8 become U+FFFD, so a bad file is a verdict, not a crash."""
-    return path.read_bytes().decode("utf-8", errors="replace")
+def format_text(origin: str, doc: dict) -> str:
+    """A submission's report for a terminal, from its written result (bounded, private cases name and status only):
+    the file name on one line whatever it holds, every message indented under its case."""
+    out = [f"{one_line(origin)}:"]
+    for test in doc["tests"]:
+        label = (
+            f"{one_line(test['name'])} ({'private' if test.get('private') else 'hidden'})"
+            if test.get("hidden")
+            else one_line(test["name"])
+        )
+        out.append(f"  {MARKS[test['status']]:<7} {label}")
+        out.extend(f"          {line}" for line in lines(test.get("message", "")).splitlines())
+    passed = sum(t["status"] == "pass" for t in doc["tests"])
+    out.append(f"  {passed} of {len(doc['tests'])} cases passed: {doc['status']}")
+    return "\n".join(out)
 
 
-def _solutions(path: Path) -> list[Path]:
-    if path.is_dir():
-        files = sorted(p for p in path.glob("*.py") if p.is_file())
-        if not files:
-            raise FileNotFoundError(f"{path}: no .py files in this folder")
-        return files
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file")
-    return [path]
+def _verdict(grader: Grader, exercise: Exercise, source: Source) -> RunResult:
+    if source.error is not None:
+        private = {c.name for c in exercise.cases if c.private}
+        return failed_submission([c.name for c in exercise.cases], source.error, private=private)
+    return grader.grade(exercise, source.text)
 
 
-def format_text(path: Path, result: RunResult) -> str:
-    lines = [f"{path}:"]
-    for test in result.tests:
-        label = f"{test.name} (hidden)" if test.hidden else test.name
-        lines.append(f"  {MARKS[test.status.value]:<7} {label}")
-        if test.message:
-            lines.extend(f"          {line}" for line in test.message.splitlines())
-    passed = sum(t.status.value == "pass" for t in result.tests)
-    lines.append(f"  {passed} of {len(result.tests)} cases passed: {result.status}")
-    return "\n".join(lines)
-
-
-def _grade_one_exercise(args: argparse.Namespace) -> int:
-    try:
-        exercise = find_exercise(ROOT, args.exercise)
-        files = _solutions(args.solution)
-    except (LoopcraftError, FileNotFoundError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    with PyodideRunner() as runner:
-        results = [(path, grade(exercise, read_source(path), runner)) for path in files]
-
+def _grade_one_exercise(args: argparse.Namespace, project: Project) -> int:
+    exercise = find_exercise(project.root, args.exercise)
+    sources = read_solutions(args.solution)
+    with Grader(project) as grader:
+        results = [(source, _verdict(grader, exercise, source)) for source in sources]
+    for failure in grader.failures:
+        print(f"warning: a submission stopped the runner twice; it said: {one_line(failure)[:2000]}", file=sys.stderr)
+    docs = [(source.origin, result.to_dict(private_details=args.private_details)) for source, result in results]
     if args.json:
-        docs = [{"file": str(path), **result.to_dict()} for path, result in results]
-        one = len(docs) == 1 and args.solution.is_file()
-        print(json.dumps(docs[0] if one else {"version": 3, "submissions": docs}, indent=2))
+        files = [{"file": origin, **doc} for origin, doc in docs]
+        one = len(files) == 1 and not args.solution.is_dir()
+        print(json.dumps(files[0] if one else {"version": 3, "submissions": files}, separators=(",", ":")))
     else:
-        print("\n\n".join(format_text(path, result) for path, result in results))
+        print("\n\n".join(format_text(origin, doc) for origin, doc in docs))
         if len(results) > 1:
             print(f"\n{sum(r.passed for _, r in results)} of {len(results)} submissions pass every case")
     return 0 if all(result.passed for _, result in results) else 1
@@ -130,6 +128,12 @@ def _parser(command: str | None) -> argparse.ArgumentParser:
         )
         parser.add_argument("solution", type=Path, help="a solution .py file, or a folder of them")
         parser.add_argument("--json", action="store_true", help="print an Exercism-style results.json document")
+        parser.add_argument(
+            "--private-details",
+            action="store_true",
+            help="show private cases in full (messages, output, values): for the instructor only, never to be "
+            "handed to learners, whose private cases it would make public",
+        )
     return parser
 
 
@@ -140,14 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = argv[0] if argv and argv[0] in ("class", "merge") else None
     args = _parser(command).parse_args(argv[1:] if command else argv)
+    project = Project()
     try:
         if command is None:
-            return _grade_one_exercise(args)
+            return _grade_one_exercise(args, project)
         from . import classroom
 
         if command == "class":
-            return classroom.main_class(args)
-        return classroom.main_merge(args)
+            return classroom.main_class(args, project)
+        return classroom.main_merge(args, project)
     except LoopcraftError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

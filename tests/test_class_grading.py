@@ -89,7 +89,7 @@ def test_the_gradebook_has_a_row_per_learner_and_a_column_per_challenge(whole):
     assert got["cal"][LIMIT]["status"] == "fail"
 
     rows = list(csv.reader((whole / "gradebook.csv").open()))
-    assert rows[0] == ["learner", *slugs, "passed"]
+    assert rows[0] == ["learner", *slugs, "passed", "notes"]
     by_learner = {row[0]: dict(zip(rows[0], row, strict=True)) for row in rows[1:]}
     total = got["ada"][LIMIT]["total"]
     assert by_learner["ada"][LIMIT] == f"pass {total}/{total}" and by_learner["ada"]["passed"] == "2"

@@ -1,0 +1,156 @@
+"""A whole class graded at once: `python -m grader class` and `python -m grader merge` (see loopcraft/cli.py).
+
+One flow, one store, every output a function of it:
+
+    submissions --intake--> learners --grade (loopcraft.grading, one per submission)--> verdict store
+    verdict store + gradebook.json + course --> gradebook.csv, the class report, feedback pages, LMS imports
+
+- `intake.py` is the only code that reads what learners handed in, and applies every rule about hostile input.
+- `store.py` keeps a verdict per (learner, challenge) as it is made, keyed by what made it: a crashed run resumes,
+  an unchanged submission is never graded twice. `--shard K/N` grades every N-th learner; `merge` joins shards.
+- `gradebook.json` is the class's index (a row per learner); `write_outputs` renders everything else from it and
+  the store, so a merged, a resumed and a one-run class give byte-equal outputs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from grader.results import failed_submission
+
+from ..errors import LoopcraftError
+from ..exercises import Exercise, load_course
+from ..grading import Grader
+from ..printable import one_line
+from ..project import Project
+from . import gradebook, intake
+from .intake import Learner, Source
+from .store import VerdictStore, fingerprint, key
+
+
+@dataclass(frozen=True)
+class Submission:
+    learner: Learner
+    exercise: Exercise
+    source: Source
+    key: str
+
+
+def course_exercises(project: Project) -> list[Exercise]:
+    """The challenges of every track, in course order; their slugs name the files and the gradebook's columns."""
+    exercises = [ex for track in load_course(project.root) for ex in track.exercises]
+    slugs = [ex.slug for ex in exercises]
+    clashes = sorted({slug for slug in slugs if slugs.count(slug) > 1})
+    if clashes:
+        raise LoopcraftError(f"challenges in different tracks share a slug, so SLUG.py is ambiguous: {clashes}")
+    return exercises
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _grade_all(todo: list[Submission], jobs: int, store: VerdictStore, project: Project) -> list[str]:
+    """Grade in `jobs` runners at once, storing each verdict as it comes; returns what the runner said about each
+    submission that broke it (their verdicts are errors, stored like any other)."""
+    local = threading.local()
+    graders: list[Grader] = []
+    lock = threading.Lock()
+
+    def work(sub: Submission) -> None:
+        if getattr(local, "grader", None) is None:
+            local.grader = Grader(project)
+            with lock:
+                graders.append(local.grader)
+        result = local.grader.grade(sub.exercise, sub.source.text)
+        store.put(sub.learner, sub.exercise.slug, sub.source, sub.key, result.to_dict())
+
+    try:
+        with (
+            ThreadPoolExecutor(max_workers=jobs) as pool,
+            tqdm(total=len(todo), unit="submission", file=sys.stderr, disable=None, dynamic_ncols=True) as bar,
+        ):
+            for future in as_completed([pool.submit(work, sub) for sub in todo]):
+                future.result()
+                bar.update()
+    finally:
+        for g in graders:
+            g.close()
+    return [failure for g in graders for failure in g.failures]
+
+
+def write_outputs(out: Path, doc: dict, store: VerdictStore) -> None:
+    """Everything a class run leaves for the teacher, from the gradebook's rows and the store alone."""
+    gradebook.write_book(out, doc)
+
+
+def main_class(args, project: Project) -> int:
+    exercises = course_exercises(project)
+    everyone = intake.read_folder(args.submissions, exercises)
+    k, n = args.shard
+    mine = everyone[k - 1 :: n]
+    store = VerdictStore(args.out)
+    fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
+    todo, kept, refused = [], 0, 0
+    for learner in mine:
+        if learner.error is not None:
+            _say(f"error: {one_line(learner.error)}; every challenge of {one_line(learner.id)} is an error")
+            continue
+        for ex in exercises:
+            source = learner.sources.get(ex.slug)
+            if source is None:
+                continue
+            sub = Submission(learner, ex, source, key(fingerprints[ex.slug], source))
+            if store.get(learner.id, ex.slug, sub.key) is not None:
+                kept += 1
+            elif source.error is not None:
+                # Nothing to run: its verdict is the reason, stored like any other.
+                refused += 1
+                private = {c.name for c in ex.cases if c.private}
+                result = failed_submission([c.name for c in ex.cases], source.error, private=private)
+                store.put(learner, ex.slug, source, sub.key, result.to_dict())
+                _say(f"error: {one_line(source.error)}")
+            else:
+                todo.append(sub)
+    jobs = args.jobs or os.cpu_count() or 1
+    _say(
+        f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
+        f"{len(exercises)} challenges: {kept + refused + len(todo)} submissions, {kept} already graded, "
+        f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)"
+    )
+    for failure in _grade_all(todo, jobs, store, project):
+        _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
+    totals = {ex.slug: len(ex.cases) for ex in exercises}
+    doc = gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
+    write_outputs(args.out, doc, store)
+    _say(f"gradebook: {args.out / 'gradebook.csv'} and gradebook.json")
+    return 0
+
+
+def main_merge(args, project: Project) -> int:
+    slugs, rows, out = None, {}, VerdictStore(args.out)
+    for shard in args.shards:
+        doc = gradebook.read_book(shard)
+        if slugs is None:
+            slugs = doc["challenges"]
+        elif doc["challenges"] != slugs:
+            raise LoopcraftError(f"{shard}: graded other challenges than {args.shards[0]}; shards must share a course")
+        theirs = VerdictStore(shard)
+        for r in doc["learners"]:
+            if r["learner"] in rows and rows[r["learner"]] != r:
+                raise LoopcraftError(f"{shard}: learner {r['learner']!r} has other verdicts in another shard")
+            rows[r["learner"]] = r
+            if r["error"] is None:
+                for slug, c in r["challenges"].items():
+                    if c["status"] != gradebook.MISSING:
+                        out.copy_from(theirs, r["learner"], slug)
+    write_outputs(args.out, gradebook.book(slugs, list(rows.values())), out)
+    _say(f"merged {len(args.shards)} gradebooks, {len(rows)} learners: {args.out / 'gradebook.csv'}")
+    return 0

@@ -1,0 +1,107 @@
+"""The verdict store: the class run's only state, one file per (learner, challenge) in OUT/verdicts/, each kept
+under a key that hashes everything the verdict was made from (the submission's text or the reason it could not
+be read, the challenge, the grader). A run that crashed resumes where it stopped, an unchanged submission is never
+graded twice, a shard fills part of a store, and `merge` is the union of stores.
+
+A record: {"key", "learner", "challenge", "origin", "result"}; `result` is `RunResult.to_dict()` (grader/results.py
+decides what it may hold: a private case's name and status only, every part bounded). Written compact and
+atomically; read back validated against schemas/verdict.schema.json, so a damaged or foreign file is a miss
+(grading again) or, in `merge`, a clear error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+
+from ..errors import LoopcraftError
+from ..exercises import Exercise
+from ..printable import file_name
+from ..project import INSTALL, Project
+from .intake import Learner, Source
+
+
+def write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(text, encoding="utf-8", errors="surrogatepass")
+    os.replace(tmp, path)
+
+
+def compact(doc) -> str:
+    """JSON as every class output writes it: no indentation, which would multiply a deep value's size."""
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+@cache
+def schema(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads((INSTALL / "schemas" / name).read_text(encoding="utf-8")))
+
+
+def validation_error(doc, name: str) -> str | None:
+    """What is wrong with `doc` by schemas/NAME, in a line, or None."""
+    error = jsonschema.exceptions.best_match(schema(name).iter_errors(doc))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path)
+    return f"{'at ' + where + ': ' if where else ''}{error.message[:300]}"
+
+
+def fingerprint(ex: Exercise, project: Project) -> str:
+    """Everything about a challenge that a verdict depends on, hashed (with the grader, results.py included)."""
+    cases = [[c.name, c.args, c.expected, c.hidden, c.private] for c in ex.cases]
+    text = json.dumps([ex.entry, ex.sandbox_source, ex.time_limit_seconds, cases], sort_keys=True, default=str)
+    return hashlib.sha256((project.grader_hash + text).encode("utf-8")).hexdigest()
+
+
+def key(fingerprint_: str, source: Source) -> str:
+    """A submission's key: the challenge's fingerprint and what was handed in (its text, or why it has none)."""
+    given = f"text\0{source.text}" if source.error is None else f"refused\0{source.error}"
+    return hashlib.sha256(f"{fingerprint_}\0{given}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class VerdictStore:
+    def __init__(self, out: Path):
+        self.folder = out / "verdicts"
+
+    def path(self, learner_id: str, slug: str) -> Path:
+        return self.folder / file_name(learner_id) / f"{slug}.json"
+
+    def read(self, learner_id: str, slug: str) -> dict:
+        """The stored record; raises LoopcraftError (`path: message`) if it is missing or not a verdict."""
+        path = self.path(learner_id, slug)
+        try:
+            record = json.loads(path.read_text(encoding="utf-8", errors="surrogatepass"))
+        except (OSError, ValueError, RecursionError) as exc:
+            raise LoopcraftError(f"{path}: no readable verdict ({type(exc).__name__}: {str(exc)[:200]})") from None
+        problem = validation_error(record, "verdict.schema.json")
+        if problem is None and (record["learner"], record["challenge"]) != (learner_id, slug):
+            problem = f"it is the verdict of {record['learner']!r} for {record['challenge']!r}"
+        if problem:
+            raise LoopcraftError(f"{path}: not a verdict of this class: {problem}")
+        return record
+
+    def get(self, learner_id: str, slug: str, key_: str) -> dict | None:
+        """The stored record if it was made from exactly this (`key_`), else None: to be graded (again)."""
+        try:
+            record = self.read(learner_id, slug)
+        except LoopcraftError:  # none yet, or damaged: grade again
+            return None
+        return record if record["key"] == key_ else None
+
+    def put(self, learner: Learner, slug: str, source: Source, key_: str, result: dict) -> None:
+        record = {"key": key_, "learner": learner.id, "challenge": slug, "origin": source.origin, "result": result}
+        write_atomically(self.path(learner.id, slug), compact(record) + "\n")
+
+    def copy_from(self, other: VerdictStore, learner_id: str, slug: str) -> None:
+        """`merge`: the other store's record, validated, written here (unless it is this very file)."""
+        record = other.read(learner_id, slug)
+        target = self.path(learner_id, slug)
+        if other.path(learner_id, slug).resolve() != target.resolve():
+            write_atomically(target, compact(record) + "\n")
