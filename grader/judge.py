@@ -87,6 +87,8 @@ def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
     )
     if not hidden and expected_json is not None:
         result.expected = json.loads(expected_json)
+    if outcome["kind"] == "value":
+        result.actual_json = outcome["value"]
     kind = outcome["kind"]
     if kind == "timeout":
         result.status, result.message = Status.TIMEOUT, timeout_message(time_limit)

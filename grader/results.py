@@ -80,12 +80,15 @@ class CaseResult:
     # Visible cases only; `actual` stays None when nothing was returned.
     expected: Any = _NOTHING
     actual: Any = None
+    actual_json: str | None = None  # what the case returned, as canonical JSON (hidden cases too)
 
     @property
     def passed(self) -> bool:
         return self.status is Status.PASS
 
-    def to_dict(self, *, private_details: bool = False, room: int = CASE_CHARS) -> dict:
+    def to_dict(self, *, private_details: bool = False, hidden_actual: bool = False, room: int = CASE_CHARS) -> dict:
+        """`hidden_actual`: keep what a hidden case returned (the class's verdict store does, for the teacher's
+        report of common wrong answers; `learner_view` drops it again)."""
         if self.private and not private_details:
             return {
                 "name": self.name,
@@ -109,6 +112,8 @@ class CaseResult:
         if not self.hidden:
             data["expected"] = None if self.expected is _NOTHING else self.expected
             data["actual"] = self.actual
+        elif hidden_actual and self.actual_json is not None:
+            data["actual"] = json.loads(self.actual_json)
         return bounded(data, room)
 
 
@@ -122,14 +127,27 @@ class RunResult:
     def passed(self) -> bool:
         return self.status == "pass"
 
-    def to_dict(self, *, private_details: bool = False) -> dict:
+    def to_dict(self, *, private_details: bool = False, hidden_actual: bool = False) -> dict:
         room = min(CASE_CHARS, SUBMISSION_CHARS // max(len(self.tests), 1))
         return {
             "version": 3,
             "status": self.status,
             "message": _cut(self.message, room // 10) if self.message else self.message,
-            "tests": [t.to_dict(private_details=private_details, room=room) for t in self.tests],
+            "tests": [
+                t.to_dict(private_details=private_details, hidden_actual=hidden_actual, room=room) for t in self.tests
+            ],
         }
+
+
+def learner_view(case: dict) -> dict:
+    """What a learner may be shown of a written case (a feedback page, a report handed back): a visible case whole;
+    a hidden case without any value (its name, status, message, output and trace); a private case as written
+    (its name and status only, unless an instructor asked for the details: then those too are removed)."""
+    if case.get("private"):
+        return {**case, "message": PRIVATE_NOTE, "output": "", "trace": []}
+    if case.get("hidden"):
+        return {key: value for key, value in case.items() if key not in ("expected", "actual")}
+    return case
 
 
 def failed_submission(names: list[str], message: str, *, private: set[str] = frozenset()) -> RunResult:

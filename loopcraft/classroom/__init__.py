@@ -70,7 +70,7 @@ def _grade_all(todo: list[Submission], jobs: int, store: VerdictStore, project: 
             with lock:
                 graders.append(local.grader)
         result = local.grader.grade(sub.exercise, sub.source.text)
-        store.put(sub.learner, sub.exercise.slug, sub.source, sub.key, result.to_dict())
+        store.put(sub.learner, sub.exercise.slug, sub.source, sub.key, result.to_dict(hidden_actual=True))
 
     try:
         with (
