@@ -1,0 +1,195 @@
+"""Hostile hand-ins (tests/hostile_class/, one file per class of attack) graded in one class beside honest learners:
+each ends in its own row (an error saying why, or a verdict shown harmlessly), the honest learners get the verdicts
+they get alone, and no output holds a private case's input, a host file's text, a control character, a formula, or
+more than its bound. Graded against a copy of the challenge with a 1 s limit: no attack here loops."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.results import SUBMISSION_CHARS
+from loopcraft.exercises import find_exercise
+from loopcraft.printable import file_name
+from tests.helpers import ROOT, course_copy
+
+SLUG = "consecutive-error-limit"
+HONEST = {"ada": "solution.py", "ben": "wrong/no_reset.py"}
+ATTACKS = sorted((ROOT / "tests" / "hostile_class").glob("*.py"))
+# What no output may hold: C0 controls but newline and tab, DEL, C1 controls, and the bidirectional overrides.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def attack(path: Path):
+    spec = importlib.util.spec_from_file_location(f"hostile_class_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def grader(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=900
+    )
+
+
+def honest_class(folder: Path, course: Path) -> Path:
+    folder.mkdir()
+    challenge = course / "exercises" / "build-an-agent" / SLUG
+    for learner, file in HONEST.items():
+        (folder / learner).mkdir()
+        shutil.copy(challenge / file, folder / learner / f"{SLUG}.py")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> Path:
+    return course_copy(tmp_path_factory.mktemp("course"), [SLUG], time_limit=1)
+
+
+@pytest.fixture(scope="module")
+def graded(course, tmp_path_factory):
+    base = tmp_path_factory.mktemp("hostile-class")
+    folder = honest_class(base / "class", course)
+    for path in ATTACKS:
+        attack(path).build(folder, course, SLUG)
+    out = base / "out"
+    proc = grader("class", folder, "--out", out, "--root", course, "--jobs", "2")
+    return out, proc
+
+
+def rows(out: Path) -> dict:
+    return {row["learner"]: row for row in json.loads((out / "gradebook.json").read_text())["learners"]}
+
+
+def verdict(out: Path, learner: str) -> dict:
+    return json.loads((out / "verdicts" / file_name(learner) / f"{SLUG}.json").read_text())["result"]
+
+
+def test_every_attack_ends_in_a_row_of_its_own_and_the_class_is_graded(graded):
+    out, proc = graded
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    got = rows(out)
+    expected = {learner: want for path in ATTACKS for learner, want in attack(path).EXPECT.items()}
+    assert set(got) == set(HONEST) | set(expected)
+    for learner, want in expected.items():
+        row = got[learner]
+        if "error" in want:
+            assert row["error"] is not None and want["error"] in row["error"], (learner, row["error"])
+            assert row["challenges"][SLUG]["status"] == "error"
+            continue
+        assert row["error"] is None and row["challenges"][SLUG]["status"] == want["status"], (learner, row)
+        if "message" in want:
+            result = verdict(out, learner)
+            said = [result["message"] or ""] + [t["message"] for t in result["tests"]]
+            assert any(want["message"] in text for text in said), (learner, said[:3])
+
+
+def test_honest_learners_get_the_verdicts_they_get_alone(graded, course, tmp_path):
+    out, _ = graded
+    alone = tmp_path / "out"
+    proc = grader("class", honest_class(tmp_path / "class", course), "--out", alone, "--root", course)
+    assert proc.returncode == 0, proc.stderr
+    for learner in HONEST:
+        assert verdict(out, learner) == verdict(alone, learner)
+    assert rows(out)["ada"]["challenges"][SLUG]["status"] == "pass"
+    assert rows(out)["ben"]["challenges"][SLUG]["status"] == "fail"
+
+
+def private_markers(course: Path) -> set[str]:
+    """Texts of the private cases' arguments that no other case's arguments hold."""
+
+    def texts(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from texts(item)
+        elif isinstance(value, list):
+            for item in value:
+                yield from texts(item)
+
+    cases = find_exercise(course, SLUG).cases
+    private = {t for c in cases if c.private for t in texts(c.args) if len(t) >= 8}
+    return private - {t for c in cases if not c.private for t in texts(c.args)}
+
+
+def test_no_output_holds_a_private_input_a_host_file_a_control_character_or_more_than_its_bound(graded, course):
+    out, proc = graded
+    markers = private_markers(course)
+    assert markers, "the challenge has private cases with inputs of their own"
+    outputs = {str(path): path.read_text(encoding="utf-8") for path in out.rglob("*") if path.is_file()}
+    outputs["stderr"], outputs["stdout"] = proc.stderr, proc.stdout
+    assert any("LEAK" in text for text in outputs.values()), "the leaking submission printed its visible inputs"
+    for where, text in outputs.items():
+        for marker in markers:
+            assert marker not in text and json.dumps(marker)[1:-1] not in text, (where, marker)
+        assert "root:x:0:0" not in text, where
+        assert not CONTROL.search(text), (where, CONTROL.search(text))
+    for path in (out / "verdicts").rglob("*.json"):
+        assert path.stat().st_size < SUBMISSION_CHARS * 1.2, path
+
+
+def test_gradebook_cells_are_safe_to_open_in_a_spreadsheet(graded):
+    out, _ = graded
+    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as file:
+        cells = [cell for row in csv.reader(file) for cell in row]
+    assert '\'=HYPERLINK("evil.invalid","click")' in cells
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+
+
+def test_the_text_report_shows_each_file_name_on_one_line(tmp_path, course):
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    challenge = course / "exercises" / "build-an-agent" / SLUG
+    (folder / "x\n  PASS    forged.py").write_bytes((challenge / "wrong/no_reset.py").read_bytes())
+    (folder / "\x1b[2J.py").write_bytes((challenge / "solution.py").read_bytes())
+    proc = grader(challenge, folder)
+    assert proc.returncode == 1, proc.stderr
+    assert "x\\x0a  PASS    forged.py:" in proc.stdout and "\\x1b[2J.py:" in proc.stdout
+    assert not CONTROL.search(proc.stdout)
+    assert [line for line in proc.stdout.splitlines() if "forged" in line] == [f"{folder}/x\\x0a  PASS    forged.py:"]
+
+
+@pytest.mark.parametrize(
+    ("book", "said"),
+    [
+        ([], "not a Loopcraft gradebook"),
+        ({"challenges": ["a"], "learners": [{"challenges": {}}]}, "'learner' is a required property"),
+        (
+            {
+                "challenges": ["a"],
+                "learners": [
+                    {
+                        "learner": "x",
+                        "name": "x",
+                        "origin": "x/",
+                        "error": None,
+                        "notes": [],
+                        "lms": {},
+                        "challenges": {},
+                    }
+                ],
+            },
+            "has cells for other challenges",
+        ),
+        ("[" * 100_000, "no readable gradebook.json"),
+    ],
+    ids=["a-list", "a-row-without-learner", "a-row-without-a-challenge", "nested-too-deep"],
+)
+def test_merge_refuses_what_is_not_a_gradebook_with_its_path_and_why(tmp_path, book, said):
+    shard = tmp_path / "shard"
+    shard.mkdir()
+    (shard / "gradebook.json").write_text(book if isinstance(book, str) else json.dumps(book))
+    proc = grader("merge", shard, "--out", tmp_path / "merged")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{shard / 'gradebook.json'}:" in proc.stderr and said in proc.stderr, proc.stderr

@@ -1,0 +1,203 @@
+"""Class intake, proved by generation: class folders of random names (any bytes, any Unicode, formula starts),
+regular files, links, FIFOs, folders where files should be, empty and oversized files, and broken, deep and
+oversized progress files. Whatever the folder holds, intake gives one row per learner with a unique, printable
+id, reads only regular files within their caps, and turns everything else into that learner's error; the class
+command ends with a gradebook row per learner and no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, read_folder
+from loopcraft.exercises import find_exercise
+from loopcraft.printable import name_from_bytes, one_line
+from tests.helpers import ROOT, course_copy
+
+SLUG = "consecutive-error-limit"
+REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
+EXERCISES = [find_exercise(ROOT, SLUG)]
+
+# A file or folder name: any bytes but "/" and NUL, not "." or "..", short enough for any file system.
+names = st.binary(min_size=1, max_size=40).filter(lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b".."))
+formula_names = st.sampled_from([b"=1+1", b"+cmd", b"-2", b"@SUM(A1)", b"\tx", b"\x1b[31mred"])
+unicode_names = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="/\0"), min_size=1, max_size=12
+).map(lambda t: t.encode("utf-8"))
+learner_names = st.one_of(
+    names, formula_names, unicode_names, unicode_names.map(lambda b: unicodedata.normalize("NFD", b.decode()).encode())
+)
+
+# What a learner's SLUG.py can be.
+solution_files = st.one_of(
+    st.tuples(st.just("text"), st.binary(max_size=200)),
+    st.tuples(st.just("reference"), st.none()),
+    st.tuples(st.just("empty"), st.none()),
+    st.tuples(st.just("oversized"), st.none()),
+    st.tuples(st.just("link"), st.sampled_from(["/etc/passwd", "/proc/self/mem", str(REFERENCE), "/nonexistent"])),
+    st.tuples(st.just("fifo"), st.none()),
+    st.tuples(st.just("folder"), st.none()),
+)
+progress_files = st.one_of(
+    st.tuples(st.just("valid"), st.binary(max_size=100)),
+    st.tuples(st.just("deep"), st.integers(1_000, 50_000)),
+    st.tuples(
+        st.just("typed"),
+        st.sampled_from(
+            ['{"format": 1}', "[]", '{"format": "loopcraft-progress", "version": 1, "entries": []}', "null"]
+        ),
+    ),
+    st.tuples(st.just("bytes"), st.binary(max_size=100)),
+    st.tuples(st.just("oversized"), st.none()),
+    st.tuples(st.just("link"), st.sampled_from(["/etc/passwd", str(REFERENCE)])),
+)
+hand_ins = st.one_of(
+    st.tuples(st.just("folder"), st.lists(st.tuples(st.sampled_from([SLUG, "other"]), solution_files), max_size=3)),
+    st.tuples(st.just("progress"), progress_files),
+    st.tuples(st.just("folder-link"), st.none()),
+)
+classes = st.dictionaries(learner_names, hand_ins, min_size=1, max_size=6)
+
+
+def write_class(folder: Path, klass: dict[bytes, tuple]) -> dict[bytes, tuple]:
+    """Write the generated class into `folder` (bytes paths: names need not be UTF-8); return what was written of
+    each entry intake must make a learner of (folders, progress files, links at the top; not hidden ones), by name."""
+    top = os.fsencode(folder)
+    learners = {}
+    for raw, (kind, detail) in klass.items():
+        if kind == "progress":
+            raw += b".json"
+        path = os.path.join(top, raw)
+        if os.path.lexists(path):
+            continue  # "x" and "x.json" in one example: the first one written stands
+        written = {}
+        if kind == "folder":
+            os.mkdir(path)
+            for slug, (what, data) in detail:
+                written.setdefault(slug, (what, data))
+                write_solution(os.path.join(path, f"{slug}.py".encode()), what, data)
+        elif kind == "folder-link":
+            os.symlink(os.fsencode(ROOT), path)
+        else:
+            write_progress(path, *detail)
+        if not raw.startswith(b"."):
+            learners[raw] = (kind, written)
+    return learners
+
+
+def write_solution(path: bytes, what: str, data) -> None:
+    if os.path.lexists(path):
+        return
+    if what == "text":
+        Path(os.fsdecode(path)).write_bytes(data)
+    elif what == "reference":
+        shutil.copy(REFERENCE, os.fsdecode(path))
+    elif what == "empty":
+        Path(os.fsdecode(path)).write_bytes(b"")
+    elif what == "oversized":
+        with open(path, "wb") as file:
+            file.truncate(SOURCE_BYTES + 1)
+    elif what == "link":
+        os.symlink(data, path)
+    elif what == "fifo":
+        os.mkfifo(path)
+    else:
+        os.mkdir(path)
+
+
+def write_progress(path: bytes, what: str, data) -> None:
+    if what == "valid":
+        entries = {f"loopcraft:code:build-an-agent/{SLUG}": data.decode("utf-8", "replace"), "loopcraft:theme": "dark"}
+        text = json.dumps({"format": "loopcraft-progress", "version": 1, "entries": entries})
+    elif what == "deep":
+        text = "[" * data + "]" * data
+    elif what == "typed":
+        text = data
+    elif what == "bytes":
+        Path(os.fsdecode(path)).write_bytes(data)
+        return
+    elif what == "oversized":
+        with open(path, "wb") as file:
+            file.truncate(PROGRESS_BYTES + 1)
+        return
+    else:
+        os.symlink(data, path)
+        return
+    Path(os.fsdecode(path)).write_text(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(klass=classes)
+def test_intake_gives_a_row_per_learner_and_reads_only_regular_files_within_their_caps(tmp_path_factory, klass):
+    folder = tmp_path_factory.mktemp("class")
+    expected = write_class(folder, klass)
+    if not expected:
+        return
+    learners = read_folder(folder, EXERCISES)
+    assert len(learners) == len(expected)
+    ids = [learner.id for learner in learners]
+    assert len(set(ids)) == len(ids) and ids == sorted(ids)
+    by_origin = {learner.origin: learner for learner in learners}
+    for learner in learners:
+        for text in (learner.id, learner.name, learner.origin, learner.error or ""):
+            assert one_line(text) == text, text  # printable: nothing left to escape
+        assert unicodedata.is_normalized("NFC", learner.id)
+        assert (learner.error is None) or not learner.sources
+        for source in learner.sources.values():
+            assert (source.text is None) != (source.error is None)
+            if source.text is not None:
+                assert len(source.text.encode("utf-8", "surrogatepass")) <= SOURCE_BYTES
+                assert "root:x:0:0" not in source.text
+    for raw, (kind, written) in expected.items():
+        if kind != "folder":
+            continue
+        learner = by_origin[f"{name_from_bytes(raw, normalise=False)}/"]
+        if learner.error is not None:
+            continue  # its name collided with another's
+        what, data = written.get(SLUG, (None, None))
+        source = learner.sources.get(SLUG)
+        assert (source is None) == (what is None)
+        if what == "reference":
+            assert source.text == REFERENCE.read_text()
+        elif what == "empty":
+            assert source.text == ""
+        elif what == "text":
+            try:
+                assert source.text == data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                assert "not UTF-8 text" in source.error
+        elif what is not None:  # a link, a FIFO, a folder, an oversized file: never read
+            assert source.error is not None and source.text is None
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> Path:
+    return course_copy(tmp_path_factory.mktemp("course"), [SLUG], time_limit=1)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(klass=classes)
+def test_the_class_command_ends_with_a_row_per_learner_and_no_traceback(tmp_path_factory, course, klass):
+    folder = tmp_path_factory.mktemp("class")
+    if not write_class(folder, klass):
+        return
+    out = tmp_path_factory.mktemp("out")
+    proc = subprocess.run(
+        [sys.executable, "-m", "grader", "class", folder, "--out", out, "--root", course, "--jobs", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    rows = json.loads((out / "gradebook.json").read_text())["learners"]
+    assert len(rows) == len(read_folder(folder, EXERCISES))
