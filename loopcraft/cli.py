@@ -92,9 +92,17 @@ def _jobs(text: str) -> int:
 
 def _parser(command: str | None) -> argparse.ArgumentParser:
     prog = "python -m grader" + (f" {command}" if command else "")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--root",
+        type=Path,
+        default=None,
+        help="the course's project folder, holding exercises/ (default: this installation's)",
+    )
     if command == "class":
         parser = argparse.ArgumentParser(
             prog=prog,
+            parents=[common],
             description="Grade a whole class: SUBMISSIONS holds a folder per "
             "learner, with one SLUG.py per challenge (or a progress export).",
         )
@@ -114,12 +122,15 @@ def _parser(command: str | None) -> argparse.ArgumentParser:
             help="grade only the K-th of N equal shares of the learners",
         )
     elif command == "merge":
-        parser = argparse.ArgumentParser(prog=prog, description="Join the gradebooks of shards into one.")
+        parser = argparse.ArgumentParser(
+            prog=prog, parents=[common], description="Join the gradebooks of shards into one."
+        )
         parser.add_argument("shards", type=Path, nargs="+", help="the --out folders of `class --shard` runs")
         parser.add_argument("--out", type=Path, required=True)
     else:
         parser = argparse.ArgumentParser(
             prog=prog,
+            parents=[common],
             description="Grade Loopcraft solutions in Pyodide.",
             epilog="Also: `python -m grader class --help`, `python -m grader merge --help`.",
         )
@@ -144,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = argv[0] if argv and argv[0] in ("class", "merge") else None
     args = _parser(command).parse_args(argv[1:] if command else argv)
-    project = Project()
+    project = Project() if args.root is None else Project(args.root)
     try:
         if command is None:
             return _grade_one_exercise(args, project)

@@ -19,11 +19,12 @@ def _escape(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def name_from_bytes(raw: bytes) -> str:
+def name_from_bytes(raw: bytes, *, normalise: bool = True) -> str:
     """A name as the file system or a zip gave it, as text: UTF-8 where it is, `\\xNN` for each byte where it is
-    not, normalised to NFC (so that "é" typed two ways is one name), every unsafe character escaped."""
+    not, normalised to NFC (so that "é" typed two ways is one name) unless told not to, every unsafe character
+    escaped."""
     text = raw.decode("utf-8", "backslashreplace")
-    return one_line(unicodedata.normalize("NFC", text))
+    return one_line(unicodedata.normalize("NFC", text) if normalise else text)
 
 
 def one_line(text: str) -> str:

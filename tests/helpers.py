@@ -79,6 +79,30 @@ def make_project(parent: Path, exercises: Path) -> Path:
     return root
 
 
+def course_copy(parent: Path, slugs: list[str], time_limit: float | None = None) -> Path:
+    """A project root in `parent`/course whose only track holds these challenges of build-an-agent (with the track's
+    shared sandboxes), each given `time_limit` seconds a case if set: for tests of what comes of a loop, not of the
+    limit's value, and that grade a class without paying for the whole course. `--root` takes it."""
+    track = ROOT / "exercises" / "build-an-agent"
+    root = parent / "course"
+    copy = root / "exercises" / track.name
+    copy.mkdir(parents=True)
+    for shared in track.glob("*.py"):
+        shutil.copy(shared, copy)
+    listed = "".join(f"  - {slug}\n" for slug in slugs)
+    (copy / "track.yaml").write_text(f"title: A copy\nsummary: Part of Build an Agent.\nchallenges:\n{listed}")
+    for slug in slugs:
+        shutil.copytree(track / slug, copy / slug)
+        if time_limit is not None:
+            spec = copy / slug / "exercise.yaml"
+            text, found = re.subn(
+                r"(?m)^time_limit_seconds: .*$", f"time_limit_seconds: {time_limit}", spec.read_text()
+            )
+            assert found == 1, f"{slug} names no time limit of its own"
+            spec.write_text(text)
+    return root
+
+
 def check_golden(path: Path, text: str) -> None:
     """Compare with a golden file; LOOPCRAFT_REGEN_GOLDEN=1 rewrites it instead."""
     if REGEN or not path.exists():

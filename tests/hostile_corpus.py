@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, course_copy
 
 CORPUS = ROOT / "tests" / "hostile"
 
@@ -81,15 +80,7 @@ def challenge_copy(folder: Path, time_limit: int) -> Path:
     """The corpus's challenge, copied into `folder` with the track's sandbox beside it, with another time limit (in
     seconds); `python -m grader` takes the returned folder in place of the slug. For tests of what a loop costs the
     grader, where the limit's value is not under test: each loop in the corpus runs to the limit."""
-    track = REFERENCE.parent.parent
-    copy = folder / track.name / SLUG
-    shutil.copytree(REFERENCE.parent, copy)
-    shutil.copy(track / "agent_sandbox.py", copy.parent)
-    spec = copy / "exercise.yaml"
-    text, found = re.subn(r"(?m)^time_limit_seconds: .*$", f"time_limit_seconds: {time_limit}", spec.read_text())
-    assert found == 1, "the challenge names no time limit of its own"
-    spec.write_text(text)
-    return copy
+    return course_copy(folder, [SLUG], time_limit) / "exercises" / "build-an-agent" / SLUG
 
 
 def check(item: Hostile, tests: list[dict], time_limit: float) -> None:

@@ -37,7 +37,8 @@ def row(learner: Learner, totals: dict[str, int], store: VerdictStore) -> dict:
         "name": learner.name,
         "origin": learner.origin,
         "error": learner.error,
-        "notes": learner.notes,
+        # Why a submission could not be graded, beside the learner's own notes: the teacher reads it in the CSV.
+        "notes": learner.notes + [s.error for s in learner.sources.values() if s.error is not None],
         "lms": learner.lms,
         "challenges": cells,
     }

@@ -147,7 +147,7 @@ def _entries(dir_fd: int) -> list[tuple[bytes, os.stat_result]]:
 
 def _learner_folder(top_fd: int, raw: bytes, exercises: list[Exercise]) -> Learner:
     name = name_from_bytes(raw)
-    learner = Learner(id=name, name=name, origin=f"{name}/")
+    learner = Learner(id=name, name=name, origin=f"{name_from_bytes(raw, normalise=False)}/")
     try:
         fd = os.open(raw, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=top_fd)
     except OSError as exc:
@@ -171,7 +171,7 @@ def _learner_folder(top_fd: int, raw: bytes, exercises: list[Exercise]) -> Learn
 
 
 def _learner_progress(top_fd: int, raw: bytes, exercises: list[Exercise]) -> Learner:
-    file = name_from_bytes(raw)
+    file = name_from_bytes(raw, normalise=False)
     name = name_from_bytes(raw[: -len(b".json")])
     learner = Learner(id=name, name=name, origin=file)
     try:
@@ -223,7 +223,8 @@ def distinct(learners: Iterable[Learner]) -> list[Learner]:
         if len(same) == 1:
             out.extend(same)
             continue
-        origins = ", ".join(learner.origin for learner in same)
+        # The origins as ASCII: names that read the same are told apart only by their code points.
+        origins = ", ".join(learner.origin.encode("ascii", "backslashreplace").decode() for learner in same)
         for number, learner in enumerate(same, 1):
             learner.id = f"{learner.id} #{number}"
             learner.sources = {}
