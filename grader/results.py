@@ -82,6 +82,9 @@ class CaseResult:
     actual: Any = None
     actual_json: str | None = None  # what the case returned, as canonical JSON (hidden cases too)
 
+    def __post_init__(self) -> None:
+        self.hidden = self.hidden or self.private  # a private case is never shown, so never visible
+
     @property
     def passed(self) -> bool:
         return self.status is Status.PASS
@@ -90,15 +93,7 @@ class CaseResult:
         """`hidden_actual`: keep what a hidden case returned (the class's verdict store does, for the teacher's
         report of common wrong answers; `learner_view` drops it again)."""
         if self.private and not private_details:
-            return {
-                "name": self.name,
-                "status": self.status.value,
-                "message": PRIVATE_NOTE,
-                "output": "",
-                "hidden": True,
-                "private": True,
-                "trace": [],
-            }
+            return _private(self.name, self.status.value)
         data = {
             "name": self.name,
             "status": self.status.value,
@@ -144,10 +139,23 @@ def learner_view(case: dict) -> dict:
     a hidden case without any value (its name, status, message, output and trace); a private case as written
     (its name and status only, unless an instructor asked for the details: then those too are removed)."""
     if case.get("private"):
-        return {**case, "message": PRIVATE_NOTE, "output": "", "trace": []}
+        return _private(case["name"], case["status"])
     if case.get("hidden"):
         return {key: value for key, value in case.items() if key not in ("expected", "actual")}
     return case
+
+
+def _private(name: str, status: str) -> dict:
+    """All that is written of a private case for anyone but the instructor."""
+    return {
+        "name": name,
+        "status": status,
+        "message": PRIVATE_NOTE,
+        "output": "",
+        "hidden": True,
+        "private": True,
+        "trace": [],
+    }
 
 
 def failed_submission(names: list[str], message: str, *, private: set[str] = frozenset()) -> RunResult:
@@ -162,20 +170,31 @@ def size(value) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
+def _fit(make, length: int, room: int):
+    """`make(n)` for the largest n <= `length` whose result is at most `room` characters as JSON (escapes count)."""
+    n = length
+    while True:
+        made = make(n)
+        grown = size(made)
+        if grown <= room or n == 0:
+            return made
+        n = max(0, min(n - 1, int(n * room / grown) - 1))
+
+
 def _cut(text: str, room: int) -> str:
-    if len(text) <= room:
+    if size(text) <= room:
         return text
-    kept = max(room - 80, 0)
-    return f"{text[:kept]}\n[... {len(text) - kept} more characters not shown]"
+    return _fit(lambda n: f"{text[:n]}\n[... {len(text) - n} more characters not shown]", len(text), room)
 
 
 def _cut_value(value, room: int):
     """A value too large to show, as a note that says so and shows how it starts."""
     text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    if len(text) <= room:
+    if size(value) <= room:
         return value
-    kept = max(room - 100, 0)
-    return f"[value not shown in full: {len(text)} characters of JSON; it starts: {text[:kept]}]"
+    return _fit(
+        lambda n: f"[value not shown in full: {len(text)} characters of JSON; it starts: {text[:n]}]", len(text), room
+    )
 
 
 def _cut_trace(trace: list, room: int) -> list:
