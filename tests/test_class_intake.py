@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, read_folder
+from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, Refused, progress_codes, read_folder
 from loopcraft.exercises import find_exercise
 from loopcraft.printable import name_from_bytes, one_line
 from tests.helpers import ROOT, course_copy
@@ -201,3 +201,21 @@ def test_the_class_command_ends_with_a_row_per_learner_and_no_traceback(tmp_path
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     rows = json.loads((out / "gradebook.json").read_text())["learners"]
     assert len(rows) == len(read_folder(folder, EXERCISES))
+
+
+def test_the_grader_accepts_exactly_the_progress_files_the_site_accepts():
+    """tests/golden/progress_files.json, which tests/js/transfer.test.mjs holds the site's importer to as well."""
+    files = json.loads((ROOT / "tests" / "golden" / "progress_files.json").read_text(encoding="utf-8"))["files"]
+    for file in files:
+        text = file.get("text")
+        if "nested" in file:
+            text = "[" * file["nested"] + "]" * file["nested"]
+        if "code_chars" in file:
+            entries = {"loopcraft:code:t/s": "x" * file["code_chars"]}
+            text = json.dumps({"format": "loopcraft-progress", "version": 1, "entries": entries})
+        data = text.encode("utf-8", "surrogatepass")
+        try:
+            accepted = len(data) <= PROGRESS_BYTES and progress_codes(data, "f.json") is not None
+        except Refused:
+            accepted = False
+        assert accepted == file["accepted"], file["name"]

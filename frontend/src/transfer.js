@@ -5,10 +5,12 @@
 // docs/architecture.md documents the file's format.
 import { h } from "./dom.js";
 import { entries, removeKey, saveCopy, writeKey } from "./storage.js";
+import { firstError } from "./schema.js";
+// The file's rules, shared with the instructors' grader (loopcraft/classroom/intake.py reads the same schema).
+import SCHEMA from "../../schemas/progress.schema.json" with { type: "json" };
 
-export const FORMAT = "loopcraft-progress";
-export const VERSION = 1;
-const MAX_BYTES = 20 * 1024 * 1024;
+export const FORMAT = SCHEMA.properties.format.const;
+export const VERSION = SCHEMA.properties.version.const;
 const PREFIX = "loopcraft:";
 // Per-challenge entries: loopcraft:<kind>:<track>/<slug>.
 const PER_CHALLENGE = /^loopcraft:([a-z-]+):([^:/]+\/[^:/]+)$/;
@@ -18,28 +20,28 @@ export function exportProgress(now = new Date()) {
   return JSON.stringify({ format: FORMAT, version: VERSION, exported: now.toISOString(), entries: entries() }, null, 2);
 }
 
-/** The entries of an export file's text; throws an Error saying what is wrong with it. */
+/** The entries of an export file's text, by schemas/progress.schema.json; throws an Error saying what is wrong. */
 export function readProgressFile(text) {
-  if (text.length > MAX_BYTES) throw new Error("This file is too large to be a Loopcraft progress file.");
+  if (new TextEncoder().encode(text).length > SCHEMA.maxBytes) {
+    throw new Error("This file is too large to be a Loopcraft progress file.");
+  }
   let file;
   try {
     file = JSON.parse(text);
   } catch (err) {
     throw new Error(`This file is not a Loopcraft progress file: it is not JSON (${err.message}).`);
   }
-  if (file === null || typeof file !== "object" || file.format !== FORMAT) {
+  const error = firstError(SCHEMA, file);
+  if (!error) return file.entries;
+  const [where] = error.path;
+  if (file === null || typeof file !== "object" || Array.isArray(file) || where === "format" || !("format" in file)) {
     throw new Error(`This file is not a Loopcraft progress file (its "format" should be "${FORMAT}").`);
   }
-  if (!Number.isInteger(file.version) || file.version > VERSION || file.version < 1) {
+  if (where === "version" || !("version" in file)) {
     throw new Error(`This progress file has version ${JSON.stringify(file.version)}; this site reads version ${VERSION}. `
       + "A newer Loopcraft made it: import it there.");
   }
-  const found = file.entries;
-  if (found === null || typeof found !== "object" || Array.isArray(found)
-    || Object.entries(found).some(([key, value]) => !key.startsWith(PREFIX) || typeof value !== "string")) {
-    throw new Error(`This progress file is damaged: "entries" must map "${PREFIX}…" keys to texts.`);
-  }
-  return found;
+  throw new Error(`This progress file is damaged: "entries" must map "${PREFIX}…" keys to texts.`);
 }
 
 /**

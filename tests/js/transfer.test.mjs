@@ -2,6 +2,7 @@
 // which files it refuses (readProgressFile).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { exportProgress, planImport, readProgressFile } from "../../frontend/src/transfer.js";
 
 const code = (slug) => `loopcraft:code:t/${slug}`;
@@ -54,4 +55,23 @@ test("files that are not progress files are refused with a reason", () => {
   assert.throws(() => readProgressFile('{"format": "loopcraft-progress", "version": 2, "entries": {}}'), /reads version 1/);
   assert.throws(() => readProgressFile('{"format": "loopcraft-progress", "version": 1, "entries": {"loopcraft:a": 1}}'), /damaged/);
   assert.throws(() => readProgressFile('{"format": "loopcraft-progress", "version": 1, "entries": []}'), /damaged/);
+});
+
+// The grader reads the same files by the same rules (tests/test_class_intake.py checks it against these lines too).
+test("the site accepts exactly the progress files the grader accepts", () => {
+  const { files } = JSON.parse(readFileSync(new URL("../golden/progress_files.json", import.meta.url), "utf8"));
+  for (const file of files) {
+    let text = file.text;
+    if (file.nested !== undefined) text = "[".repeat(file.nested) + "]".repeat(file.nested);
+    if (file.code_chars !== undefined) {
+      text = JSON.stringify({ format: "loopcraft-progress", version: 1, entries: { "loopcraft:code:t/s": "x".repeat(file.code_chars) } });
+    }
+    let accepted = true;
+    try {
+      readProgressFile(text);
+    } catch {
+      accepted = false;
+    }
+    assert.equal(accepted, file.accepted, file.name);
+  }
 });
