@@ -8,6 +8,7 @@ import pytest
 
 from grader.canonical import canonical_json, digest
 from grader.judge import judge_case, judge_run
+from grader.results import error_outcome, timeout_outcome, value_outcome
 from tests.helpers import ROOT, check_golden
 
 VECTORS = ROOT / "tests" / "golden" / "judge_vectors.json"
@@ -23,7 +24,7 @@ def hidden(name, expected):
 
 
 def value(v, output=""):
-    return {"kind": "value", "value": canonical_json(v), "output": output}
+    return value_outcome(canonical_json(v), output)
 
 
 AGENT = {"answer": "done", "steps": 6, "tools_called": ["add"], "errors": 4, "stop_reason": "final_answer"}
@@ -58,22 +59,71 @@ INPUTS = [
         visible("a", AGENT),
         {"kind": "error", "phase": "call", "error": "ValueError: boom", "output": "x"},
     ),
-    ("timeout", visible("a", AGENT), {"kind": "timeout", "output": ""}),
-    ("hidden timeout", hidden("h", AGENT), {"kind": "timeout", "output": ""}),
+    ("timeout", visible("a", AGENT), timeout_outcome()),
+    ("hidden timeout", hidden("h", AGENT), timeout_outcome("printed before the loop")),
+    # Outcomes made outside the interpreter, by the driver and the runners, through grader/results.py's constructors.
+    (
+        "the interpreter crashed",
+        visible("a", AGENT),
+        error_outcome("Python crashed while running your code: x", "grader"),
+    ),
+    (
+        "a result the grader could not read",
+        hidden("h", AGENT),
+        error_outcome("This case could not be graded.", "grader"),
+    ),
+    ("a value outcome with a trace", visible("a", 1), value_outcome("1", "", [{"kind": "note", "text": "hi"}])),
+]
+# Time limits as authors write them: whole seconds, halves, milliseconds, minutes (the timeout message names it).
+LIMITS = [2.5, 1, 0.5, 10, 0.001, 1.25, 120, 3.0]
+
+# Whole runs: the cases judged, then summarised as a run (its status and message).
+RUNS = [
+    ("every case passes", [visible("a", 1), hidden("h", 2)], [value(1), value(2)]),
+    ("one case fails", [visible("a", 1), visible("b", 2)], [value(1), value(3)]),
+    (
+        "the code cannot load: the run is an error with its message",
+        [visible("a", 1), hidden("h", 2)],
+        [error_outcome("SyntaxError: x", "load"), error_outcome("SyntaxError: x", "load")],
+    ),
+    (
+        "an error when called fails the run",
+        [visible("a", 1), visible("b", 2)],
+        [error_outcome("ValueError: boom", "call"), value(2)],
+    ),
+    ("a timeout fails the run", [visible("a", 1), hidden("h", 2)], [value(1), timeout_outcome()]),
+    (
+        "a crash fails the run",
+        [visible("a", 1)],
+        [error_outcome("Python crashed while running your code: x", "grader")],
+    ),
 ]
 
 
-def build_vectors() -> list[dict]:
-    return [
+def build_vectors() -> dict:
+    judged = [(title, case, outcome, 2.5) for title, case, outcome in INPUTS]
+    judged += [(f"a timeout at {limit} s", visible("a", 1), timeout_outcome(), limit) for limit in LIMITS]
+    cases = [
         {
             "title": title,
             "case": case,
             "outcome": outcome,
-            "time_limit": 2.5,
-            "result": judge_case(case, outcome, 2.5).to_dict(),
+            "time_limit": limit,
+            "result": judge_case(case, outcome, limit).to_dict(),
         }
-        for title, case, outcome in INPUTS
+        for title, case, outcome, limit in judged
     ]
+    runs = [
+        {
+            "title": title,
+            "cases": run_cases,
+            "outcomes": outcomes,
+            "time_limit": 1.5,
+            "result": judge_run(run_cases, outcomes, 1.5).to_dict(),
+        }
+        for title, run_cases, outcomes in RUNS
+    ]
+    return {"cases": cases, "runs": runs}
 
 
 def test_judge_vectors_match_golden_file():
