@@ -22,7 +22,8 @@ from .errors import ExerciseError, LoopcraftError
 from .exercises import rel_path
 from .serve import LiveState, make_server
 
-WATCHED = ["exercises", "templates", "schemas", "frontend/src"]
+# grader/ is shipped into the site (py/), so an edit of it is a change of the site too.
+WATCHED = ["exercises", "templates", "schemas", "frontend/src", "grader"]
 
 
 class DevServer:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -262,3 +263,18 @@ def test_server_sends_precompressed_copies_when_accepted(tmp_path: Path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_dev_server_rebuilds_when_the_grader_changes(project: Path):
+    from loopcraft.watch import DevServer
+
+    shipped = project / "site" / "py" / "grader" / "canonical.py"
+    with DevServer(project, project / "site", "127.0.0.1", 0, isolation=True, verify=False, quiet=True) as dev:
+        assert project / "grader" in dev.watched
+        assert "# edited" not in shipped.read_text()
+        source = project / "grader" / "canonical.py"
+        source.write_text(source.read_text() + "\n# edited\n")
+        deadline = time.monotonic() + 300  # a rebuild takes about a second; this only ends a test that would hang
+        while not (shipped.is_file() and "# edited" in shipped.read_text()):
+            assert time.monotonic() < deadline, "the site was not rebuilt after the grader changed"
+            time.sleep(0.2)
