@@ -18,6 +18,11 @@
 // too: a new interpreter in the same worker, restored from the snapshot (or booted, when there is none yet), and
 // nothing of the broken one survives. Only a worker that never answered is replaced.
 //
+// A page's run can end early: `stop()` cuts the case in flight short the way a timeout does (an interrupt, or a new
+// worker when there is none or it goes unanswered) and runs no more cases; `stopAt(outcome)`, given to run(), ends
+// the run after the first case it is true of (a page stops at a timeout: a loop costs one time limit, not one a case).
+// Either way run() resolves with the outcomes of the cases that ran to the end, fewer than asked.
+//
 // States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs, snapshot}, as
 // the worker said: "restored", "missing" or undefined);
 // "running"; "finished" (a run is over); "restarting" ({reason}: one of RESTART_REASONS); "error" ({message}).
@@ -30,6 +35,7 @@ const INTERRUPT_GRACE_MS = 2500;
 export const RESTART_REASONS = {
   noInterrupt: "no-interrupt", // a case ran out of time where Python cannot be interrupted (no SharedArrayBuffer)
   noAnswer: "no-answer", // interrupted, the case did not answer within the grace (it caught the interrupt)
+  stopped: "stopped", // a run was stopped where Python cannot be interrupted
 };
 const IDLE_MS = 1000;
 
@@ -61,7 +67,9 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   let ready = null; // a promise settled when the current worker's Python is loaded
   let settle = null; // {resolve, reject} of `ready`
   let used = false; // the current interpreter has run learner code
-  let pending = null; // {runId, index, resolve} for the case in flight
+  let loaded = false; // the current worker has said "ready" (a run stopped while Python loads ends before that)
+  let pending = null; // {runId, index, resolve, cut} for the case in flight
+  let stopRun = null; // ends the run in progress early (see stop())
   let runCounter = 0;
   let busy = false;
   let snapshotWanted = false;
@@ -78,7 +86,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     onState(state, detail);
     const started = performance.now();
     used = false;
-    ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    loaded = false;
+    expectReady();
     // An interrupt left over from the worker being replaced would stop the new one's start-up.
     if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
     worker = spawn();
@@ -86,6 +95,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
       (message) => {
         if (message.type === "ready") {
           if (message.snapshot === "missing") snapshotWanted = background;
+          loaded = true;
           settle.resolve();
           armIdle();
           onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started), snapshot: message.snapshot });
@@ -124,9 +134,14 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
 
   function renew() {
     used = false;
-    ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    expectReady();
     worker.post({ type: "renew" });
     return ready;
+  }
+
+  function expectReady() {
+    ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    ready.catch(() => {}); // reported by onState("error"); a run waiting for Python gets the failure too
   }
 
   function restart(reason) {
@@ -134,71 +149,96 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     start("restarting", { reason });
   }
 
-  // Resolves with {message, timedOut, reason}: message is the worker's case-done, or null when the worker never
-  // answered (no interrupt available, or learner code that ignored it: `reason` says which).
+  // Resolves with {message, ended, reason}: message is the worker's case-done, or null when the worker never answered
+  // (no interrupt available, or learner code that ignored it: `reason` says which); ended is null, or why the case
+  // was cut short: "timeout" (over its limit) or "stopped" (stop()).
   function runOne(runId, index, timeLimitMs, request) {
     return new Promise((resolve) => {
-      let timedOut = false;
+      let ended = null;
       const timers = [];
       const finish = (message, reason = null) => {
         timers.forEach(clearTimeout);
         pending = null;
-        resolve({ message, timedOut, reason });
+        resolve({ message, ended, reason });
       };
-      pending = { runId, index, resolve: finish };
       const answeredBefore = answered && Atomics.load(answered, 0);
-      timers.push(
-        setTimeout(() => {
-          timedOut = true;
-          if (!interruptBuffer) return finish(null, RESTART_REASONS.noInterrupt);
-          Atomics.store(interruptBuffer, 0, SIGINT);
-          timers.push(setTimeout(() => {
-            // Unchanged: no answer. Otherwise its answer is on the way, read once the page gets to it.
-            if (Atomics.load(answered, 0) === answeredBefore) finish(null, RESTART_REASONS.noAnswer);
-          }, INTERRUPT_GRACE_MS));
-        }, timeLimitMs),
-      );
+      const cut = (why) => {
+        if (ended) return;
+        ended = why;
+        if (!interruptBuffer) return finish(null, why === "stopped" ? RESTART_REASONS.stopped : RESTART_REASONS.noInterrupt);
+        Atomics.store(interruptBuffer, 0, SIGINT);
+        timers.push(setTimeout(() => {
+          // Unchanged: no answer. Otherwise its answer is on the way, read once the page gets to it.
+          if (Atomics.load(answered, 0) === answeredBefore) finish(null, RESTART_REASONS.noAnswer);
+        }, INTERRUPT_GRACE_MS));
+      };
+      pending = { runId, index, resolve: finish, cut };
+      timers.push(setTimeout(() => cut("timeout"), timeLimitMs));
       worker.post({ type: "run-case", runId, index, ...request });
     });
   }
 
-  async function run({ source, sandbox, entry, cases, timeLimitMs = defaultTimeLimitMs }, { onCaseStart = () => {}, onCaseDone = () => {} } = {}) {
+  async function run(
+    { source, sandbox, entry, cases, timeLimitMs = defaultTimeLimitMs },
+    { onCaseStart = () => {}, onCaseDone = () => {}, stopAt = () => false } = {},
+  ) {
     if (!(timeLimitMs > 0)) throw new Error(`no time limit for this run (got ${timeLimitMs})`);
     const runId = ++runCounter;
     const outcomes = [];
+    let stopped = false;
+    let wake;
+    const stopping = new Promise((resolve) => (wake = resolve));
+    // Waits for `promise`, or less when the run is stopped meanwhile.
+    const unlessStopped = (promise) => Promise.race([promise, stopping]);
+    stopRun = () => {
+      stopped = true;
+      wake();
+      pending?.cut("stopped");
+    };
     busy = true;
     clearTimeout(idleTimer);
     try {
-      await ready;
-      if (fresh && used) await renew();
-      onState("running");
+      await unlessStopped(ready);
+      if (fresh && used && !stopped) await renew();
+      if (!stopped) onState("running");
       for (const [index, { args }] of cases.entries()) {
+        if (stopped) break;
         onCaseStart(index);
         used = true;
-        const { message, timedOut, reason } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
-        // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
-        const outcome = timedOut ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
-        outcomes.push(outcome);
-        onCaseDone(index, outcome);
+        const { message, ended, reason } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
+        if (ended !== "stopped") {
+          // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
+          const outcome = ended === "timeout" ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
+          outcomes.push(outcome);
+          onCaseDone(index, outcome);
+          if (stopAt(outcome)) stopped = true;
+        }
         if (message === null) {
           restart(reason);
+          if (stopped) break; // the next run waits for the new worker
           await ready;
           onState("running");
         } else if (message.crashed) {
           // The worker answered, so it is sound: a new interpreter in it costs a fraction of a new worker (its
           // WebAssembly is compiled already), and nothing of the broken one survives either way.
-          await renew();
+          await unlessStopped(renew());
         }
       }
     } finally {
       busy = false;
+      stopRun = null;
       armIdle();
     }
-    onState("finished");
+    if (loaded) onState("finished"); // else "ready" comes when Python is back
     return outcomes;
+  }
+
+  // Ends the run in progress early; does nothing between runs.
+  function stop() {
+    stopRun?.();
   }
 
   start("loading");
   // whenIdle: settled once Python is ready and no run has been in progress for a moment.
-  return { run, whenReady: () => ready, whenIdle: () => whenIdle };
+  return { run, stop, whenReady: () => ready, whenIdle: () => whenIdle };
 }
