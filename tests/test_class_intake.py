@@ -181,7 +181,7 @@ def test_intake_gives_a_row_per_learner_and_reads_only_regular_files_within_thei
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
-    return course_copy(tmp_path_factory.mktemp("course"), [SLUG], time_limit=1)
+    return course_copy(tmp_path_factory.mktemp("course"), [SLUG])
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
