@@ -2,9 +2,12 @@
 
     python -m grader EXERCISE SOLUTION.py|FOLDER [--json] [--private-details]
                                                              one challenge: a file, or a folder of files
-    python -m grader class SUBMISSIONS/ --out DIR [--jobs N] [--shard K/N]
-                                                             a whole class: a folder per learner, SLUG.py each
-    python -m grader merge DIR1 DIR2 ... --out DIR           join the gradebooks of shards
+    python -m grader class SUBMISSIONS/|SUBMISSIONS.zip --out DIR [--jobs N] [--shard K/N | --shards N]
+                     [--challenge SLUG] [--lms canvas|moodle --roster FILE]
+                                                             a whole class: a folder per learner, SLUG.py each, or a
+                                                             zip of that, or Canvas's or Moodle's download
+    python -m grader merge DIR1 DIR2 ... --out DIR [--lms canvas|moodle --roster FILE]
+                                                             join the gradebooks of shards
 
 Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts come from loopcraft.grading, the one
 grading core. What a report shows of each case is grader/results.py's rule: a private case's name and status only
@@ -16,12 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from grader.results import RunResult, failed_submission
 
 from .classroom.intake import Source, read_solutions
+from .classroom.lms import LMSS
 from .errors import LoopcraftError
 from .exercises import Exercise, find_exercise
 from .grading import Grader
@@ -84,10 +89,74 @@ def _shard(text: str) -> tuple[int, int]:
     return k, n
 
 
+def shard_of(shard: tuple[int, int] | None, shards: int | None, env: dict[str, str]) -> tuple[tuple[int, int], str]:
+    """Which share of the learners this run grades, and whence that came: `--shard K/N`, else the index of a job
+    array's task (Slurm's SLURM_ARRAY_TASK_ID and _MIN, _STEP, _COUNT; a Kubernetes Indexed Job's
+    JOB_COMPLETION_INDEX, with `--shards N`; GitLab CI's parallel jobs' CI_NODE_INDEX and CI_NODE_TOTAL), else all."""
+    if shard is not None:
+        if shards is not None and shards != shard[1]:
+            raise LoopcraftError(f"--shard {shard[0]}/{shard[1]} and --shards {shards} disagree")
+        return shard, ""
+
+    def number(name: str) -> int:
+        value = env.get(name, "").strip()
+        if not value.isdigit():
+            raise LoopcraftError(f"{name}={env.get(name)!r} is not a whole number (is this a job array's task?)")
+        return int(value)
+
+    if "SLURM_ARRAY_TASK_ID" in env:
+        task, first = number("SLURM_ARRAY_TASK_ID"), number("SLURM_ARRAY_TASK_MIN")
+        step = number("SLURM_ARRAY_TASK_STEP") if "SLURM_ARRAY_TASK_STEP" in env else 1
+        count = number("SLURM_ARRAY_TASK_COUNT")
+        k, n, whence = (task - first) // max(step, 1) + 1, count, f"SLURM_ARRAY_TASK_ID={task}"
+        if (task - first) % max(step, 1) or not 1 <= k <= n:
+            raise LoopcraftError(
+                f"Slurm's array task {task} (from {first}, step {step}, {count} tasks) is not one of a range: "
+                "submit the array as --array=0-(N-1), or give --shard K/N"
+            )
+    elif "JOB_COMPLETION_INDEX" in env:
+        if shards is None:
+            raise LoopcraftError("JOB_COMPLETION_INDEX is set: give --shards N, N being the Job's completions")
+        k, n, whence = number("JOB_COMPLETION_INDEX") + 1, shards, f"JOB_COMPLETION_INDEX={env['JOB_COMPLETION_INDEX']}"
+    elif "CI_NODE_INDEX" in env and "CI_NODE_TOTAL" in env:
+        k, n, whence = number("CI_NODE_INDEX"), number("CI_NODE_TOTAL"), f"CI_NODE_INDEX={env['CI_NODE_INDEX']}"
+    elif shards is not None:
+        raise LoopcraftError(
+            "--shards N needs the index of a job array's task (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX); "
+            "outside one, give --shard K/N"
+        )
+    else:
+        return (1, 1), ""
+    if shards is not None and shards != n:
+        raise LoopcraftError(f"--shards {shards}, but {whence} is one of {n}")
+    if not 1 <= k <= n:
+        raise LoopcraftError(f"{whence}: shard {k} of {n} does not exist")
+    return (k, n), whence
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number, 1 or more")
+    return int(text)
+
+
 def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of runners, 1 or more")
     return int(text)
+
+
+def _lms_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lms", choices=LMSS, help="also write DIR/LMS-import.csv, the scores in that LMS's gradebook import layout"
+    )
+    parser.add_argument(
+        "--roster",
+        type=Path,
+        metavar="FILE",
+        help="the LMS's gradebook export (Canvas: Grades > Export; Moodle: the assignment's grading worksheet or "
+        "the gradebook's plain text export), to match learners with",
+    )
 
 
 def _parser(command: str | None) -> argparse.ArgumentParser:
@@ -106,7 +175,11 @@ def _parser(command: str | None) -> argparse.ArgumentParser:
             description="Grade a whole class: SUBMISSIONS holds a folder per "
             "learner, with one SLUG.py per challenge (or a progress export).",
         )
-        parser.add_argument("submissions", type=Path, help="a folder with a folder per learner")
+        parser.add_argument(
+            "submissions",
+            type=Path,
+            help="a folder with a folder per learner, or a zip: of such a folder, or Canvas's or Moodle's download",
+        )
         parser.add_argument(
             "--out",
             type=Path,
@@ -117,16 +190,31 @@ def _parser(command: str | None) -> argparse.ArgumentParser:
         parser.add_argument(
             "--shard",
             type=_shard,
-            default=(1, 1),
+            default=None,
             metavar="K/N",
-            help="grade only the K-th of N equal shares of the learners",
+            help="grade only the K-th of N equal shares of the learners (default: from a Slurm job array's, a "
+            "Kubernetes Indexed Job's or GitLab's parallel job's variables, else all)",
         )
+        parser.add_argument(
+            "--shards",
+            type=_count,
+            default=None,
+            metavar="N",
+            help="in a job array whose system does not say how many tasks it has (a Kubernetes Indexed Job): N",
+        )
+        parser.add_argument(
+            "--challenge",
+            metavar="SLUG",
+            help="an assignment of one challenge: each learner's one Python file is its solution, whatever its name",
+        )
+        _lms_options(parser)
     elif command == "merge":
         parser = argparse.ArgumentParser(
             prog=prog, parents=[common], description="Join the gradebooks of shards into one."
         )
         parser.add_argument("shards", type=Path, nargs="+", help="the --out folders of `class --shard` runs")
         parser.add_argument("--out", type=Path, required=True)
+        _lms_options(parser)
     else:
         parser = argparse.ArgumentParser(
             prog=prog,
@@ -162,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
         from . import classroom
 
         if command == "class":
+            args.shard, whence = shard_of(args.shard, args.shards, dict(os.environ))
+            if whence:
+                print(f"shard {args.shard[0]}/{args.shard[1]}, from {whence}", file=sys.stderr)
             return classroom.main_class(args, project)
         return classroom.main_merge(args, project)
     except LoopcraftError as exc:

@@ -17,7 +17,7 @@ import math
 import os
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jsonschema
@@ -167,11 +167,16 @@ class Track:
     parts: list[Part]  # a track listed with plain `challenges` is one part titled like the track
     mutation_threshold: float  # percent; see loopcraft/mutate.py
     lab: Lab | None = None
+    points: dict[str, float] = field(default_factory=dict)  # a challenge's worth in an LMS's gradebook (default 1)
 
     @property
     def exercises(self) -> list[Exercise]:
         """Every challenge in course order."""
         return [ex for part in self.parts for ex in part.exercises]
+
+    def points_of(self, slug: str) -> float:
+        """What a challenge is worth in a gradebook: its `points` in track.yaml, 1 unless set."""
+        return self.points.get(slug, 1.0)
 
     @property
     def items(self) -> list[Exercise | Lesson]:
@@ -273,6 +278,12 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
     parts, listing_key = _listed_parts(doc)
     _check_listing(doc, rel, parts, listing_key, folders, loaded, problems)
     lab = _load_lab(doc, rel, real_dir, folders, problems) if isinstance(doc.data.get("lab"), dict) else None
+    points = doc.data.get("points", {})
+    for slug in points:
+        if slug not in folders:
+            problems.append(
+                Problem(rel, doc.line(("points", slug)), f"points: {slug!r} is not a challenge of this track")
+            )
     if has_errors(problems[before:]):
         return None
     return Track(
@@ -283,6 +294,7 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
         parts=[Part(title, [loaded[slug] for slug, _ in entries]) for title, entries in parts],
         mutation_threshold=float(doc.data.get("mutation_threshold", schema_default("track", "mutation_threshold"))),
         lab=lab,
+        points={slug: float(value) for slug, value in points.items()},
     )
 
 

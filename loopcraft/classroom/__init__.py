@@ -5,11 +5,13 @@ One flow, one store, every output a function of it:
     submissions --intake--> learners --grade (loopcraft.grading, one per submission)--> verdict store
     verdict store + gradebook.json + course --> gradebook.csv, the class report, feedback pages, LMS imports
 
-- `intake.py` is the only code that reads what learners handed in, and applies every rule about hostile input.
+- `intake.py` is the only code that reads what learners handed in, and applies every rule about hostile input;
+  `zipped.py` reads a zip (plain, Canvas's or Moodle's download) by the same rules, and those of zip entries.
 - `store.py` keeps a verdict per (learner, challenge) as it is made, keyed by what made it: a crashed run resumes,
   an unchanged submission is never graded twice. `--shard K/N` grades every N-th learner; `merge` joins shards.
 - `gradebook.json` is the class's index (a row per learner); `write_outputs` renders everything else from it and
-  the store, so a merged, a resumed and a one-run class give byte-equal outputs.
+  the store, so a merged, a resumed and a one-run class give byte-equal outputs; `lms.py` renders Canvas's and
+  Moodle's import files from it and their gradebook export.
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ from tqdm import tqdm
 
 from grader.results import failed_submission
 
+from ..cache import BuildCache
 from ..errors import LoopcraftError
-from ..exercises import Exercise, load_course
+from ..exercises import Exercise, Track, load_course
 from ..grading import Grader
 from ..printable import one_line
 from ..project import Project
-from . import gradebook, intake
+from . import gradebook, intake, lms, zipped
 from .intake import Learner, Source
 from .store import VerdictStore, fingerprint, key
 
@@ -43,9 +46,15 @@ class Submission:
     key: str
 
 
-def course_exercises(project: Project) -> list[Exercise]:
+def course(project: Project) -> list[Track]:
+    """The course's tracks, loaded through the build cache (parsing every YAML file anew costs a second)."""
+    return load_course(project.root, cache=BuildCache(project.root))
+
+
+def course_exercises(project: Project, tracks: list[Track] | None = None) -> list[Exercise]:
     """The challenges of every track, in course order; their slugs name the files and the gradebook's columns."""
-    exercises = [ex for track in load_course(project.root) for ex in track.exercises]
+    tracks = course(project) if tracks is None else tracks
+    exercises = [ex for track in tracks for ex in track.exercises]
     slugs = [ex.slug for ex in exercises]
     clashes = sorted({slug for slug in slugs if slugs.count(slug) > 1})
     if clashes:
@@ -86,14 +95,29 @@ def _grade_all(todo: list[Submission], jobs: int, store: VerdictStore, project: 
     return [failure for g in graders for failure in g.failures]
 
 
-def write_outputs(out: Path, doc: dict, store: VerdictStore) -> None:
-    """Everything a class run leaves for the teacher, from the gradebook's rows and the store alone."""
+def write_outputs(out: Path, doc: dict, store: VerdictStore, export: lms.Export | None = None) -> list[str]:
+    """Everything a class run leaves for the teacher, from the gradebook's rows and the store alone (and, for an
+    LMS's import, its roster); returns what the teacher should be told of them."""
     gradebook.write_book(out, doc)
+    return lms.write(out, doc, export) if export is not None else []
+
+
+def _export(args, tracks: list[Track], slugs: list[str]) -> lms.Export | None:
+    if (args.lms is None) != (args.roster is None):
+        raise LoopcraftError("--lms and --roster go together: the LMS, and its gradebook export to match learners with")
+    return None if args.lms is None else lms.prepare(args.lms, args.roster, tracks, slugs)
 
 
 def main_class(args, project: Project) -> int:
-    exercises = course_exercises(project)
-    everyone = intake.read_folder(args.submissions, exercises)
+    tracks = course(project)
+    exercises = course_exercises(project, tracks)
+    if args.challenge is not None:
+        exercises = [ex for ex in exercises if ex.slug == args.challenge]
+        if not exercises:
+            raise LoopcraftError(f"--challenge {args.challenge}: no such challenge in the course")
+    export = _export(args, tracks, [ex.slug for ex in exercises])
+    read = zipped.read_zip if args.submissions.is_file() else intake.read_folder
+    everyone = read(args.submissions, exercises, args.challenge)
     k, n = args.shard
     mine = everyone[k - 1 :: n]
     store = VerdictStore(args.out)
@@ -129,8 +153,10 @@ def main_class(args, project: Project) -> int:
         _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     doc = gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
-    write_outputs(args.out, doc, store)
+    told = write_outputs(args.out, doc, store, export)
     _say(f"gradebook: {args.out / 'gradebook.csv'} and gradebook.json")
+    for line in told:
+        _say(line)
     return 0
 
 
@@ -151,6 +177,9 @@ def main_merge(args, project: Project) -> int:
                 for slug, c in r["challenges"].items():
                     if c["status"] != gradebook.MISSING:
                         out.copy_from(theirs, r["learner"], slug)
-    write_outputs(args.out, gradebook.book(slugs, list(rows.values())), out)
+    export = _export(args, course(project), slugs)
+    told = write_outputs(args.out, gradebook.book(slugs, list(rows.values())), out, export)
     _say(f"merged {len(args.shards)} gradebooks, {len(rows)} learners: {args.out / 'gradebook.csv'}")
+    for line in told:
+        _say(line)
     return 0

@@ -12,7 +12,10 @@ The rules:
 - Every learner name is taken whatever its bytes (`printable.name_from_bytes`: escaped where not UTF-8, NFC,
   controls escaped); learners whose names become the same are each an error row, and the others go on.
 - A progress file that fails to parse or to match schemas/progress.schema.json, for any reason (depth, size,
-  types), is that learner's error.
+  types), is that learner's error (or, beside solution files, a note).
+- Which of a learner's files is which challenge's (`take`): SLUG.py; with `--challenge SLUG`, their one Python file;
+  a progress file (*.json) for the challenges no SLUG.py gives; of an LMS's resubmissions the latest. The same for a
+  folder and a zip (`zipped.py`, which adds the rules of zip entries).
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ import errno
 import json
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import jsonschema
@@ -60,6 +64,22 @@ class Learner:
     lms: dict[str, str] = field(default_factory=dict)  # ids the learner has in an LMS, to match its gradebook
 
 
+@dataclass(frozen=True)
+class HandedIn:
+    """A file of one learner's hand-in, found but not read yet: a file in their folder, an entry of a zip."""
+
+    name: str  # its own name, printable: "limit.py"
+    origin: str  # where it is, printable: "alice/limit.py", "class.zip: doejohn_12_34_limit.py"
+    read: Callable[[int], bytes] | None  # its bytes, at most the cap it is given (raises Refused); None if refused
+    refused: str | None = None  # why it cannot be read at all (a link, a path out of the zip, ...), for the learner
+    stem: str | None = None  # its name without an LMS's resubmission suffix ("limit.py" for "limit-2.py")
+    version: tuple = ()  # of the files of one stem, the one with the highest version is the latest: it is kept
+
+    @property
+    def base(self) -> str:
+        return self.stem or self.name
+
+
 def decode(data: bytes, origin: str) -> str:
     try:
         return data.decode("utf-8-sig")
@@ -70,7 +90,7 @@ def decode(data: bytes, origin: str) -> str:
         ) from None
 
 
-def _too_big(origin: str, size: int, cap: int) -> Refused:
+def too_big(origin: str, size: int, cap: int) -> Refused:
     return Refused(f"{origin}: {size:,} bytes, over the {cap:,} bytes a submission may have")
 
 
@@ -87,7 +107,7 @@ def read_regular(dir_fd: int, name: str, origin: str, cap: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise Refused(f"{origin}: not a regular file; only regular files are read")
         if info.st_size > cap:
-            raise _too_big(origin, info.st_size, cap)
+            raise too_big(origin, info.st_size, cap)
         chunks, size = [], 0
         while size <= cap:
             chunk = os.read(fd, min(1 << 16, cap + 1 - size))
@@ -96,7 +116,7 @@ def read_regular(dir_fd: int, name: str, origin: str, cap: int) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
         if size > cap:  # it grew while being read
-            raise _too_big(origin, size, cap)
+            raise too_big(origin, size, cap)
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -127,7 +147,7 @@ def _source_from_progress(codes: dict[str, str], ex: Exercise, origin: str) -> S
         return None
     where = f"{origin} ({ex.slug})"
     if len(code.encode("utf-8", "surrogatepass")) > SOURCE_BYTES:
-        return Source(where, error=str(_too_big(where, len(code.encode("utf-8", "surrogatepass")), SOURCE_BYTES)))
+        return Source(where, error=str(too_big(where, len(code.encode("utf-8", "surrogatepass")), SOURCE_BYTES)))
     return Source(where, text=code)
 
 
@@ -145,7 +165,7 @@ def _entries(dir_fd: int) -> list[tuple[bytes, os.stat_result]]:
     return sorted(found)
 
 
-def _learner_folder(top_fd: int, raw: bytes, exercises: list[Exercise]) -> Learner:
+def _learner_folder(top_fd: int, raw: bytes, exercises: list[Exercise], challenge: str | None) -> Learner:
     name = name_from_bytes(raw)
     learner = Learner(id=name, name=name, origin=f"{name_from_bytes(raw, normalise=False)}/")
     try:
@@ -154,41 +174,119 @@ def _learner_folder(top_fd: int, raw: bytes, exercises: list[Exercise]) -> Learn
         learner.error = f"{name}/: could not be opened ({exc.strerror})"
         return learner
     try:
-        present = {raw_name: info for raw_name, info in _entries(fd)}
-        for ex in exercises:
-            file = f"{ex.slug}.py".encode()
-            if file not in present:
-                continue
-            origin = f"{name}/{ex.slug}.py"
-            try:
-                text = decode(read_regular(fd, os.fsdecode(file), origin, SOURCE_BYTES), origin)
-                learner.sources[ex.slug] = Source(origin, text=text)
-            except Refused as exc:
-                learner.sources[ex.slug] = Source(origin, error=str(exc))
+        files = []
+        for raw_name, _ in _entries(fd):
+            file, origin = name_from_bytes(raw_name), f"{name}/{name_from_bytes(raw_name)}"
+            files.append(HandedIn(file, origin, partial(read_regular, fd, os.fsdecode(raw_name), origin)))
+        return take(learner, files, exercises, challenge)
     finally:
         os.close(fd)
-    return learner
 
 
-def _learner_progress(top_fd: int, raw: bytes, exercises: list[Exercise]) -> Learner:
+def _learner_progress(top_fd: int, raw: bytes, exercises: list[Exercise], challenge: str | None) -> Learner:
     file = name_from_bytes(raw, normalise=False)
     name = name_from_bytes(raw[: -len(b".json")])
     learner = Learner(id=name, name=name, origin=file)
+    return take(
+        learner, [HandedIn(file, file, partial(read_regular, top_fd, os.fsdecode(raw), file))], exercises, challenge
+    )
+
+
+def _listed(names: list[str], most: int = 5) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def _latest(files: list[HandedIn], what: str) -> tuple[HandedIn | None, str | None, str | None]:
+    """(the file kept, or None; why none could be, or None; a note on the resubmissions left aside, or None)."""
+    stems = sorted({f.base for f in files})
+    if len(stems) > 1:
+        return None, f"{len(stems)} files could be {what} ({_listed(stems)}); hand in one", None
+    ordered = sorted(files, key=lambda f: f.version)
+    kept = ordered[-1]
+    tied = [f for f in files if f.version == kept.version]
+    if len(tied) > 1:  # not versions of one file: the same file twice (its refusal says so, if it was refused)
+        problem = f"{len(tied)} files named {kept.base} ({_listed([f.origin for f in tied])}); hand in one"
+        return (kept, None, None) if kept.refused else (None, problem, None)
+    older = [f.name for f in ordered[:-1]]
+    note = f"{what}: kept {kept.name}, the latest of {len(files)} (left aside: {_listed(older)})" if older else None
+    return kept, None, note
+
+
+def _read_source(file: HandedIn) -> Source:
+    if file.refused is not None:
+        return Source(file.origin, error=file.refused)
     try:
-        codes = progress_codes(read_regular(top_fd, os.fsdecode(raw), file, PROGRESS_BYTES), file)
+        return Source(file.origin, text=decode(file.read(SOURCE_BYTES), file.origin))
     except Refused as exc:
-        learner.error = str(exc)
-        return learner
-    for ex in exercises:
-        source = _source_from_progress(codes, ex, file)
-        if source is not None:
-            learner.sources[ex.slug] = source
+        return Source(file.origin, error=str(exc))
+
+
+def _read_progress(file: HandedIn) -> dict[str, str]:
+    if file.refused is not None:
+        raise Refused(file.refused)
+    return progress_codes(file.read(PROGRESS_BYTES), file.origin)
+
+
+def take(learner: Learner, files: list[HandedIn], exercises: list[Exercise], challenge: str | None = None) -> Learner:
+    """Fill in `learner` from the files they handed in: SLUG.py is the challenge SLUG's (with `challenge`, their one
+    Python file is its, SLUG.py first if there are several); a progress file (*.json) gives the challenges no .py file
+    gives; of several versions of one file, the latest; anything else is left aside, and said so in the notes. A file
+    that cannot be read is the error of the challenge it is for; an unreadable progress file, the learner's (a note
+    only, beside .py files)."""
+    slugs = {ex.slug for ex in exercises}
+    by_slug: dict[str, list[HandedIn]] = {}
+    progress, aside = [], []
+    for file in files:
+        if file.base.endswith(".py") and (challenge is not None or file.base[:-3] in slugs):
+            by_slug.setdefault(challenge or file.base[:-3], []).append(file)
+        elif file.base.endswith(".json"):
+            progress.append(file)
+        else:
+            aside.append(file)
+    for slug, candidates in by_slug.items():
+        named = [f for f in candidates if f.base == f"{slug}.py"]
+        kept, problem, note = _latest(named or candidates, f"the solution of {slug}")
+        learner.sources[slug] = _read_source(kept) if kept else Source(learner.origin, error=problem)
+        if note:
+            learner.notes.append(note)
+        if named and len(named) < len(candidates):
+            others = sorted({f.base for f in candidates} - {f"{slug}.py"})
+            learner.notes.append(f"{slug}: graded {slug}.py (left aside: {_listed(others)})")
+    if progress:
+        kept, problem, note = _latest(progress, "the progress file")
+        try:
+            if kept is None:
+                raise Refused(problem)
+            codes = _read_progress(kept)
+        except Refused as exc:
+            if not by_slug:
+                learner.error = str(exc)
+                return learner
+            learner.notes.append(f"left aside: {exc}")
+        else:
+            if note:
+                learner.notes.append(note)
+            for ex in exercises:
+                source = _source_from_progress(codes, ex, kept.origin)
+                if source is not None and ex.slug in learner.sources:
+                    learner.notes.append(f"{ex.slug}: graded {learner.sources[ex.slug].origin}, not {kept.name}'s code")
+                elif source is not None:
+                    learner.sources[ex.slug] = source
+    refused = [f"{f.origin} ({f.refused})" for f in aside if f.refused is not None]
+    if refused:
+        learner.notes.append(f"refused: {_listed(refused)}")
+    others = [f.name for f in aside if f.refused is None]
+    if others:
+        what = "a .py file" if challenge else "SLUG.py or a progress file"
+        learner.notes.append(f"left aside, not {what}: {_listed(others)}")
     return learner
 
 
-def read_folder(folder: Path, exercises: list[Exercise]) -> list[Learner]:
-    """The learners of a class handed in as a folder: a folder per learner holding SLUG.py files, or a progress
-    file per learner (LEARNER.json). Anything else at the top is left alone; a link there is its learner's error."""
+def read_folder(folder: Path, exercises: list[Exercise], challenge: str | None = None) -> list[Learner]:
+    """The learners of a class handed in as a folder: a folder per learner holding SLUG.py files (or, with
+    `challenge`, one Python file), or a progress file per learner (LEARNER.json). Anything else at the top is left
+    alone; a link there is its learner's error."""
     try:
         top_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
@@ -199,9 +297,9 @@ def read_folder(folder: Path, exercises: list[Exercise]) -> list[Learner]:
         learners = []
         for raw, info in _entries(top_fd):
             if stat.S_ISDIR(info.st_mode):
-                learners.append(_learner_folder(top_fd, raw, exercises))
+                learners.append(_learner_folder(top_fd, raw, exercises, challenge))
             elif raw.endswith(b".json") and len(raw) > len(b".json"):
-                learners.append(_learner_progress(top_fd, raw, exercises))
+                learners.append(_learner_progress(top_fd, raw, exercises, challenge))
             elif stat.S_ISLNK(info.st_mode):
                 name = name_from_bytes(raw)
                 learners.append(Learner(id=name, name=name, origin=name, error=f"{name}: a link; it was not followed"))
@@ -210,6 +308,19 @@ def read_folder(folder: Path, exercises: list[Exercise]) -> list[Learner]:
     if not learners:
         raise LoopcraftError(f"{folder}: no learner folders or progress files in it")
     return distinct(learners)
+
+
+def read_hand_in(folder: Path, exercises: list[Exercise], challenge: str | None = None) -> Learner:
+    """One learner's folder, read as a class's learner folder is (Gradescope's submission/)."""
+    folder = Path(folder).resolve()
+    try:
+        top_fd = os.open(folder.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise LoopcraftError(f"{folder.parent}: cannot be read ({exc.strerror})") from None
+    try:
+        return _learner_folder(top_fd, os.fsencode(folder.name), exercises, challenge)
+    finally:
+        os.close(top_fd)
 
 
 def distinct(learners: Iterable[Learner]) -> list[Learner]:

@@ -1,0 +1,427 @@
+"""Zips in: a class handed in as one zip, read into `Learner` records by intake's rules (`intake.take`: which file is
+which challenge's; its caps, decoding and names), plus the rules of zip entries. Nothing is unpacked to disk: an
+entry is read, into memory and capped, only when it is a file some challenge needs.
+
+Three layouts, told apart by the entries' names (the one most entries follow; an entry that follows none is a row
+of its own, with an error):
+- plain: the class folder zipped (a folder per learner holding SLUG.py files, or LEARNER.json), possibly inside one
+  folder of its own;
+- Canvas's "Download Submissions": flat files `<name>_<user id>_<attachment id>_<original name>`, `_late` after the
+  name for late ones; a file handed in again is renamed `<original>-1.py`, `-2`...: the latest is kept;
+- Moodle's "Download all submissions": folders `<Full Name>_<participant id>_assignsubmission_file_` holding the
+  learner's files (or, downloaded without folders, files named so followed by the original name).
+One learner per LMS user, keyed by the LMS's id (kept in `Learner.lms`, to match the LMS's gradebook).
+
+Every hazard of an entry is that entry's learner's, never the class's: a path with `..` or an absolute one, a link
+or a device (the entry's Unix mode), a name that is not UTF-8 (flagged UTF-8 and not, or not flagged and neither
+ASCII nor UTF-8), two entries of one name, an encrypted entry, an unknown compression method, a damaged entry, a zip
+bomb (each entry read through the decompressor up to its cap plus one byte, whatever size it declares; at most
+MAX_RATIO times its compressed size past RATIO_GRACE; the whole zip at most min(TOTAL_BYTES, MAX_RATIO times its own
+size)). An entry that is a challenge's file is that challenge's error; one that is not is left aside and noted; one
+that belongs to no learner (a stray file, an absolute path at the top) is a row of its own. Only a file that is no
+zip at all, or whose index (the central directory) is damaged, is the class's error.
+
+The index is read here rather than by `zipfile`, whose reader refuses the whole archive over one entry's name that
+claims UTF-8 and is not, or one damaged extra field.
+"""
+
+from __future__ import annotations
+
+import re
+import stat
+import struct
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import BinaryIO
+
+from ..errors import LoopcraftError
+from ..exercises import Exercise
+from ..printable import name_from_bytes
+from .intake import HandedIn, Learner, Refused, distinct, take, too_big
+
+MAX_ENTRIES = 100_000
+TOTAL_BYTES = 1 << 30  # all entries read from one zip, uncompressed
+MAX_RATIO = 100  # uncompressed bytes per compressed byte, past RATIO_GRACE; text compresses about 4:1
+RATIO_GRACE = 64 * 1024
+
+_EOCD, _EOCD64, _LOCATOR = b"PK\x05\x06", b"PK\x06\x06", b"PK\x06\x07"
+_CENTRAL, _LOCAL = b"PK\x01\x02", b"PK\x03\x04"
+_CENTRAL_HEADER = struct.Struct("<4sBBHHHHHIIIHHHHHII")  # 46 bytes
+_LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")  # 30 bytes
+_UTF8_FLAG, _ENCRYPTED = 1 << 11, 1
+_STORED, _DEFLATED = 0, 8
+_FULL32 = 0xFFFFFFFF
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An entry of the zip's index (its central directory)."""
+
+    raw: bytes  # the name as stored
+    flags: int
+    method: int
+    crc: int
+    csize: int
+    usize: int
+    offset: int  # of its local header
+    mode: int  # the Unix mode in its external attributes, 0 if none
+    damaged: str | None = None  # what is wrong with its index record, if anything
+
+
+def _damaged(path: Path, what: str) -> LoopcraftError:
+    return LoopcraftError(f"{path}: not a zip this grader can read ({what}); download it again")
+
+
+def _zip64_extra(extra: bytes, usize: int, csize: int, offset: int) -> tuple[int, int, int]:
+    """The sizes and offset a ZIP64 extra field gives where the record holds 0xFFFFFFFF."""
+    at = 0
+    while at + 4 <= len(extra):
+        tag, size = struct.unpack_from("<HH", extra, at)
+        body = extra[at + 4 : at + 4 + size]
+        if len(body) < size:
+            raise ValueError("an extra field runs past its end")
+        if tag == 1:
+            values, want = iter(struct.unpack_from(f"<{len(body) // 8}Q", body)), []
+            for value in (usize, csize, offset):
+                want.append(next(values) if value == _FULL32 else value)
+            return want[0], want[1], want[2]
+        at += 4 + size
+    if _FULL32 in (usize, csize, offset):
+        raise ValueError("sizes of 0xFFFFFFFF without a ZIP64 extra field")
+    return usize, csize, offset
+
+
+def read_index(f: BinaryIO, size: int, path: Path) -> tuple[list[Entry], int]:
+    """The zip's entries and where the archive starts in the file (after anything prepended, as a self-extractor
+    has); a LoopcraftError if the file is not a zip or its index is damaged."""
+    tail_start = max(0, size - (22 + 0xFFFF))
+    f.seek(tail_start)
+    tail = f.read()
+    at = tail.rfind(_EOCD)
+    while at >= 0 and len(tail) - at < 22:
+        at = tail.rfind(_EOCD, 0, at)
+    if at < 0:
+        raise LoopcraftError(f"{path}: not a zip file (no end of central directory)")
+    _, disk, cd_disk, _, count, cd_size, cd_offset, _ = struct.unpack_from("<4sHHHHIIH", tail, at)
+    end = tail_start + at
+    if _FULL32 in (cd_size, cd_offset) or count == 0xFFFF:
+        locator = tail[at - 20 : at] if at >= 20 else b""
+        if len(locator) != 20 or not locator.startswith(_LOCATOR):
+            raise _damaged(path, "a ZIP64 archive without its locator")
+        (eocd64_offset,) = struct.unpack_from("<Q", locator, 8)
+        f.seek(eocd64_offset)
+        record = f.read(56)
+        if len(record) != 56 or not record.startswith(_EOCD64):
+            # Prepended data shifts every offset: the record sits right before its locator.
+            f.seek(end - 20 - 56)
+            record = f.read(56)
+            if len(record) != 56 or not record.startswith(_EOCD64):
+                raise _damaged(path, "no ZIP64 end of central directory")
+        _, _, _, _, disk, cd_disk, _, count, cd_size, cd_offset = struct.unpack("<4sQHHIIQQQQ", record)
+        end = end - 20 - 56
+    if disk != 0 or cd_disk != 0:
+        raise LoopcraftError(f"{path}: a zip split over several files; join them into one zip first")
+    if count > MAX_ENTRIES:
+        raise LoopcraftError(f"{path}: {count:,} entries, over the {MAX_ENTRIES:,} a class zip may have")
+    start = end - cd_size - cd_offset  # bytes prepended before the archive
+    if start < 0:
+        raise _damaged(path, "its central directory lies outside the file")
+    f.seek(start + cd_offset)
+    cd = f.read(cd_size)
+    if len(cd) != cd_size:
+        raise _damaged(path, "its central directory is cut short")
+    entries, pos = [], 0
+    for _ in range(count):
+        if pos + _CENTRAL_HEADER.size > len(cd) or not cd.startswith(_CENTRAL, pos):
+            raise _damaged(path, f"entry {len(entries) + 1} of {count} is missing from its central directory")
+        (_, _, _, _, flags, method, _, _, crc, csize, usize, nlen, xlen, clen, _, _, external, offset) = (
+            _CENTRAL_HEADER.unpack_from(cd, pos)
+        )
+        pos += _CENTRAL_HEADER.size
+        raw, extra = cd[pos : pos + nlen], cd[pos + nlen : pos + nlen + xlen]
+        pos += nlen + xlen + clen
+        if pos > len(cd):
+            raise _damaged(path, "its central directory is cut short")
+        damaged = None
+        try:
+            usize, csize, offset = _zip64_extra(extra, usize, csize, offset)
+        except (ValueError, struct.error) as exc:
+            damaged = f"its record in the zip's index is damaged ({exc})"
+        entries.append(Entry(raw, flags, method, crc, csize, usize, offset, external >> 16, damaged))
+    return entries, start
+
+
+class Reader:
+    """Reads entries of one open zip, each capped, all of them within one budget."""
+
+    def __init__(self, f: BinaryIO, start: int, size: int):
+        self.f, self.start = f, start
+        self.left = min(TOTAL_BYTES, MAX_RATIO * size + RATIO_GRACE)
+
+    def read(self, entry: Entry, origin: str, cap: int) -> bytes:
+        if entry.damaged:
+            raise Refused(f"{origin}: {entry.damaged}; download the zip again")
+        if entry.flags & _ENCRYPTED:
+            raise Refused(f"{origin}: encrypted; hand it in without a password")
+        if entry.method not in (_STORED, _DEFLATED):
+            raise Refused(
+                f"{origin}: compressed with method {entry.method}, which the grader does not read (only stored and "
+                "deflated entries); zip it again with the usual settings"
+            )
+        if entry.usize > cap:
+            raise too_big(origin, entry.usize, cap)
+        # Deflate never grows data by more than a few bytes per block: a larger compressed size is not a file
+        # within the cap, whatever its record says.
+        if entry.csize > cap + cap // 100 + 1024:
+            raise too_big(origin, entry.csize, cap)
+        self.f.seek(self.start + entry.offset)
+        header = self.f.read(_LOCAL_HEADER.size)
+        if len(header) != _LOCAL_HEADER.size or not header.startswith(_LOCAL):
+            raise Refused(f"{origin}: damaged in the zip (no local header); download the zip again")
+        *_, nlen, xlen = _LOCAL_HEADER.unpack(header)
+        if self.f.read(nlen) != entry.raw:
+            raise Refused(f"{origin}: its name at its data differs from the zip's index; it was not read")
+        self.f.seek(xlen, 1)
+        data = self.f.read(entry.csize)
+        if len(data) != entry.csize:
+            raise Refused(f"{origin}: damaged in the zip (cut short); download the zip again")
+        if entry.method == _STORED:
+            out = data
+        else:
+            inflate = zlib.decompressobj(-15)
+            try:
+                out = inflate.decompress(data, cap + 1)  # never more than the cap and one byte, whatever it claims
+            except zlib.error as exc:
+                raise Refused(f"{origin}: damaged in the zip ({exc}); download the zip again") from None
+            if len(out) > cap:
+                raise too_big(origin, len(out), cap)
+            if not inflate.eof:
+                raise Refused(f"{origin}: damaged in the zip (its data ends early); download the zip again")
+        if len(out) > RATIO_GRACE and len(out) > MAX_RATIO * len(data):
+            raise Refused(
+                f"{origin}: compressed {len(out) // max(len(data), 1):,} to 1, more than the {MAX_RATIO} to 1 a zip "
+                "bomb's guard allows; it was not read"
+            )
+        if len(out) != entry.usize or zlib.crc32(out) != entry.crc:
+            raise Refused(f"{origin}: damaged in the zip (its size or checksum is wrong); download the zip again")
+        if len(out) > self.left:
+            self.left = 0
+            raise Refused(
+                f"{origin}: the zip's files hold more than it may in all ({TOTAL_BYTES:,} bytes, and at most "
+                f"{MAX_RATIO} times the zip's own size); this file was not read"
+            )
+        self.left -= len(out)
+        return out
+
+
+# --- names ---------------------------------------------------------------------------------------------------------
+
+_CANVAS = re.compile(r"(?P<name>[^_/]+?)(?P<late>_late)?_(?P<user>\d+)(?:_(?P<attachment>\d+))?_(?P<file>.+)", re.S)
+_MOODLE = re.compile(
+    r"(?P<name>[^_/]+)_(?P<user>\d+)_assign(?:submission|feedback)_(?P<plugin>[a-z]+)_(?P<file>.*)", re.S
+)
+_RESUBMITTED = re.compile(r"(?P<stem>.+)-(?P<number>\d+)(?P<ext>\.[A-Za-z0-9]+)", re.S)
+_DRIVE = re.compile(r"[A-Za-z]:")
+
+
+@dataclass
+class Named:
+    """An entry of the zip, its name read: the parts of its path, or why the name cannot be taken."""
+
+    entry: Entry
+    name: str  # printable, whole
+    parts: list[str]  # its path's parts, "" and "." dropped
+    refused: str | None = None
+    directory: bool = False
+
+    @property
+    def hidden(self) -> bool:
+        return any(part.startswith(".") or part == "__MACOSX" for part in self.parts)
+
+
+def _name(entry: Entry, zip_name: str) -> Named:
+    raw = entry.raw
+    name = name_from_bytes(raw)
+    # Split before escaping: an escaped name holds backslashes of its own.
+    parts = [name_from_bytes(part) for part in re.split(rb"[/\\]", raw) if part not in (b"", b".")]
+    named = Named(entry, name, parts, directory=raw.endswith((b"/", b"\\")))
+    origin = f"{zip_name}: {name}"
+    try:
+        raw.decode("utf-8")
+        utf8 = True
+    except UnicodeDecodeError as exc:
+        utf8, bad = False, f"byte 0x{raw[exc.start]:02x} at offset {exc.start}"
+    kind = stat.S_IFMT(entry.mode)
+    if not utf8 and (entry.flags & _UTF8_FLAG or not raw.isascii()):
+        flagged = "marked as UTF-8 and is not" if entry.flags & _UTF8_FLAG else "not UTF-8"
+        named.refused = f"{origin}: its name is {flagged} ({bad}); name files in UTF-8 and hand them in again"
+    elif name.startswith(("/", "\\")) or _DRIVE.match(name):
+        named.refused = f"{origin}: an absolute path; it was not read"
+    elif ".." in parts:
+        named.refused = f"{origin}: its path climbs out of the zip's folder (..); it was not read"
+    elif kind == stat.S_IFLNK:
+        named.refused = f"{origin}: a link; only regular files are read"
+    elif kind == stat.S_IFDIR and not named.directory:
+        named.refused = f"{origin}: a folder where a file should be; it was not read"
+    elif kind not in (0, stat.S_IFREG, stat.S_IFDIR):
+        named.refused = f"{origin}: not a regular file (a device, a pipe or a socket); only regular files are read"
+    return named
+
+
+def _layout(names: list[Named]) -> str:
+    """ "canvas", "moodle" or "plain": the layout most of the files follow."""
+    canvas = sum(bool(n.parts) and _CANVAS.fullmatch(n.parts[0]) is not None for n in names)
+    moodle = sum(bool(n.parts) and _MOODLE.fullmatch(n.parts[0]) is not None for n in names)
+    if max(canvas, moodle) * 2 > len(names):  # a Moodle folder's name reads as a Canvas file's too: Moodle first
+        return "moodle" if moodle >= canvas else "canvas"
+    return "plain"
+
+
+def _unwrap(names: list[Named]) -> list[Named]:
+    """Strip a folder that holds everything (the class folder zipped whole, a download unpacked and zipped again)."""
+    while True:
+        sound = [n for n in names if n.refused is None and not n.hidden]
+        if not sound or _layout(sound) != "plain" or any(len(n.parts) < 2 for n in sound):
+            return names
+        top = sound[0].parts[0]
+        if any(n.parts[0] != top for n in sound):
+            return names
+        inner = [n.parts[1:] for n in sound]
+        # One learner's folder zipped (Python files at its top) stays a learner; a class folder holds learners.
+        learners_inside = any(len(parts) > 1 or parts[0].endswith(".json") for parts in inner)
+        if not learners_inside or any(len(parts) == 1 and parts[0].endswith(".py") for parts in inner):
+            if _layout([Named(n.entry, n.name, n.parts[1:]) for n in sound]) == "plain":
+                return names
+        for n in names:
+            if n.parts[:1] == [top]:
+                n.parts = n.parts[1:]
+
+
+@dataclass
+class _Hand:
+    """One learner's entries, as gathered from the zip."""
+
+    learner: Learner
+    files: list[HandedIn]
+
+
+def _stray(named: Named, zip_name: str, why: str) -> Learner:
+    origin = f"{zip_name}: {named.name}"
+    return Learner(id=named.name, name=named.name, origin=origin, error=named.refused or f"{origin}: {why}")
+
+
+def read_zip(path: Path, exercises: list[Exercise], challenge: str | None = None) -> list[Learner]:
+    """The learners of a class handed in as one zip (see the module's docstring)."""
+    path = Path(path)
+    zip_name = name_from_bytes(path.name.encode("utf-8", "surrogateescape"))
+    slugs = {ex.slug for ex in exercises}
+    try:
+        f = path.open("rb")
+    except OSError as exc:
+        raise LoopcraftError(f"{path}: cannot be read ({exc.strerror})") from None
+    with f:
+        size = f.seek(0, 2)
+        entries, start = read_index(f, size, path)
+        reader = Reader(f, start, size)
+        names = [_name(entry, zip_name) for entry in entries]
+        names = _unwrap([n for n in names if not n.directory and not (n.refused is None and n.hidden)])
+        seen: dict[str, int] = {}
+        for n in names:
+            seen["/".join(n.parts)] = seen.get("/".join(n.parts), 0) + 1
+        for n in names:
+            if n.refused is None and seen["/".join(n.parts)] > 1:
+                count = seen["/".join(n.parts)]
+                n.refused = f"{zip_name}: {n.name}: the zip holds {count} entries of this name; none of them was read"
+        layout = _layout([n for n in names if n.refused is None] or names)
+        hands: dict[tuple, _Hand] = {}
+        strays = []
+        for n in names:
+            where = _place(n, layout, zip_name, slugs)
+            if where == SKIP:
+                continue
+            if where is None:
+                strays.append(_stray(n, zip_name, _STRAY[layout]))
+                continue
+            key, learner, file_name, stem, version, notes = where
+            hand = hands.setdefault(key, _Hand(learner, []))
+            if learner.name < hand.learner.name and learner.lms:  # one LMS user under two names: a crafted zip
+                hand.learner.name = learner.name
+            hand.learner.notes.extend(note for note in notes if note not in hand.learner.notes)
+            origin = f"{zip_name}: {n.name}"
+            read: Callable[[int], bytes] | None = None if n.refused else partial(reader.read, n.entry, origin)
+            if file_name.endswith("/"):  # a folder in a plain zip's learner folder: as a folder reader sees it
+                if any(f.name == file_name[:-1] for f in hand.files):
+                    continue
+                origin = f"{learner.origin.rstrip('/')}/{file_name[:-1]}"
+                file_name, read = file_name[:-1], partial(_folder, origin)
+            hand.files.append(HandedIn(file_name, origin, read, n.refused, stem, version))
+        exercises = [ex for ex in exercises if challenge is None or ex.slug == challenge]
+        learners = [take(hand.learner, hand.files, exercises, challenge) for hand in hands.values()]
+    if not learners and not strays:
+        raise LoopcraftError(f"{path}: no learner's files in it")
+    for learner in learners:
+        if learner.lms:
+            learner.id = f"{learner.name}_{next(iter(learner.lms.values()))}"
+    return distinct(learners + strays)
+
+
+def _folder(origin: str, cap: int) -> bytes:
+    raise Refused(f"{origin}: not a regular file; only regular files are read")
+
+
+_STRAY = {
+    "canvas": "not named as Canvas names a learner's file (NAME_USERID_ID_FILE); it was not read",
+    "moodle": "not in a folder named as Moodle names a learner's (NAME_ID_assignsubmission_file_); it was not read",
+    "plain": "not in a learner's folder; it was not read",
+}
+
+
+SKIP = "skip"  # an entry the layout leaves alone (a stray file at a plain zip's top, as a folder's is)
+
+
+def _place(n: Named, layout: str, zip_name: str, slugs: set[str]):
+    """(learner key, a Learner for them, the file's own name, stem, version, notes) for an entry, or None if it is
+    no learner's."""
+    if not n.parts:
+        return None
+    top = n.parts[0]
+    if layout == "canvas":
+        match = _CANVAS.fullmatch(top)
+        if match is None:
+            return None
+        user, file = match["user"], "/".join([match["file"], *n.parts[1:]])  # a folder only in a crafted zip
+        learner = Learner(
+            id="", name=match["name"], origin=f"{zip_name}: {match['name']}_{user}_*", lms={"canvas": user}
+        )
+        notes = ["handed in late (Canvas)"] if match["late"] else []
+        stem, number = file, 0
+        again = _RESUBMITTED.fullmatch(file)
+        if again and not (file.endswith(".py") and file[:-3] in slugs):
+            stem, number = again["stem"] + again["ext"], int(again["number"])
+        return ("canvas", user), learner, file, stem, (number, int(match["attachment"] or 0)), notes
+    if layout == "moodle":
+        match = _MOODLE.fullmatch(top)
+        if match is None:
+            return None
+        user = match["user"]
+        file = n.parts[-1] if len(n.parts) > 1 else match["file"]
+        learner = Learner(id="", name=match["name"], origin=f"{zip_name}: {top}", lms={"moodle": user})
+        if match["plugin"] != "file" or not file:  # online text, comments: not files to grade
+            file = f"{file} ({match['plugin']})"
+        return ("moodle", user), learner, file, None, (), []
+    if top == ".." or n.name.startswith(("/", "\\")) or _DRIVE.match(n.name):
+        return None
+    if len(n.parts) == 1:  # a file at the top: a progress file is a learner, anything else is left alone
+        if top.endswith(".json") and top != ".json":
+            name = top[: -len(".json")]
+            return ("plain", name, ".json"), Learner(id=name, name=name, origin=f"{zip_name}: {top}"), top, None, (), []
+        return None if n.refused else SKIP
+    learner = Learner(id=top, name=top, origin=f"{zip_name}: {top}/")
+    if len(n.parts) == 2:
+        file = n.parts[1]
+    else:  # deeper, as a folder reader sees it: a folder in the learner's folder (or the path, if refused)
+        file = "/".join(n.parts[1:]) if n.refused else f"{n.parts[1]}/"
+    return ("plain", top), learner, file, None, (), []

@@ -1,0 +1,128 @@
+"""Job arrays: `class` takes its shard from the variables Slurm, a Kubernetes Indexed Job or GitLab's parallel jobs
+set; a simulated array (a process per index, the variables set as each system sets them) merged gives the one-machine
+run's files byte for byte."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from loopcraft.cli import shard_of
+from loopcraft.errors import LoopcraftError
+from loopcraft.exercises import find_exercise
+from tests.helpers import ROOT
+from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text
+
+OUTPUTS = ["gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv"]
+
+
+def slurm(task: int, first: int, count: int, step: int = 1) -> dict[str, str]:
+    """The variables of one task of `sbatch --array=FIRST-LAST[:STEP]`, as Slurm sets them."""
+    last = first + (count - 1) * step
+    return {
+        "SLURM_JOB_ID": str(7000 + task),
+        "SLURM_ARRAY_JOB_ID": "7000",
+        "SLURM_ARRAY_TASK_ID": str(task),
+        "SLURM_ARRAY_TASK_MIN": str(first),
+        "SLURM_ARRAY_TASK_MAX": str(last),
+        "SLURM_ARRAY_TASK_STEP": str(step),
+        "SLURM_ARRAY_TASK_COUNT": str(count),
+    }
+
+
+def test_the_shard_comes_from_the_array_s_variables():
+    assert shard_of(None, None, {}) == ((1, 1), "")
+    assert shard_of((2, 3), None, slurm(0, 0, 5)) == ((2, 3), "")  # --shard wins
+    assert shard_of(None, None, slurm(0, 0, 4)) == ((1, 4), "SLURM_ARRAY_TASK_ID=0")
+    assert shard_of(None, None, slurm(4, 1, 4))[0] == (4, 4)  # --array=1-4
+    assert shard_of(None, None, slurm(20, 10, 6, step=2))[0] == (6, 6)  # --array=10-20:2
+    assert shard_of(None, 4, slurm(3, 0, 4))[0] == (4, 4)
+    assert shard_of(None, 3, {"JOB_COMPLETION_INDEX": "0"}) == ((1, 3), "JOB_COMPLETION_INDEX=0")
+    assert shard_of(None, None, {"CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "5"})[0] == (2, 5)
+    for shard, shards, env, message in [
+        (None, None, {"JOB_COMPLETION_INDEX": "1"}, "give --shards N, N being the Job's completions"),
+        (None, 3, {"JOB_COMPLETION_INDEX": "3"}, "shard 4 of 3 does not exist"),
+        (None, 3, slurm(0, 0, 4), "--shards 3, but SLURM_ARRAY_TASK_ID=0 is one of 4"),
+        (None, None, {**slurm(3, 0, 4), "SLURM_ARRAY_TASK_ID": "7"}, "is not one of a range"),
+        (None, None, {"SLURM_ARRAY_TASK_ID": "x"}, "SLURM_ARRAY_TASK_ID='x' is not a whole number"),
+        (None, None, {"SLURM_ARRAY_TASK_ID": "1"}, "SLURM_ARRAY_TASK_MIN=None is not a whole number"),
+        (None, 2, {}, "outside one, give --shard K/N"),
+        ((1, 2), 3, {}, "--shard 1/2 and --shards 3 disagree"),
+    ]:
+        with pytest.raises(LoopcraftError, match=message):
+            shard_of(shard, shards, env)
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> Path:
+    """Five learners of a Canvas assignment (three to grade, two refused at intake), and the roster; and the class
+    graded on one machine."""
+    root = tmp_path_factory.mktemp("array")
+    members = [
+        Member(canvas_name("doejohn", 11, 100, "limit.py"), RIGHT),
+        Member(canvas_name("kimlee", 13, 102, "mine.py"), WRONG),
+        Member(canvas_name("roeann", 12, 101, "solution.py", late=True), RIGHT),
+        Member(canvas_name("evil", 14, 103, "x.py"), "/etc/passwd", mode=stat.S_IFLNK | 0o777),
+        Member(canvas_name("big", 15, 104, "b.py"), "#" * 300_000),
+    ]
+    (root / "class.zip").write_bytes(build(members))
+    title = find_exercise(ROOT, LIMIT).title
+    roster = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title]]
+    roster += [[f"S{user}", str(user), f"s{user}", f"l{user}", "A", ""] for user in (11, 12, 13, 14)]
+    (root / "roster.csv").write_text(csv_text(roster))
+    one = run(root, root / "one")
+    assert one.returncode == 0, one.stderr
+    return root
+
+
+def run(root: Path, out: Path, *extra, env: dict[str, str] | None = None, wait: bool = True):
+    command = [sys.executable, "-m", "grader", "class", str(root / "class.zip"), "--out", str(out), "--jobs", "1"]
+    command += ["--challenge", LIMIT, "--lms", "canvas", "--roster", str(root / "roster.csv"), *map(str, extra)]
+    # Whatever array variables the test's own environment holds, only the simulated system's are set.
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "JOB_COMPLETION", "CI_NODE"))}
+    proc = subprocess.Popen(
+        command, cwd=ROOT, env={**clean, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    if not wait:
+        return proc
+    stdout, stderr = proc.communicate(timeout=600)
+    return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
+
+
+def array(root: Path, name: str, tasks: list[tuple[dict[str, str], list[str]]]) -> Path:
+    """Run every task at once, as the system would, each into a folder of its own; merge them."""
+    procs = [run(root, root / name / f"task-{i}", *extra, env=env, wait=False) for i, (env, extra) in enumerate(tasks)]
+    for i, proc in enumerate(procs):
+        _, stderr = proc.communicate(timeout=600)
+        assert proc.returncode == 0, stderr
+        assert f"shard {i + 1}/{len(tasks)}, from " in stderr
+    shards = [root / name / f"task-{i}" for i in range(len(tasks))]
+    merged = subprocess.run(
+        [sys.executable, "-m", "grader", "merge", *map(str, shards), "--out", str(root / name / "merged")]
+        + ["--lms", "canvas", "--roster", str(root / "roster.csv")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert merged.returncode == 0, merged.stderr
+    return root / name / "merged"
+
+
+def test_a_slurm_array_merged_is_the_one_machine_run_byte_for_byte(course):
+    # sbatch --array=1-3: tasks 1, 2 and 3.
+    merged = array(course, "slurm", [(slurm(task, 1, 3), []) for task in (1, 2, 3)])
+    for name in OUTPUTS:
+        assert (merged / name).read_bytes() == (course / "one" / name).read_bytes(), name
+
+
+def test_a_kubernetes_indexed_job_merged_is_the_one_machine_run_byte_for_byte(course):
+    # completions: 2, completionMode: Indexed: JOB_COMPLETION_INDEX 0 and 1; the count is given.
+    merged = array(course, "k8s", [({"JOB_COMPLETION_INDEX": str(i)}, ["--shards", "2"]) for i in range(2)])
+    for name in OUTPUTS:
+        assert (merged / name).read_bytes() == (course / "one" / name).read_bytes(), name

@@ -1,0 +1,115 @@
+"""Zips as LMSs make them and as attackers make them, byte by byte: `zipfile` writes only well-formed archives (it
+cannot store a name that is not UTF-8, nor lie about a size), so the tests write their own.
+
+Also the class the LMS tests share: a few learners of one challenge, handed in as Canvas and Moodle would, with the
+course's own right and wrong solutions, and each system's gradebook export to match them against.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import stat
+import struct
+import zlib
+from dataclasses import dataclass
+
+from tests.helpers import ROOT
+
+COURSE = ROOT / "exercises" / "build-an-agent"
+LIMIT = "consecutive-error-limit"
+RIGHT = (COURSE / LIMIT / "solution.py").read_text()
+WRONG = (COURSE / LIMIT / "wrong" / "no_reset.py").read_text()
+
+
+@dataclass
+class Member:
+    name: bytes | str
+    data: bytes | str = b""
+    deflate: bool = True
+    utf8_flag: bool | None = None  # None: set when the name is not ASCII, as zip tools do
+    mode: int = stat.S_IFREG | 0o644
+    declared_size: int | None = None  # a lie about the uncompressed size
+    crc: int | None = None  # a lie about the checksum
+    local_name: bytes | None = None  # a different name at the data than in the index
+    encrypted: bool = False
+    compressed: bytes | None = None  # the entry's data as stored, in place of `data` deflated
+
+    @property
+    def raw(self) -> bytes:
+        return self.name.encode() if isinstance(self.name, str) else self.name
+
+    @property
+    def content(self) -> bytes:
+        return self.data.encode() if isinstance(self.data, str) else self.data
+
+
+def build(members: list[Member], prefix: bytes = b"") -> bytes:
+    """A zip of `members` in order (duplicates and all), after `prefix` (as a self-extractor's stub)."""
+    out, central = io.BytesIO(), io.BytesIO()
+    out.write(prefix)
+    for m in members:
+        data = m.content
+        body = data if m.compressed is None else m.compressed
+        if m.deflate and m.compressed is None:
+            packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+            body = packer.compress(data) + packer.flush()
+        flag = (not m.raw.isascii()) if m.utf8_flag is None else m.utf8_flag
+        flags = (1 << 11 if flag else 0) | (1 if m.encrypted else 0)
+        crc = zlib.crc32(data) if m.crc is None else m.crc
+        size = len(data) if m.declared_size is None else m.declared_size
+        method = 8 if m.deflate else 0
+        offset = out.tell() - len(prefix)
+        local = m.raw if m.local_name is None else m.local_name
+        out.write(
+            struct.pack("<4sHHHHHIIIHH", b"PK\x03\x04", 20, flags, method, 0, 0x21, crc, len(body), size, len(local), 0)
+        )
+        out.write(local + body)
+        central.write(
+            struct.pack(
+                "<4sBBHHHHHIIIHHHHHII",
+                b"PK\x01\x02",
+                20,
+                3,  # made on Unix: the external attributes' high half is the mode
+                20,
+                flags,
+                method,
+                0,
+                0x21,
+                crc,
+                len(body),
+                size,
+                len(m.raw),
+                0,
+                0,
+                0,
+                0,
+                m.mode << 16,
+                offset,
+            )
+        )
+        central.write(m.raw)
+    cd = central.getvalue()
+    cd_offset = out.tell() - len(prefix)
+    out.write(cd)
+    out.write(struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, len(members), len(members), len(cd), cd_offset, 0))
+    return out.getvalue()
+
+
+def deflated(data: bytes) -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush()
+
+
+def canvas_name(name: str, user: int, attachment: int, file: str, late: bool = False) -> str:
+    return f"{name}{'_late' if late else ''}_{user}_{attachment}_{file}"
+
+
+def moodle_folder(full_name: str, participant: int) -> str:
+    return f"{full_name}_{participant}_assignsubmission_file_"
+
+
+def csv_text(rows: list[list[str]]) -> str:
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\r\n").writerows(rows)
+    return text.getvalue()
