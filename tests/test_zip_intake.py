@@ -5,7 +5,9 @@ grade."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import re
 import stat
 import subprocess
 import sys
@@ -19,8 +21,9 @@ from loopcraft.classroom import zipped
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, read_folder
 from loopcraft.errors import LoopcraftError
 from loopcraft.exercises import load_course
+from loopcraft.printable import name_from_bytes
 from tests.helpers import ROOT
-from tests.zips import LIMIT, RIGHT, Member, build, canvas_name, deflated, moodle_folder
+from tests.zips import LIMIT, RIGHT, Member, build, canvas_name, deflated, moodle_folder, zip_folder
 
 EXERCISES = [ex for track in load_course(ROOT) for ex in track.exercises]
 SLUGS = [ex.slug for ex in EXERCISES]
@@ -94,16 +97,20 @@ def classes(draw):
     count = draw(st.integers(1, 4))
     members, expected, used = [], {}, []
     for i in range(count):
-        key = str(500 + i) if layout != "plain" else f"learner{i}"
+        # Any name (controls, escapes, formulas, accents), but for what a layout gives a meaning: "/", "\\", "_" in
+        # an LMS's name, a leading "." (hidden) or "X:" (a drive); made distinct by the learner's number.
+        given = draw(st.text(st.characters(blacklist_characters="/\\_", blacklist_categories=("Cs",)), max_size=8))
+        given = f"{given.lstrip('.')}{i}" if not re.match(r"[A-Za-z]:", given) else f"x{given}{i}"
+        key = str(500 + i) if layout != "plain" else name_from_bytes(given.encode())
         slugs = draw(st.lists(st.sampled_from(SLUGS[:4]), min_size=1, max_size=3, unique=True))
         expected[key] = {}
         for j, slug in enumerate(slugs):
             if layout == "canvas":
                 name = canvas_name(f"name{i}", 500 + i, 9000 + 10 * i + j, f"{slug}.py")
             elif layout == "moodle":
-                name = f"{moodle_folder(f'Name {i}', 500 + i)}/{slug}.py"
+                name = f"{moodle_folder(given, 500 + i)}/{slug}.py"
             else:
-                name = f"{key}/{slug}.py"
+                name = f"{given}/{slug}.py"
             kind = draw(st.sampled_from([None, *HAZARDS]))
             marker = f"hostile {i} {j}"
             if kind is None:
@@ -251,6 +258,35 @@ def test_a_plain_zip_of_the_class_folder_reads_as_the_folder_does(tmp_path):
         assert a.notes == b.notes and a.error == b.error
     assert from_zip["ada"].notes == ["left aside, not SLUG.py or a progress file: notes.txt, old"]
     assert "not a regular file" in from_zip["cy"].sources[LIMIT].error
+
+
+def test_the_hostile_class_corpus_zipped_reads_as_its_folder_does_but_for_names_that_are_not_utf8(tmp_path):
+    """tests/hostile_class/ (links, FIFOs, folders for files, oversized and broken files, colliding names...) built
+    into a folder, then zipped as a zip tool would: the zip's learners are the folder's, each file read or refused
+    alike. The one difference is the rule of zips: a name that is not UTF-8 is refused, where a folder's is escaped."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for path in sorted((ROOT / "tests" / "hostile_class").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(f"hostile_class_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.build(folder, ROOT, LIMIT)
+    exercises = [ex for ex in EXERCISES if ex.slug == LIMIT]
+    from_folder = {learner.id: learner for learner in read_folder(folder, exercises)}
+    from_zip = read(tmp_path, build(zip_folder(folder)))
+    from_zip = {learner.id: learner for learner in zipped.read_zip(tmp_path / "class.zip", exercises)}
+    assert list(from_zip) == list(from_folder)
+    not_utf8 = 0
+    for learner_id, a in from_zip.items():
+        b = from_folder[learner_id]
+        assert (a.error is None) == (b.error is None), (learner_id, a.error, b.error)
+        assert set(a.sources) == set(b.sources), learner_id
+        for slug, source in a.sources.items():
+            if source.error and "UTF-8" in source.error and b.sources[slug].text is not None:
+                not_utf8 += 1
+                continue
+            assert source.text == b.sources[slug].text, (learner_id, source.error, b.sources[slug].error)
+    assert not_utf8 == 1  # tests/hostile_class/not_utf8.py's "caf\xe9"
 
 
 def test_challenge_takes_each_learners_one_python_file_whatever_its_name(tmp_path):

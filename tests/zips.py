@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import stat
 import struct
 import zlib
 from dataclasses import dataclass
+from pathlib import Path
 
 from tests.helpers import ROOT
 
@@ -94,6 +96,27 @@ def build(members: list[Member], prefix: bytes = b"") -> bytes:
     out.write(cd)
     out.write(struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, len(members), len(members), len(cd), cd_offset, 0))
     return out.getvalue()
+
+
+def zip_folder(folder: Path) -> list[Member]:
+    """What a zip tool makes of `folder`: names as the file system's bytes, links and FIFOs kept as what they are
+    (a link's data is its target), a folder as an entry of its own."""
+    members, root = [], os.fsencode(folder)
+    for where, folders, files in os.walk(root):
+        prefix = os.path.relpath(where, root) + b"/" if where != root else b""
+        for name in sorted(folders) + sorted(files):
+            path = os.path.join(where, name)
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                members.append(Member(prefix + name, os.readlink(path), mode=info.st_mode))
+            elif stat.S_ISDIR(info.st_mode):
+                members.append(Member(prefix + name + b"/", mode=info.st_mode))
+            elif stat.S_ISREG(info.st_mode):
+                with open(path, "rb") as f:
+                    members.append(Member(prefix + name, f.read(), mode=info.st_mode))
+            else:
+                members.append(Member(prefix + name, mode=info.st_mode))
+    return members
 
 
 def deflated(data: bytes) -> bytes:

@@ -31,6 +31,7 @@ import re
 import stat
 import struct
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -224,7 +225,7 @@ _MOODLE = re.compile(
     r"(?P<name>[^_/]+)_(?P<user>\d+)_assign(?:submission|feedback)_(?P<plugin>[a-z]+)_(?P<file>.*)", re.S
 )
 _RESUBMITTED = re.compile(r"(?P<stem>.+)-(?P<number>\d+)(?P<ext>\.[A-Za-z0-9]+)", re.S)
-_DRIVE = re.compile(r"[A-Za-z]:")
+_ABSOLUTE = re.compile(rb"[/\\]|[A-Za-z]:")  # at a name's start: "/etc", "\\server", "C:"
 
 
 @dataclass
@@ -234,8 +235,13 @@ class Named:
     entry: Entry
     name: str  # printable, whole
     parts: list[str]  # its path's parts, "" and "." dropped
-    refused: str | None = None
+    raw_parts: list[bytes]  # the same as stored: learner folders whose names read the same are told apart
     directory: bool = False
+    refused: str | None = None
+
+    @property
+    def absolute(self) -> bool:
+        return _ABSOLUTE.match(self.entry.raw) is not None
 
     @property
     def hidden(self) -> bool:
@@ -246,8 +252,9 @@ def _name(entry: Entry, zip_name: str) -> Named:
     raw = entry.raw
     name = name_from_bytes(raw)
     # Split before escaping: an escaped name holds backslashes of its own.
-    parts = [name_from_bytes(part) for part in re.split(rb"[/\\]", raw) if part not in (b"", b".")]
-    named = Named(entry, name, parts, directory=raw.endswith((b"/", b"\\")))
+    raw_parts = [part for part in re.split(rb"[/\\]", raw) if part not in (b"", b".")]
+    parts = [name_from_bytes(part) for part in raw_parts]
+    named = Named(entry, name, parts, raw_parts, directory=raw.endswith((b"/", b"\\")))
     origin = f"{zip_name}: {name}"
     try:
         raw.decode("utf-8")
@@ -258,7 +265,7 @@ def _name(entry: Entry, zip_name: str) -> Named:
     if not utf8 and (entry.flags & _UTF8_FLAG or not raw.isascii()):
         flagged = "marked as UTF-8 and is not" if entry.flags & _UTF8_FLAG else "not UTF-8"
         named.refused = f"{origin}: its name is {flagged} ({bad}); name files in UTF-8 and hand them in again"
-    elif name.startswith(("/", "\\")) or _DRIVE.match(name):
+    elif named.absolute:
         named.refused = f"{origin}: an absolute path; it was not read"
     elif ".." in parts:
         named.refused = f"{origin}: its path climbs out of the zip's folder (..); it was not read"
@@ -283,7 +290,7 @@ def _layout(names: list[Named]) -> str:
 def _unwrap(names: list[Named]) -> list[Named]:
     """Strip a folder that holds everything (the class folder zipped whole, a download unpacked and zipped again)."""
     while True:
-        sound = [n for n in names if n.refused is None and not n.hidden]
+        sound = [n for n in names if n.refused is None and not n.hidden and not n.directory]
         if not sound or _layout(sound) != "plain" or any(len(n.parts) < 2 for n in sound):
             return names
         top = sound[0].parts[0]
@@ -293,11 +300,11 @@ def _unwrap(names: list[Named]) -> list[Named]:
         # One learner's folder zipped (Python files at its top) stays a learner; a class folder holds learners.
         learners_inside = any(len(parts) > 1 or parts[0].endswith(".json") for parts in inner)
         if not learners_inside or any(len(parts) == 1 and parts[0].endswith(".py") for parts in inner):
-            if _layout([Named(n.entry, n.name, n.parts[1:]) for n in sound]) == "plain":
+            if _layout([Named(n.entry, n.name, n.parts[1:], n.raw_parts[1:]) for n in sound]) == "plain":
                 return names
         for n in names:
             if n.parts[:1] == [top]:
-                n.parts = n.parts[1:]
+                n.parts, n.raw_parts = n.parts[1:], n.raw_parts[1:]
 
 
 @dataclass
@@ -327,18 +334,20 @@ def read_zip(path: Path, exercises: list[Exercise], challenge: str | None = None
         entries, start = read_index(f, size, path)
         reader = Reader(f, start, size)
         names = [_name(entry, zip_name) for entry in entries]
-        names = _unwrap([n for n in names if not n.directory and not (n.refused is None and n.hidden)])
-        seen: dict[str, int] = {}
-        for n in names:
-            seen["/".join(n.parts)] = seen.get("/".join(n.parts), 0) + 1
-        for n in names:
+        # Hidden entries (".DS_Store", "__MACOSX/") are left alone, as a folder's are, unless they are a hazard.
+        names = _unwrap([n for n in names if n.refused is not None or not n.hidden])
+        files = [n for n in names if not n.directory]
+        seen = Counter("/".join(n.parts) for n in files)
+        for n in files:
             if n.refused is None and seen["/".join(n.parts)] > 1:
                 count = seen["/".join(n.parts)]
                 n.refused = f"{zip_name}: {n.name}: the zip holds {count} entries of this name; none of them was read"
-        layout = _layout([n for n in names if n.refused is None] or names)
+        layout = _layout([n for n in files if n.refused is None] or files)
         hands: dict[tuple, _Hand] = {}
         strays = []
         for n in names:
+            if n.directory and (not n.parts or n.refused or layout == "canvas"):
+                continue
             where = _place(n, layout, zip_name, slugs)
             if where == SKIP:
                 continue
@@ -350,6 +359,8 @@ def read_zip(path: Path, exercises: list[Exercise], challenge: str | None = None
             if learner.name < hand.learner.name and learner.lms:  # one LMS user under two names: a crafted zip
                 hand.learner.name = learner.name
             hand.learner.notes.extend(note for note in notes if note not in hand.learner.notes)
+            if file_name is None:  # the learner's folder itself
+                continue
             origin = f"{zip_name}: {n.name}"
             read: Callable[[int], bytes] | None = None if n.refused else partial(reader.read, n.entry, origin)
             if file_name.endswith("/"):  # a folder in a plain zip's learner folder: as a folder reader sees it
@@ -407,21 +418,27 @@ def _place(n: Named, layout: str, zip_name: str, slugs: set[str]):
         if match is None:
             return None
         user = match["user"]
-        file = n.parts[-1] if len(n.parts) > 1 else match["file"]
         learner = Learner(id="", name=match["name"], origin=f"{zip_name}: {top}", lms={"moodle": user})
+        if n.directory:  # the learner's folder, or one in it: files count wherever they are
+            return ("moodle", user), learner, None, None, (), []
+        file = n.parts[-1] if len(n.parts) > 1 else match["file"]
         if match["plugin"] != "file" or not file:  # online text, comments: not files to grade
             file = f"{file} ({match['plugin']})"
         return ("moodle", user), learner, file, None, (), []
-    if top == ".." or n.name.startswith(("/", "\\")) or _DRIVE.match(n.name):
+    if top == ".." or n.absolute:
         return None
-    if len(n.parts) == 1:  # a file at the top: a progress file is a learner, anything else is left alone
+    if len(n.parts) == 1 and not n.directory:  # at the top: a progress file is a learner, anything else is left alone
         if top.endswith(".json") and top != ".json":
             name = top[: -len(".json")]
-            return ("plain", name, ".json"), Learner(id=name, name=name, origin=f"{zip_name}: {top}"), top, None, (), []
+            learner = Learner(id=name, name=name, origin=f"{zip_name}: {top}")
+            return ("plain", n.raw_parts[0], ".json"), learner, top, None, (), []
         return None if n.refused else SKIP
     learner = Learner(id=top, name=top, origin=f"{zip_name}: {top}/")
+    key = ("plain", n.raw_parts[0])  # by its bytes: names that differ only so are distinct()'s to tell apart
+    if n.directory:  # the learner's folder, or a folder in it
+        return key, learner, f"{n.parts[1]}/" if len(n.parts) > 1 else None, None, (), []
     if len(n.parts) == 2:
         file = n.parts[1]
     else:  # deeper, as a folder reader sees it: a folder in the learner's folder (or the path, if refused)
         file = "/".join(n.parts[1:]) if n.refused else f"{n.parts[1]}/"
-    return ("plain", top), learner, file, None, (), []
+    return key, learner, file, None, (), []
