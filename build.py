@@ -6,6 +6,7 @@ python build.py check [--no-verify]                    load, validate and verify
 python build.py serve [--host H] [--port P] [--no-isolation] [--no-build] [--out site]
 python build.py new TRACK/SLUG                         scaffold a challenge that passes `check`
 python build.py record SLUG                            fill in the cases' missing `expected` values
+python build.py gradescope SLUG... [--out autograder.zip]   a Gradescope autograder for these challenges
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 import threading
 from pathlib import Path
 
+from loopcraft import gradescope
 from loopcraft.build import build, check
 from loopcraft.errors import ExerciseError, LoopcraftError, raise_errors
 from loopcraft.record import record
@@ -71,6 +73,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "write what it returns into exercise.yaml",
     )
     record.add_argument("exercise", metavar="SLUG", help="a challenge: SLUG, TRACK/SLUG or its folder")
+    gradescope = commands.add_parser(
+        "gradescope",
+        parents=[common],
+        help="write a Gradescope autograder (setup.sh, run_autograder, the grader) for one challenge or several",
+    )
+    gradescope.add_argument("challenges", nargs="+", metavar="SLUG", help="e.g. consecutive-error-limit")
+    gradescope.add_argument("--out", type=Path, default=Path("autograder.zip"), help="default: autograder.zip")
     if not argv or argv[0] not in [*commands.choices, "-h", "--help"]:
         argv = ["build", *argv]  # `build` is the default command
     return parser.parse_args(argv)
@@ -86,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             _new(root, args.name)
         elif args.command == "record":
             _record(root, args.exercise)
+        elif args.command == "gradescope":
+            count = gradescope.build(root, args.challenges, args.out)
+            print(f"Wrote {args.out}: {count} files; upload it as the assignment's autograder (docs/teachers.md)")
         elif args.command == "check":
             report = check(root, verify=not args.no_verify)
             for strength in report.strengths:

@@ -4,6 +4,8 @@ run's files byte for byte."""
 
 from __future__ import annotations
 
+import csv
+import json
 import os
 import stat
 import subprocess
@@ -15,7 +17,7 @@ import pytest
 from loopcraft.cli import shard_of
 from loopcraft.errors import LoopcraftError
 from loopcraft.exercises import find_exercise
-from tests.helpers import ROOT
+from tests.helpers import ROOT, course_copy
 from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text
 
 OUTPUTS = ["gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv"]
@@ -71,7 +73,11 @@ def course(tmp_path_factory) -> Path:
         Member(canvas_name("big", 15, 104, "b.py"), "#" * 300_000),
     ]
     (root / "class.zip").write_bytes(build(members))
-    title = find_exercise(ROOT, LIMIT).title
+    # The one challenge's course, worth 2 points (and a course this small loads in no time in every task).
+    course = course_copy(root, [LIMIT])
+    with (course / "exercises" / "build-an-agent" / "track.yaml").open("a") as f:
+        f.write(f"points:\n  {LIMIT}: 2\n")
+    title = find_exercise(course, LIMIT).title
     roster = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title]]
     roster += [[f"S{user}", str(user), f"s{user}", f"l{user}", "A", ""] for user in (11, 12, 13, 14)]
     (root / "roster.csv").write_text(csv_text(roster))
@@ -83,6 +89,7 @@ def course(tmp_path_factory) -> Path:
 def run(root: Path, out: Path, *extra, env: dict[str, str] | None = None, wait: bool = True):
     command = [sys.executable, "-m", "grader", "class", str(root / "class.zip"), "--out", str(out), "--jobs", "1"]
     command += ["--challenge", LIMIT, "--lms", "canvas", "--roster", str(root / "roster.csv"), *map(str, extra)]
+    command += ["--root", str(root / "course")]
     # Whatever array variables the test's own environment holds, only the simulated system's are set.
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "JOB_COMPLETION", "CI_NODE"))}
     proc = subprocess.Popen(
@@ -104,7 +111,7 @@ def array(root: Path, name: str, tasks: list[tuple[dict[str, str], list[str]]]) 
     shards = [root / name / f"task-{i}" for i in range(len(tasks))]
     merged = subprocess.run(
         [sys.executable, "-m", "grader", "merge", *map(str, shards), "--out", str(root / name / "merged")]
-        + ["--lms", "canvas", "--roster", str(root / "roster.csv")],
+        + ["--lms", "canvas", "--roster", str(root / "roster.csv"), "--root", str(root / "course")],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -112,6 +119,16 @@ def array(root: Path, name: str, tasks: list[tuple[dict[str, str], list[str]]]) 
     )
     assert merged.returncode == 0, merged.stderr
     return root / name / "merged"
+
+
+def test_the_one_machine_run_scores_the_challenge_s_points_times_the_share_of_cases_passed(course):
+    rows = list(csv.reader((course / "one" / "canvas-import.csv").open(encoding="utf-8")))
+    assert rows[1][-1] == "2"  # Points Possible
+    book = json.loads((course / "one" / "gradebook.json").read_text())
+    cells = {r["lms"].get("canvas"): r["challenges"][LIMIT] for r in book["learners"]}
+    scores = {r[1]: r[-1] for r in rows[2:]}
+    assert scores["11"] == "2" and scores["14"] == "0"
+    assert float(scores["13"]) == round(2 * cells["13"]["passed"] / cells["13"]["total"], 2) < 2
 
 
 def test_a_slurm_array_merged_is_the_one_machine_run_byte_for_byte(course):

@@ -1,0 +1,208 @@
+"""A Gradescope autograder for one challenge or several: `build.py gradescope SLUG... --out autograder.zip`.
+
+The zip holds what grading needs and nothing of the site: the grader, loopcraft, the Node runner (frontend/), the
+schemas, the challenges' tracks, the project's lock files and `requirements.txt` (the dependencies of
+pyproject.toml), `autograder.json` (which challenges), and Gradescope's two scripts (loopcraft/autograder/):
+`setup.sh` installs Node.js, Python and the packages on Gradescope's Ubuntu image, then runs `check` (each reference
+solution must pass: the installation works, and the runner's memory snapshot is made once); `run_autograder` runs
+`run`: it reads /autograder/submission/ as a class's learner folder is read (intake's rules: SLUG.py, or for one
+challenge the one Python file, or the progress file the site exports), grades it in the same Pyodide, and writes
+/autograder/results/results.json in Gradescope's format (schemas/gradescope-results.schema.json).
+
+Each case is a test worth the challenge's points (track.yaml's `points`, 1 unless set) divided by its number of
+cases, so a challenge's score is its points times the share of its cases passed, as in the LMS imports. What a
+student sees of a case is `grader.results.learner_view`'s rule: a visible case whole (`visible`), a hidden one
+without values and a private one by name and status only, both `after_published` (Gradescope's `hidden` is for
+tests that carry no points). The zip is the same bytes for the same sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+from grader.results import RunResult, failed_submission, learner_view
+
+from .cache import BuildCache
+from .classroom.intake import read_hand_in
+from .classroom.store import validation_error
+from .errors import LoopcraftError
+from .exercises import Exercise, Track, load_course
+from .grading import Grader
+from .printable import lines
+from .project import INSTALL, Project
+
+SCRIPTS = INSTALL / "loopcraft" / "autograder"
+CONFIG = "autograder.json"
+# What grading needs, relative to the project's root: folders whole (but caches), and single files.
+FOLDERS = ["grader", "loopcraft", "frontend", "schemas"]
+FILES = ["pyproject.toml", "package.json", "package-lock.json"]
+_EPOCH = (1980, 1, 1, 0, 0, 0)  # every entry's time, so that the same sources give the same zip
+
+
+def _chosen(tracks: list[Track], slugs: list[str]) -> list[tuple[Track, Exercise]]:
+    found = {ex.slug: (track, ex) for track in tracks for ex in track.exercises}
+    unknown = [slug for slug in slugs if slug not in found]
+    if unknown:
+        raise LoopcraftError(f"no such challenge: {', '.join(unknown)}")
+    return [found[slug] for slug in dict.fromkeys(slugs)]
+
+
+def _walk(folder: Path):
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and not path.name.startswith("."):
+            yield path
+
+
+def requirements(root: Path) -> str:
+    """pyproject.toml's dependencies, one a line, for setup.sh's pip."""
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return "".join(f"{dependency}\n" for dependency in project["dependencies"])
+
+
+def build(root: Path, slugs: list[str], out: Path) -> int:
+    """Write the autograder zip for `slugs`; returns how many files it holds."""
+    project = Project(root)
+    chosen = _chosen(load_course(project.root), slugs)
+    files: dict[str, bytes | Path] = {}
+    for name in FOLDERS:
+        for path in _walk(INSTALL / name):
+            files[path.relative_to(INSTALL).as_posix()] = path
+    for name in FILES:
+        files[name] = INSTALL / name
+    for track_dir in dict.fromkeys(track.dir for track, _ in chosen):
+        for path in _walk(track_dir):
+            files[path.relative_to(project.root).as_posix()] = path
+    files["requirements.txt"] = requirements(INSTALL).encode()
+    config = {"challenges": [ex.slug for _, ex in chosen]}
+    files[CONFIG] = (json.dumps(config, indent=1) + "\n").encode()
+    files["setup.sh"] = SCRIPTS / "setup.sh"
+    files["run_autograder"] = SCRIPTS / "run_autograder"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(files):
+            content = files[name]
+            info = zipfile.ZipInfo(name, _EPOCH)
+            executable = isinstance(content, Path) and content.stat().st_mode & 0o111
+            info.external_attr = (0o100755 if executable else 0o100644) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, content.read_bytes() if isinstance(content, Path) else content)
+    tmp.replace(out)
+    return len(files)
+
+
+def _challenges(project: Project) -> list[tuple[Track, Exercise]]:
+    config = json.loads((project.root / CONFIG).read_text(encoding="utf-8"))
+    # The build cache keeps the course's YAML parsed (setup.sh's check fills it): a second off each student's run.
+    return _chosen(load_course(project.root, cache=BuildCache(project.root)), config["challenges"])
+
+
+def case_text(view: dict) -> str:
+    """A case as a student reads it in Gradescope's test output, from what they may see of it (`learner_view`)."""
+    out = [lines(view["message"])] if view.get("message") else []
+    if "expected" in view:
+        out += ["Expected:", json.dumps(view["expected"], ensure_ascii=False, indent=1)]
+        out += ["Your function returned:", json.dumps(view.get("actual"), ensure_ascii=False, indent=1)]
+    if view.get("output"):
+        out += ["Printed:", lines(view["output"])]
+    if view.get("trace"):
+        out.append("Trace:")
+        for event in view["trace"]:
+            rest = {key: value for key, value in event.items() if key != "kind"}
+            out.append(f"  {event.get('kind')}: {lines(json.dumps(rest, ensure_ascii=False))}")
+    if view.get("truncated"):
+        out.append(f"(cut short: {', '.join(view['truncated'])})")
+    return "\n".join(out)
+
+
+def results(graded: list[tuple[Exercise, float, RunResult]]) -> dict:
+    """results.json: a test per case, worth the challenge's points shared among its cases."""
+    tests, score, summary = [], 0.0, []
+    for ex, points, result in graded:
+        doc = result.to_dict()
+        worth = points / len(doc["tests"]) if doc["tests"] else 0.0
+        passed = 0
+        for case in doc["tests"]:
+            view = learner_view(case)
+            passed += view["status"] == "pass"
+            tests.append(
+                {
+                    "name": view["name"] if len(graded) == 1 else f"{ex.title}: {view['name']}",
+                    "score": round(worth if view["status"] == "pass" else 0.0, 6),
+                    "max_score": round(worth, 6),
+                    "status": "passed" if view["status"] == "pass" else "failed",
+                    "output": case_text(view),
+                    "visibility": "after_published" if view.get("hidden") else "visible",
+                }
+            )
+        score += points * passed / len(doc["tests"]) if doc["tests"] else 0.0
+        line = f"{ex.title}: {passed} of {len(doc['tests'])} cases pass"
+        summary.append(line + (f". {lines(doc['message'])}" if doc.get("message") else ""))
+    return {"score": round(score, 6), "output": "\n".join(summary), "stdout_visibility": "hidden", "tests": tests}
+
+
+def run(root: Path) -> int:
+    """Grade ROOT/submission/ and write ROOT/results/results.json (Gradescope's layout, ROOT being /autograder)."""
+    project = Project(INSTALL)
+    chosen = _challenges(project)
+    exercises = [ex for _, ex in chosen]
+    learner = read_hand_in(root / "submission", exercises, exercises[0].slug if len(exercises) == 1 else None)
+    graded = []
+    with Grader(project) as grader:
+        for track, ex in chosen:
+            source = learner.sources.get(ex.slug)
+            absent = "No Python file (.py) in your submission." if len(chosen) == 1 else f"No {ex.slug}.py in it."
+            problem = learner.error or (source.error if source else absent)
+            if source is not None and source.error is None and learner.error is None:
+                result = grader.grade(ex, source.text)
+            else:
+                private = {c.name for c in ex.cases if c.private}
+                result = failed_submission([c.name for c in ex.cases], problem, private=private)
+            graded.append((ex, track.points_of(ex.slug), result))
+    for failure in grader.failures:
+        print(f"a submission stopped the runner twice; it said: {failure[:2000]}", file=sys.stderr)
+    doc = results(graded)
+    if learner.notes:
+        doc["output"] += "\n" + "\n".join(lines(note) for note in learner.notes)
+    problem = validation_error(doc, "gradescope-results.schema.json")
+    if problem:  # a bug of ours: say so rather than hand Gradescope a file it cannot read
+        raise LoopcraftError(f"results.json would not match schemas/gradescope-results.schema.json: {problem}")
+    (root / "results").mkdir(parents=True, exist_ok=True)
+    (root / "results" / "results.json").write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    print(doc["output"])
+    return 0
+
+
+def check() -> int:
+    """setup.sh's last step: every chosen challenge's reference solution passes here."""
+    project = Project(INSTALL)
+    with Grader(project) as grader:
+        for _, ex in _challenges(project):
+            result = grader.grade(ex, ex.solution_source)
+            print(f"{ex.slug}: the reference solution {'passes' if result.passed else 'FAILS'}")
+            if not result.passed:
+                return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m loopcraft.gradescope", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("check", help="grade each reference solution (setup.sh's last step)")
+    grade = commands.add_parser("run", help="grade ROOT/submission/ into ROOT/results/results.json")
+    grade.add_argument("--root", type=Path, default=Path("/autograder"))
+    args = parser.parse_args(argv)
+    try:
+        return check() if args.command == "check" else run(args.root)
+    except LoopcraftError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""The Gradescope autograder: `build.py gradescope` makes the zip; its real `run_autograder` runs here against a
+folder laid out as Gradescope lays out /autograder/ (AUTOGRADER_ROOT), with what setup.sh would have installed there
+linked from this project (setup.sh itself needs Gradescope's image and the internet: it is only checked by bash)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from grader.results import PRIVATE_NOTE
+from loopcraft.exercises import find_exercise
+from loopcraft.gradescope import requirements
+from tests.helpers import ROOT, course_copy
+
+LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
+CHALLENGE = ROOT / "exercises" / "build-an-agent" / LIMIT
+SCHEMA = json.loads((ROOT / "schemas" / "gradescope-results.schema.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory) -> Path:
+    root = course_copy(tmp_path_factory.mktemp("course"), [LIMIT, DISPATCH])
+    with (root / "exercises" / "build-an-agent" / "track.yaml").open("a") as f:
+        f.write(f"points:\n  {LIMIT}: 2\n")
+    return root
+
+
+def autograder(course: Path, out: Path, *slugs: str) -> Path:
+    proc = subprocess.run(
+        [sys.executable, "build.py", "gradescope", *slugs, "--out", str(out), "--root", str(course)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def gradescope_root(zip_path: Path, root: Path) -> Path:
+    """/autograder/ as Gradescope makes it after setup.sh: the zip's contents in source/, run_autograder copied to
+    the top, submission/ and results/; what setup.sh installs (the virtual environment, node_modules/, the runner's
+    snapshot) linked from this project."""
+    (root / "submission").mkdir(parents=True)
+    (root / "results").mkdir()
+    with zipfile.ZipFile(zip_path) as z:
+        z.extractall(root / "source")
+        for info in z.infolist():  # zipfile does not restore modes
+            os.chmod(root / "source" / info.filename, (info.external_attr >> 16) & 0o777)
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "source" / ".venv").symlink_to(Path(sys.prefix))
+    (root / "source" / "node_modules").symlink_to((ROOT / "node_modules").resolve())
+    (root / "source" / ".cache" / "loopcraft").mkdir(parents=True)
+    snapshots = ROOT / ".cache" / "loopcraft" / "pyodide-snapshot"
+    snapshots.mkdir(parents=True, exist_ok=True)
+    (root / "source" / ".cache" / "loopcraft" / "pyodide-snapshot").symlink_to(snapshots)
+    return root
+
+
+def run_autograder(root: Path) -> dict:
+    proc = subprocess.run(
+        [str(root / "run_autograder")],
+        cwd=root,  # Gradescope runs it in /autograder
+        env={**os.environ, "AUTOGRADER_ROOT": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((root / "results" / "results.json").read_text())
+    jsonschema.validate(doc, SCHEMA)
+    return doc
+
+
+def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_site(course, tmp_path):
+    path = autograder(course, tmp_path / "autograder.zip", LIMIT)
+    with zipfile.ZipFile(path) as z:
+        modes = {info.filename: info.external_attr >> 16 for info in z.infolist()}
+        assert z.read("requirements.txt").decode() == requirements(ROOT)
+        assert json.loads(z.read("autograder.json")) == {"challenges": [LIMIT]}
+    assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111
+    assert {"grader/judge.py", "frontend/node-runner.mjs", "package-lock.json", "schemas/exercise.schema.json"} <= set(
+        modes
+    )
+    assert f"exercises/build-an-agent/{LIMIT}/exercise.yaml" in modes
+    assert not [n for n in modes if n.startswith(("site/", "node_modules/", ".venv/", ".cache/", "tests/"))]
+    assert not [n for n in modes if "__pycache__" in n]
+    # The same sources give the same bytes.
+    assert autograder(course, tmp_path / "again.zip", LIMIT).read_bytes() == path.read_bytes()
+    for script in ("setup.sh", "run_autograder"):
+        check = subprocess.run(["bash", "-n", str(ROOT / "loopcraft" / "autograder" / script)], capture_output=True)
+        assert check.returncode == 0, check.stderr
+
+
+def test_run_autograder_writes_a_test_per_case_each_visible_when_the_case_may_be_seen(course, tmp_path):
+    root = gradescope_root(autograder(course, tmp_path / "autograder.zip", LIMIT), tmp_path / "autograder")
+    # One challenge: the student's one Python file is its solution, whatever its name.
+    shutil.copy(CHALLENGE / "wrong" / "no_reset.py", root / "submission" / "my_solution.py")
+    (root / "submission" / "README.md").write_text("notes")
+    doc = run_autograder(root)
+    # The code that ran is the zip's: its build cache sits in source/.
+    assert (root / "source" / ".cache" / "loopcraft" / "entries").is_dir()
+    cases = find_exercise(course, LIMIT).cases
+    tests = doc["tests"]
+    assert [t["name"] for t in tests] == [c.name for c in cases]
+    worth = 2 / len(cases)  # track.yaml: points 2
+    passed = [t for t in tests if t["status"] == "passed"]
+    assert 0 < len(passed) < len(tests)
+    assert all(t["max_score"] == pytest.approx(worth, abs=1e-6) for t in tests)
+    assert all(t["score"] == (pytest.approx(worth, abs=1e-6) if t["status"] == "passed" else 0) for t in tests)
+    assert doc["score"] == pytest.approx(2 * len(passed) / len(cases), abs=1e-6)
+    assert f"{len(passed)} of {len(cases)} cases pass" in doc["output"] and "README.md" in doc["output"]
+    for case, test in zip(cases, tests, strict=True):
+        if not case.hidden:
+            assert test["visibility"] == "visible"
+            assert json.dumps(case.expected, ensure_ascii=False, indent=1, sort_keys=True) in test["output"]
+        else:
+            assert test["visibility"] == "after_published"
+            assert json.dumps(case.expected, ensure_ascii=False, indent=1, sort_keys=True) not in test["output"]
+        if case.private:
+            assert test["output"] == PRIVATE_NOTE
+            assert not [a for a in map(str, case.args.values()) if len(a) > 8 and a in test["output"]]
+    assert {c.private for c in cases} == {True, False} and any(c.hidden and not c.private for c in cases)
+
+
+def test_several_challenges_are_one_test_per_case_each_and_a_missing_file_scores_nothing(course, tmp_path):
+    root = gradescope_root(autograder(course, tmp_path / "part.zip", LIMIT, DISPATCH), tmp_path / "autograder")
+    shutil.copy(CHALLENGE / "solution.py", root / "submission" / f"{LIMIT}.py")
+    doc = run_autograder(root)
+    limit, dispatch = (find_exercise(course, slug) for slug in (LIMIT, DISPATCH))
+    assert len(doc["tests"]) == len(limit.cases) + len(dispatch.cases)
+    assert doc["tests"][0]["name"] == f"{limit.title}: {limit.cases[0].name}"
+    assert doc["score"] == pytest.approx(2)  # all of the first's 2 points, nothing of the second's 1
+    missing = doc["tests"][len(limit.cases) :]
+    assert {t["status"] for t in missing} == {"failed"} and {t["score"] for t in missing} == {0}
+    assert all(f"No {DISPATCH}.py in it." in t["output"] for t in missing if t["visibility"] == "visible")
+
+
+def test_an_empty_submission_scores_nothing_and_says_why(course, tmp_path):
+    root = gradescope_root(autograder(course, tmp_path / "autograder.zip", LIMIT), tmp_path / "autograder")
+    doc = run_autograder(root)
+    assert doc["score"] == 0 and {t["status"] for t in doc["tests"]} == {"failed"}
+    assert "No Python file (.py) in your submission." in doc["output"]
