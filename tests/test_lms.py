@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from loopcraft.errors import ExerciseError
 from loopcraft.exercises import load_course
 from loopcraft.printable import file_name
-from tests.helpers import ROOT
+from tests.helpers import ROOT, course_copy
 from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text, deflated, moodle_folder
 
 TRACK = load_course(ROOT)[0]
@@ -279,3 +280,16 @@ def test_a_roster_that_is_not_the_lms_s_export_stops_the_run_before_anything_is_
     twice = grader("class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", tmp_path / "dup.csv")
     assert twice.returncode == 2 and "dup.csv:3: ID 11 again (first on line 2)" in twice.stderr
     assert not out.exists()
+
+
+def test_points_name_challenges_of_their_track(tmp_path):
+    course = course_copy(tmp_path, [LIMIT])
+    track = course / "exercises" / "build-an-agent" / "track.yaml"
+    track.write_text(track.read_text() + f"points:\n  {LIMIT}: 3\n  no-such-challenge: 2\n")
+    with pytest.raises(ExerciseError) as caught:
+        load_course(course)
+    assert [str(p) for p in caught.value.errors] == [
+        "exercises/build-an-agent/track.yaml:7: points: 'no-such-challenge' is not a challenge of this track"
+    ]
+    track.write_text(track.read_text().replace("  no-such-challenge: 2\n", ""))
+    assert load_course(course)[0].points_of(LIMIT) == 3 and load_course(course)[0].points_of("other") == 1
