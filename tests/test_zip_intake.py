@@ -342,6 +342,7 @@ def test_canvas_keeps_a_learners_latest_resubmission_and_moodle_a_participants_f
             [
                 Member(f"{moodle_folder('Ann Roe', 7)}/{LIMIT}.py", "a"),
                 Member(f"Ann Roe_7_assignsubmission_file_{SLUGS[0]}.py", "b"),  # downloaded without folders
+                Member(f"Ann Roe_7_assignfeedback_file_/{LIMIT}.py", "the teacher's"),  # feedback: not hers
                 Member(f"{moodle_folder('Bob Ray', 8)}/a/{LIMIT}.py", "c"),
                 Member(f"{moodle_folder('Bob Ray', 8)}/b/{LIMIT}.py", "d"),
             ]
@@ -349,6 +350,9 @@ def test_canvas_keeps_a_learners_latest_resubmission_and_moodle_a_participants_f
         name="m.zip",
     )
     assert moodle["Ann Roe_7"].sources[LIMIT].text == "a" and moodle["Ann Roe_7"].sources[SLUGS[0]].text == "b"
+    assert moodle["Ann Roe_7"].notes == [
+        f"left aside, not SLUG.py or a progress file: {LIMIT}.py (assignfeedback_file)"
+    ]
     assert moodle["Bob Ray_8"].sources[LIMIT].error.startswith(f"2 files named {LIMIT}.py")
 
 

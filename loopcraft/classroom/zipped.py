@@ -222,7 +222,7 @@ class Reader:
 
 _CANVAS = re.compile(r"(?P<name>[^_/]+?)(?P<late>_late)?_(?P<user>\d+)(?:_(?P<attachment>\d+))?_(?P<file>.+)", re.S)
 _MOODLE = re.compile(
-    r"(?P<name>[^_/]+)_(?P<user>\d+)_assign(?:submission|feedback)_(?P<plugin>[a-z]+)_(?P<file>.*)", re.S
+    r"(?P<name>[^_/]+)_(?P<user>\d+)_(?P<plugin>assign(?:submission|feedback)_[a-z]+)_(?P<file>.*)", re.S
 )
 _RESUBMITTED = re.compile(r"(?P<stem>.+)-(?P<number>\d+)(?P<ext>\.[A-Za-z0-9]+)", re.S)
 _ABSOLUTE = re.compile(rb"[/\\]|[A-Za-z]:")  # at a name's start: "/etc", "\\server", "C:"
@@ -262,7 +262,7 @@ def _name(entry: Entry, zip_name: str) -> Named:
     except UnicodeDecodeError as exc:
         utf8, bad = False, f"byte 0x{raw[exc.start]:02x} at offset {exc.start}"
     kind = stat.S_IFMT(entry.mode)
-    if not utf8 and (entry.flags & _UTF8_FLAG or not raw.isascii()):
+    if not utf8:  # flagged as UTF-8 and not, or not flagged and neither ASCII nor UTF-8: a code page, but which?
         flagged = "marked as UTF-8 and is not" if entry.flags & _UTF8_FLAG else "not UTF-8"
         named.refused = f"{origin}: its name is {flagged} ({bad}); name files in UTF-8 and hand them in again"
     elif named.absolute:
@@ -422,7 +422,7 @@ def _place(n: Named, layout: str, zip_name: str, slugs: set[str]):
         if n.directory:  # the learner's folder, or one in it: files count wherever they are
             return ("moodle", user), learner, None, None, (), []
         file = n.parts[-1] if len(n.parts) > 1 else match["file"]
-        if match["plugin"] != "file" or not file:  # online text, comments: not files to grade
+        if match["plugin"] != "assignsubmission_file" or not file:  # online text, feedback: not files to grade
             file = f"{file} ({match['plugin']})"
         return ("moodle", user), learner, file, None, (), []
     if top == ".." or n.absolute:
