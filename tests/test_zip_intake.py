@@ -6,11 +6,14 @@ grade."""
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import re
 import stat
+import struct
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -387,6 +390,10 @@ def test_what_is_not_a_zip_stops_the_run_with_a_clear_message(tmp_path):
     ]:
         with pytest.raises(LoopcraftError, match=message):
             read(tmp_path, data)
+    crowded = bytearray(build([Member("a/b.py", "x")], zip64=True))
+    struct.pack_into("<QQ", crowded, crowded.index(b"PK\x06\x06") + 24, 200_000, 200_000)
+    with pytest.raises(LoopcraftError, match="200,000 entries, over the 100,000 a class zip may have"):
+        read(tmp_path, bytes(crowded))
     prefixed = read(tmp_path, build([Member(f"ada/{LIMIT}.py", RIGHT)], prefix=b"#!/bin/sh\nexit 0\n" * 10))
     assert prefixed["ada"].sources[LIMIT].text == RIGHT  # a self-extractor's stub before the archive
 
@@ -418,3 +425,38 @@ def test_the_class_command_on_a_hostile_zip_ends_with_a_row_per_learner_and_no_t
     statuses = {c["status"] for r in rows for c in r["challenges"].values()}
     assert statuses <= {"error", "missing"}
     assert len(rows) == len({r["learner"] for r in rows}) >= 1
+
+
+class _Unseekable:
+    """A stream `zipfile` cannot seek in: it writes each entry's sizes after its data (a data descriptor)."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def write(self, chunk):
+        self.data += chunk
+        return len(chunk)
+
+    def flush(self):
+        pass
+
+
+def test_zips_as_zipfile_writes_them_read_alike_and_zip64_too(tmp_path):
+    files = {f"ada/{LIMIT}.py": RIGHT, "bob/notes.txt": "n", f"bob/{SLUGS[0]}.py": "# é\n"}
+    made = {}
+    for how in ("seekable", "streamed"):  # streamed: each entry's sizes after its data, in a data descriptor
+        stream = io.BytesIO() if how == "seekable" else _Unseekable()
+        with zipfile.ZipFile(stream, "w", zipfile.ZIP_DEFLATED) as z:
+            for name, text in files.items():
+                z.writestr(name, text)
+        made[how] = bytes(stream.getvalue() if how == "seekable" else stream.data)
+    assert b"PK\x07\x08" in made["streamed"]
+    members = [Member(name, text) for name, text in files.items()]
+    made["zip64"] = build(members, zip64=True)
+    made["zip64 after a stub"] = build(members, prefix=b"#!/bin/sh\n" * 7, zip64=True)
+    with zipfile.ZipFile(io.BytesIO(made["zip64"])) as z:  # what the tests wrote is a zip to zipfile too
+        assert z.read(f"ada/{LIMIT}.py").decode() == RIGHT
+    for how, data in made.items():
+        got = read(tmp_path, data, name=f"{how}.zip")
+        assert got["ada"].sources[LIMIT].text == RIGHT, how
+        assert got["bob"].sources[SLUGS[0]].text == "# é\n", how

@@ -46,10 +46,12 @@ class Member:
         return self.data.encode() if isinstance(self.data, str) else self.data
 
 
-def build(members: list[Member], prefix: bytes = b"") -> bytes:
-    """A zip of `members` in order (duplicates and all), after `prefix` (as a self-extractor's stub)."""
+def build(members: list[Member], prefix: bytes = b"", zip64: bool = False) -> bytes:
+    """A zip of `members` in order (duplicates and all), after `prefix` (as a self-extractor's stub); `zip64`: its
+    index as ZIP64 writes it (every size and offset in an extra field, the counts in a record of their own)."""
     out, central = io.BytesIO(), io.BytesIO()
     out.write(prefix)
+    full = 0xFFFFFFFF
     for m in members:
         data = m.content
         body = data if m.compressed is None else m.compressed
@@ -67,11 +69,13 @@ def build(members: list[Member], prefix: bytes = b"") -> bytes:
             struct.pack("<4sHHHHHIIIHH", b"PK\x03\x04", 20, flags, method, 0, 0x21, crc, len(body), size, len(local), 0)
         )
         out.write(local + body)
+        extra = struct.pack("<HHQQQ", 1, 24, size, len(body), offset) if zip64 else b""
+        sizes = (full, full, full) if zip64 else (len(body), size, offset)
         central.write(
             struct.pack(
                 "<4sBBHHHHHIIIHHHHHII",
                 b"PK\x01\x02",
-                20,
+                45 if zip64 else 20,
                 3,  # made on Unix: the external attributes' high half is the mode
                 20,
                 flags,
@@ -79,22 +83,30 @@ def build(members: list[Member], prefix: bytes = b"") -> bytes:
                 0,
                 0x21,
                 crc,
-                len(body),
-                size,
+                sizes[0],
+                sizes[1],
                 len(m.raw),
-                0,
+                len(extra),
                 0,
                 0,
                 0,
                 m.mode << 16,
-                offset,
+                sizes[2],
             )
         )
-        central.write(m.raw)
+        central.write(m.raw + extra)
     cd = central.getvalue()
     cd_offset = out.tell() - len(prefix)
     out.write(cd)
-    out.write(struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, len(members), len(members), len(cd), cd_offset, 0))
+    count = len(members)
+    if zip64:
+        record = out.tell() - len(prefix)
+        out.write(struct.pack("<4sQHHIIQQQQ", b"PK\x06\x06", 44, 45, 45, 0, 0, count, count, len(cd), cd_offset))
+        out.write(struct.pack("<4sIQI", b"PK\x06\x07", 0, record, 1))
+        count, cd_size, cd_offset = 0xFFFF, full, full
+    else:
+        cd_size = len(cd)
+    out.write(struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, count, count, cd_size, cd_offset, 0))
     return out.getvalue()
 
 
