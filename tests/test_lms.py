@@ -159,6 +159,11 @@ def test_grading_the_canvas_download_again_grades_nothing_and_writes_the_same_fi
     assert merged.returncode == 0, merged.stderr
     for name in ("gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv"):
         assert (tmp_path / name).read_bytes() == (canvas / "out" / name).read_bytes(), name
+    # Merged again without --lms: the import with the earlier run's scores is gone, not left to be uploaded.
+    plain = grader("merge", canvas / "out", "--out", tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    assert not (tmp_path / "canvas-import.csv").exists() and not (tmp_path / "canvas-unmatched.csv").exists()
+    assert "removed canvas-import.csv, left by an earlier run" in plain.stderr
 
 
 ZOE = "Zoé Ünï"

@@ -99,7 +99,16 @@ def write_outputs(out: Path, doc: dict, store: VerdictStore, export: lms.Export 
     """Everything a class run leaves for the teacher, from the gradebook's rows and the store alone (and, for an
     LMS's import, its roster); returns what the teacher should be told of them."""
     gradebook.write_book(out, doc)
-    return lms.write(out, doc, export) if export is not None else []
+    said = lms.write(out, doc, export) if export is not None else []
+    # An LMS's import from an earlier run would hold its old scores, ready to be uploaded by mistake.
+    for other in [name for name in lms.LMSS if export is None or name != export.lms]:
+        for stale in (out / f"{other}-import.csv", out / f"{other}-unmatched.csv"):
+            if stale.exists():
+                stale.unlink()
+                said.append(
+                    f"removed {stale.name}, left by an earlier run (give --lms {other} --roster to make it again)"
+                )
+    return said
 
 
 def _export(args, tracks: list[Track], slugs: list[str]) -> lms.Export | None:
@@ -146,7 +155,8 @@ def main_class(args, project: Project) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     _say(
         f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
-        f"{len(exercises)} challenges: {kept + refused + len(todo)} submissions, {kept} already graded, "
+        f"{len(exercises)} challenge{'s' if len(exercises) != 1 else ''}: {kept + refused + len(todo)} submissions, "
+        f"{kept} already graded, "
         f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)"
     )
     for failure in _grade_all(todo, jobs, store, project):
