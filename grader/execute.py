@@ -74,8 +74,6 @@ def _show_lines(source: str, filename: str) -> None:
 
 
 def _compile(source: str, filename: str):
-    # No learner's code is cached across calls (an earlier cache let a submission read a classmate's source from
-    # it): compiling a solution takes about half a millisecond.
     _show_lines(source, filename)
     return compile(source, filename, "exec", dont_inherit=True)
 
@@ -92,6 +90,22 @@ def _sandbox_code(sandbox: str):
     else:
         _show_lines(sandbox, SANDBOX_FILE)
     return _SANDBOXES[sandbox]
+
+
+# The learner's code as the case before compiled it: a run's cases share one source, so every case after the first
+# takes it from here (compiling a solution of fifty lines cost about 2 ms of a case's 5 in Pyodide). One entry,
+# replaced before any learner code runs, so no submission finds another's code here: the earlier cache that let one
+# read a classmate's source kept every source it was given. A case whose code swaps it is tampering (see run_case).
+_SOLUTION: list = [None, None]  # [source, its code]
+
+
+def _solution_code(source: str):
+    if _SOLUTION[0] is not source and _SOLUTION[0] != source:
+        _SOLUTION[:] = [None, None]
+        _SOLUTION[:] = [source, _compile(source, SOLUTION_FILE)]
+    else:
+        _show_lines(source, SOLUTION_FILE)
+    return _SOLUTION[1]
 
 
 def _format_exception(exc: BaseException) -> str:
@@ -111,7 +125,7 @@ def _load(source: str, sandbox: str, entry: str):
     namespace = {"__name__": "solution", "__builtins__": builtins}
     exec(_sandbox_code(sandbox), namespace)
     try:
-        code = _compile(source, SOLUTION_FILE)
+        code = _solution_code(source)
     except SyntaxError as exc:
         raise _LoadError(_format_exception(exc)) from None
     exec(code, namespace)
@@ -190,10 +204,15 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     cyclic garbage collector off, so no finalizer of the learner's can run in between."""
     if _GC_ENABLED:
         gc.enable()
-    try:  # before learner code runs; a sandbox that does not compile fails in _load instead
+    try:  # before learner code runs; code that does not compile fails in _load instead
         sandbox_code = _sandbox_code(sandbox)
     except (SyntaxError, ValueError):
         sandbox_code = None
+    try:
+        _solution_code(source)
+        kept = (*_SOLUTION,)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        kept = None
     out = _CappedWriter(output_limit)
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = out
@@ -209,11 +228,14 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     tampered = guard.changes(_PRISTINE)
     if sandbox_code is not None and _SANDBOXES.get(sandbox) is not sandbox_code:
         tampered.append("the provided code kept compiled was replaced")
+    if kept is not None and (_SOLUTION[0] is not kept[0] or _SOLUTION[1] is not kept[1]):
+        tampered.append("your code kept compiled was replaced")
     gc.disable()
     if tampered:
         # Whatever the case returned may have been forged; this interpreter is not to be trusted again.
         guard.restore(_PRISTINE)
         _SANDBOXES.clear()
+        _SOLUTION[:] = [None, None]
         gc.disable()
         outcome = {
             "kind": "error",

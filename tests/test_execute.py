@@ -120,6 +120,21 @@ def test_the_sandbox_is_compiled_once_and_a_case_that_swaps_it_is_tampering():
     assert run("def f():\n    return double(2)\n")["value"] == "4"
 
 
+def test_the_learners_code_is_compiled_once_a_run_and_a_case_that_swaps_it_is_tampering():
+    # Each case of a run takes the code the case before compiled, and runs it in a namespace of its own.
+    source = "n = 0\ndef f():\n    global n\n    n += 1\n    return n\n"
+    assert run(source)["value"] == run(source)["value"] == "1"
+    assert "your code kept compiled was replaced" in tampered(
+        "    import grader.execute as ex\n"
+        "    ex._SOLUTION[1] = compile('def f():\\n    return 2', 'solution.py', 'exec')"
+    )
+    assert run(source)["value"] == "1"
+    # What a case finds kept is its own code: never the code of a submission before it.
+    peek = "import grader.execute as ex\ndef f():\n    return ex._SOLUTION[0]\n"
+    run("SECRET = 'a classmate'\ndef f():\n    return 0\n")
+    assert json.loads(run(peek)["value"]) == peek
+
+
 def test_a_class_attribute_or_a_function_patched_in_place_is_caught_and_put_back():
     import json as host_json
 
@@ -130,6 +145,13 @@ def test_a_class_attribute_or_a_function_patched_in_place_is_caught_and_put_back
         "    import grader.canonical\n    grader.canonical.normalize.__code__ = (lambda v, *a: 0).__code__"
     )
     assert "json.encoder.JSONEncoder.spy was added" in tampered("    import json\n    json.JSONEncoder.spy = 1")
+    # Defaults too, keyword-only ones included (the guard tells them from what the functions refer to).
+    assert "json.dumps was changed in place" in tampered(
+        "    import json\n    json.dumps.__kwdefaults__ = {'indent': 4}"
+    )
+    assert "json.loads was changed in place" in tampered("    import json\n    json.loads.__kwdefaults__ = None")
+    # An attribute of a watched function that the grader does not rely on is no tampering.
+    assert run("import json\ndef f():\n    json.dumps.note = 1\n    return 1\n")["value"] == "1"
     assert host_json.loads("[2]") == [2] and not hasattr(host_json.JSONEncoder, "spy")
 
 
