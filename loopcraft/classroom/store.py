@@ -3,7 +3,8 @@ under a key that hashes everything the verdict was made from (the submission's t
 be read, the challenge, the grader). A run that crashed resumes where it stopped, an unchanged submission is never
 graded twice, a shard fills part of a store, and `merge` is the union of stores.
 
-A record: {"key", "learner", "challenge", "origin", "result"}; `result` is `RunResult.to_dict()` (grader/results.py
+A record: {"key", "learner", "challenge", "origin", "source", "result"}; `source` is the code handed in (null when it
+could not be read: the class report compares submissions), `result` is `RunResult.to_dict()` (grader/results.py
 decides what it may hold: a private case's name and status only, every part bounded). Written compact and
 atomically; read back validated against schemas/verdict.schema.json, so a damaged or foreign file is a miss
 (grading again) or, in `merge`, a clear error.
@@ -19,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 import jsonschema
+import jsonschema_rs
 
 from ..errors import LoopcraftError
 from ..exercises import Exercise
@@ -44,8 +46,17 @@ def schema(name: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads((INSTALL / "schemas" / name).read_text(encoding="utf-8")))
 
 
+@cache
+def _fast_schema(name: str):
+    return jsonschema_rs.validator_for(json.loads((INSTALL / "schemas" / name).read_text(encoding="utf-8")))
+
+
 def validation_error(doc, name: str) -> str | None:
-    """What is wrong with `doc` by schemas/NAME, in a line, or None."""
+    """What is wrong with `doc` by schemas/NAME, in a line, or None. jsonschema-rs says whether it is valid (in
+    microseconds, where jsonschema takes 2 ms for a verdict: 26 s for a course of 1,000 learners); jsonschema
+    says what is wrong with one that is not."""
+    if _fast_schema(name).is_valid(doc):
+        return None
     error = jsonschema.exceptions.best_match(schema(name).iter_errors(doc))
     if error is None:
         return None
@@ -96,7 +107,14 @@ class VerdictStore:
         return record if record["key"] == key_ else None
 
     def put(self, learner: Learner, slug: str, source: Source, key_: str, result: dict) -> None:
-        record = {"key": key_, "learner": learner.id, "challenge": slug, "origin": source.origin, "result": result}
+        record = {
+            "key": key_,
+            "learner": learner.id,
+            "challenge": slug,
+            "origin": source.origin,
+            "source": source.text,
+            "result": result,
+        }
         write_atomically(self.path(learner.id, slug), compact(record) + "\n")
 
     def copy_from(self, other: VerdictStore, learner_id: str, slug: str) -> None:
