@@ -55,6 +55,16 @@ export function createResults(container) {
   };
 }
 
+/** A finished case as the results list shows it, for pages that show results made elsewhere (a learner's
+ * feedback page from the class's grading run): testCase {name, hidden, private, input_text}, result and values
+ * as for show(). */
+export function resultRow(testCase, result, values) {
+  const row = createRow(testCase);
+  setStatus(row, result.status);
+  row.body.replaceChildren(...renderBody(testCase, result, values).filter(Boolean));
+  return row.element;
+}
+
 function createRow(testCase) {
   const badge = h("span", { class: "badge" });
   const body = h("div", { class: "case-body" });
@@ -63,7 +73,7 @@ function createRow(testCase) {
     h("div", { class: "case-head" },
       badge,
       h("span", { class: "case-name" }, testCase.name),
-      testCase.hidden ? h("span", { class: "case-tag" }, "hidden") : null),
+      testCase.hidden ? h("span", { class: "case-tag" }, testCase.private ? "private" : "hidden") : null),
     body);
   const row = { element, badge, body, testCase, status: null };
   setStatus(row, "pending");

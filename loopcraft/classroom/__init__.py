@@ -3,7 +3,7 @@
 One flow, one store, every output a function of it:
 
     submissions --intake--> learners --grade (loopcraft.grading, one per submission)--> verdict store
-    verdict store + gradebook.json + course --> gradebook.csv, the class report, feedback pages, LMS imports
+    verdict store + gradebook.json + course --> gradebook.csv, report/index.html, feedback/<learner>.html, LMS imports
 
 - `intake.py` is the only code that reads what learners handed in, and applies every rule about hostile input;
   `zipped.py` reads a zip (plain, Canvas's or Moodle's download) by the same rules, and those of zip entries.
@@ -33,7 +33,7 @@ from ..exercises import Exercise, Track, load_course
 from ..grading import Grader
 from ..printable import one_line
 from ..project import Project
-from . import gradebook, intake, lms, zipped
+from . import gradebook, intake, lms, report, zipped
 from .intake import Learner, Source
 from .store import VerdictStore, fingerprint, key
 
@@ -95,10 +95,13 @@ def _grade_all(todo: list[Submission], jobs: int, store: VerdictStore, project: 
     return [failure for g in graders for failure in g.failures]
 
 
-def write_outputs(out: Path, doc: dict, store: VerdictStore, export: lms.Export | None = None) -> list[str]:
-    """Everything a class run leaves for the teacher, from the gradebook's rows and the store alone (and, for an
-    LMS's import, its roster); returns what the teacher should be told of them."""
+def write_outputs(
+    out: Path, doc: dict, store: VerdictStore, exercises: list[Exercise], export: lms.Export | None = None
+) -> list[str]:
+    """Everything a class run leaves for the teacher, from the gradebook's rows, the store and the course alone
+    (and, for an LMS's import, its roster); returns what the teacher should be told of them."""
     gradebook.write_book(out, doc)
+    report.write_class_pages(out, doc, store, exercises)
     said = lms.write(out, doc, export) if export is not None else []
     # An LMS's import from an earlier run would hold its old scores, ready to be uploaded by mistake.
     for other in [name for name in lms.LMSS if export is None or name != export.lms]:
@@ -163,8 +166,8 @@ def main_class(args, project: Project) -> int:
         _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     doc = gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
-    told = write_outputs(args.out, doc, store, export)
-    _say(f"gradebook: {args.out / 'gradebook.csv'} and gradebook.json")
+    told = write_outputs(args.out, doc, store, exercises, export)
+    _say(f"gradebook: {args.out / 'gradebook.csv'} and gradebook.json; report: {args.out / 'report' / 'index.html'}")
     for line in told:
         _say(line)
     return 0
@@ -187,8 +190,10 @@ def main_merge(args, project: Project) -> int:
                 for slug, c in r["challenges"].items():
                     if c["status"] != gradebook.MISSING:
                         out.copy_from(theirs, r["learner"], slug)
-    export = _export(args, course(project), slugs)
-    told = write_outputs(args.out, gradebook.book(slugs, list(rows.values())), out, export)
+    tracks = course(project)
+    export = _export(args, tracks, slugs)
+    doc = gradebook.book(slugs, list(rows.values()))
+    told = write_outputs(args.out, doc, out, course_exercises(project, tracks), export)
     _say(f"merged {len(args.shards)} gradebooks, {len(rows)} learners: {args.out / 'gradebook.csv'}")
     for line in told:
         _say(line)

@@ -1,0 +1,72 @@
+"""A learner's feedback page, DIR/feedback/<learner>.html: safe to hand back as it is.
+
+One section per challenge of the gradebook: the status and cases passed, then every case as the challenge page
+shows it (the page's own results rendering, frontend/src/feedback.js): a visible case with its input, expected and
+actual values, differences marked, and its trace; a hidden case with no value (name, status, message, what it
+printed and its trace, whose last step is what the learner's own code returned); a private case with its name and
+status. What a case may show is grader/results.py's rule (`learner_view`), asked here for every case: nothing else
+of a verdict reaches the page. Inputs come from the course, for visible cases only (the site publishes them).
+"""
+
+from __future__ import annotations
+
+import jinja2
+from markupsafe import Markup
+from pygments import highlight
+from pygments.lexers import PythonLexer
+
+from grader.canonical import canonical_json
+from grader.results import learner_view
+
+from ..exercises import Exercise
+from ..printable import lines, one_line
+from ..render import _FORMATTER, input_text
+from . import gradebook
+from .pages import script
+
+RETURNED = ("pass", "fail")  # a case with one of these statuses returned a value (None is a value too)
+
+
+def case_data(case: dict, course_case) -> dict:
+    """What the page's script is given of one written case: learner_view's cut, the values as canonical JSON."""
+    seen = learner_view(case)
+    data = {"name": seen["name"], "hidden": bool(seen.get("hidden")), "private": bool(seen.get("private"))}
+    data["result"] = {k: seen[k] for k in ("status", "message", "output", "hidden", "trace") if k in seen}
+    if not data["hidden"]:
+        data["input_text"] = input_text(course_case.args) if course_case is not None else ""
+        data["expected_json"] = canonical_json(seen.get("expected"))
+        data["actual_json"] = canonical_json(seen.get("actual")) if seen["status"] in RETURNED else None
+    return data
+
+
+def challenge_data(slug: str, cell: dict, verdict: dict | None, ex: Exercise | None) -> dict:
+    cases = {c.name: c for c in ex.cases} if ex else {}
+    result = verdict["result"] if verdict else None
+    return {
+        "slug": slug,
+        "title": ex.title if ex else slug,
+        "status": cell["status"],
+        "passed": cell["passed"],
+        "total": cell["total"],
+        "message": lines(result["message"]) if result and result["message"] else None,
+        "cases": [case_data(t, cases.get(t["name"])) for t in result["tests"]] if result else [],
+        "code": Markup(highlight(verdict["source"], PythonLexer(), _FORMATTER))
+        if verdict and verdict.get("source") is not None
+        else None,
+    }
+
+
+def page(
+    env: jinja2.Environment, row: dict, verdicts: dict[str, dict], slugs: list[str], course: dict[str, Exercise]
+) -> str:
+    challenges = [challenge_data(slug, row["challenges"][slug], verdicts.get(slug), course.get(slug)) for slug in slugs]
+    data = {"challenges": [{"slug": c["slug"], "cases": c["cases"]} for c in challenges if c["cases"]]}
+    return env.get_template("class/feedback.html").render(
+        learner=one_line(row["learner"]),
+        error=lines(row["error"]) if row["error"] else None,
+        challenges=challenges,
+        passed=sum(c["status"] == "pass" for c in challenges),
+        submitted=sum(c["status"] != gradebook.MISSING for c in challenges),
+        data=data,
+        script=script("feedback.js"),
+    )

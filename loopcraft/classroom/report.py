@@ -1,0 +1,278 @@
+"""The teacher's class report, DIR/report/index.html (it shows expected values and every learner's code: not for
+learners), made in the same pass over the store as the feedback pages (`write_class_pages`).
+
+What it counts, from the gradebook's rows and the verdicts alone (tests/test_class_report.py recounts each):
+- the class: learners, hand-ins refused whole, submissions (verdicts), and how many learners passed 0, 1, ...
+  challenges;
+- per challenge, of its submissions: passed, errors (the code could not be run: a load error or a refused file),
+  with a timeout (a case or more stopped at the time limit), and the median of cases passed;
+- per case (item analysis): facility = passed / attempted, attempted being the learners who submitted the challenge;
+  discrimination = the upper-lower index (Kelley's D): the facility among the top 27% of those learners minus that
+  among the bottom 27%, ranked by cases passed over the whole course (ties broken by learner id; 27% rounded, at
+  least one learner a group); none below two learners;
+- per case, the most common wrong answers: values returned by failing cases grouped by their canonical JSON (hidden
+  cases too: the store keeps what they returned; never private ones: the store keeps nothing of them), and errors
+  grouped by their last line;
+- similar submissions per challenge (similar.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import jinja2
+
+from grader.canonical import canonical_json
+
+from ..exercises import Exercise
+from ..printable import lines, one_line
+from ..render import py_repr
+from . import feedback, gradebook, similar
+from .pages import environment, page_name, script
+from .store import VerdictStore, write_atomically
+
+UPPER_LOWER = 0.27
+SHOWN_WRONG = 5  # most common wrong answers shown per case
+VALUE_CHARS = 400  # of a wrong answer's repr, shown
+CODE_CHARS = 20_000  # of each side of a similar pair, shown
+
+
+@dataclass
+class CaseTally:
+    name: str
+    hidden: bool
+    private: bool
+    expected: str | None  # repr, from the course (the teacher's copy)
+    passed: int = 0
+    attempted: int = 0
+    # {group key: [count, kind ("value" or "error"), text shown]}
+    wrong: dict[str, list] = field(default_factory=dict)
+    discrimination: float | None = None
+
+    def add(self, case: dict) -> None:
+        self.attempted += 1
+        status = case["status"]
+        if status == "pass":
+            self.passed += 1
+        elif status == "fail" and "actual" in case:
+            text = canonical_json(case["actual"])
+            self._count(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), "value", case["actual"])
+        elif status == "error" and not case.get("private") and case.get("message"):
+            last = [line for line in case["message"].splitlines() if line.strip()][-1:] or [""]
+            self._count("error:" + last[0][:VALUE_CHARS], "error", last[0][:VALUE_CHARS])
+
+    def _count(self, key: str, kind: str, shown) -> None:
+        if key in self.wrong:
+            self.wrong[key][0] += 1
+        else:
+            text = py_repr(shown) if kind == "value" else lines(shown)
+            self.wrong[key] = [1, kind, text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"]
+
+    @property
+    def facility(self) -> float | None:
+        return self.passed / self.attempted if self.attempted else None
+
+    def common_wrong(self) -> list[dict]:
+        groups = sorted(self.wrong.values(), key=lambda g: (-g[0], g[1], g[2]))
+        return [{"count": n, "kind": kind, "text": text} for n, kind, text in groups[:SHOWN_WRONG]]
+
+
+@dataclass
+class ChallengeTally:
+    slug: str
+    title: str
+    starter: str
+    cases: dict[str, CaseTally]
+    submitted: int = 0
+    passed: int = 0
+    errors: int = 0
+    timeouts: int = 0
+    cases_passed: list[int] = field(default_factory=list)
+    passes: dict[str, set[str]] = field(default_factory=dict)  # learner -> names of the cases passed
+    sources: dict[str, str] = field(default_factory=dict)
+    pairs: list[similar.Pair] = field(default_factory=list)
+
+    def add(self, learner: str, verdict: dict) -> None:
+        result = verdict["result"]
+        self.submitted += 1
+        self.passed += result["status"] == "pass"
+        self.errors += result["status"] == "error"
+        self.timeouts += any(t["status"] == "timeout" for t in result["tests"])
+        self.cases_passed.append(sum(t["status"] == "pass" for t in result["tests"]))
+        self.passes[learner] = {t["name"] for t in result["tests"] if t["status"] == "pass"}
+        for t in result["tests"]:
+            if t["name"] not in self.cases:
+                self.cases[t["name"]] = CaseTally(t["name"], bool(t.get("hidden")), bool(t.get("private")), None)
+            self.cases[t["name"]].add(t)
+        if verdict.get("source") is not None:
+            self.sources[learner] = verdict["source"]
+
+    @property
+    def median_cases(self) -> float | None:
+        return statistics.median(self.cases_passed) if self.cases_passed else None
+
+
+class Tally:
+    """Everything the report shows, counted as the learners' verdicts go by (each is read once)."""
+
+    def __init__(self, doc: dict, course: dict[str, Exercise]):
+        self.slugs = doc["challenges"]
+        self.learners: list[dict] = []
+        self.challenges = {}
+        for slug in self.slugs:
+            ex = course.get(slug)
+            cases = {}
+            for c in ex.cases if ex else []:
+                cases[c.name] = CaseTally(c.name, c.hidden, c.private, py_repr(c.expected))
+            self.challenges[slug] = ChallengeTally(
+                slug, ex.title if ex else slug, ex.starter_source if ex else "", cases
+            )
+
+    def add(self, row: dict, verdicts: dict[str, dict]) -> None:
+        cells = row["challenges"]
+        self.learners.append(
+            {
+                "learner": row["learner"],
+                "id": one_line(row["learner"]),
+                "href": quote(page_name(row["learner"])),
+                "error": row["error"] is not None,
+                "notes": one_line("; ".join(row["notes"]))[:500],
+                "passed": sum(cells[s]["status"] == "pass" for s in self.slugs),
+                "cases": sum(cells[s]["passed"] for s in self.slugs),
+            }
+        )
+        for slug, verdict in verdicts.items():
+            self.challenges[slug].add(row["learner"], verdict)
+
+    def finish(self) -> None:
+        """What needs every learner: discrimination (ranks over the course) and similar pairs."""
+        total = {row["learner"]: row["cases"] for row in self.learners}
+        for ch in self.challenges.values():
+            ranked = sorted(ch.passes, key=lambda learner: (-total[learner], learner))
+            n = max(1, round(UPPER_LOWER * len(ranked)))
+            upper, lower = ranked[:n], ranked[-n:]
+            for case in ch.cases.values():
+                if len(ranked) >= 2 and case.attempted:
+                    hits = [sum(case.name in ch.passes[learner] for learner in group) for group in (upper, lower)]
+                    case.discrimination = (hits[0] - hits[1]) / n
+            ch.pairs, _ = similar.similar_pairs(ch.sources, ch.starter)
+
+    def distribution(self) -> list[dict]:
+        counts = [0] * (len(self.slugs) + 1)
+        for row in self.learners:
+            counts[row["passed"]] += 1
+        return [{"passed": k, "learners": n} for k, n in enumerate(counts)]
+
+
+def _percent(x: float | None) -> str:
+    return "–" if x is None else f"{round(100 * x)}%"
+
+
+def _pair_view(ch: ChallengeTally, pair: similar.Pair) -> dict:
+    def side(learner: str, other: str) -> list[tuple[str, bool]]:
+        code = ch.sources[learner]
+        parts = similar.marked(code[:CODE_CHARS], ch.sources[other], ch.starter)
+        if len(code) > CODE_CHARS:
+            parts.append((f"\n[... {len(code) - CODE_CHARS} more characters not shown]", False))
+        return parts
+
+    return {
+        "a": pair.a,
+        "b": pair.b,
+        "a_shown": one_line(pair.a),
+        "b_shown": one_line(pair.b),
+        "score": round(100 * pair.score),
+        "shared": pair.shared,
+        "a_code": side(pair.a, pair.b),
+        "b_code": side(pair.b, pair.a),
+    }
+
+
+def page(env: jinja2.Environment, tally: Tally) -> str:
+    tally.finish()
+    challenges = []
+    for ch in tally.challenges.values():
+        cases = [
+            {
+                "name": c.name,
+                "tag": "private" if c.private else "hidden" if c.hidden else "",
+                "passed": c.passed,
+                "attempted": c.attempted,
+                "facility": _percent(c.facility),
+                "discrimination": "–" if c.discrimination is None else f"{c.discrimination:+.2f}",
+                "expected": c.expected,
+                "wrong": c.common_wrong(),
+            }
+            for c in ch.cases.values()
+        ]
+        challenges.append(
+            {
+                "slug": ch.slug,
+                "title": ch.title,
+                "submitted": ch.submitted,
+                "passed": ch.passed,
+                "pass_rate": _percent(ch.passed / ch.submitted if ch.submitted else None),
+                "errors": ch.errors,
+                "timeouts": ch.timeouts,
+                "median": "–" if ch.median_cases is None else f"{ch.median_cases:g}",
+                "cases": cases,
+                "pairs": [_pair_view(ch, p) for p in ch.pairs[: similar.MAX_PAIRS]],
+                "more_pairs": max(0, len(ch.pairs) - similar.MAX_PAIRS),
+                "compared": len(ch.sources),
+            }
+        )
+    data = {
+        "distribution": tally.distribution(),
+        "facility": {
+            ch["slug"]: [
+                {"label": c["name"], "facility": round(100 * c["passed"] / c["attempted"], 1)}
+                for c in ch["cases"]
+                if c["attempted"]
+            ]
+            for ch in challenges
+        },
+    }
+    learners = tally.learners
+    return env.get_template("class/report.html").render(
+        learners=learners,
+        refused=sum(row["error"] for row in learners),
+        submissions=sum(ch["submitted"] for ch in challenges),
+        challenges=challenges,
+        distribution=data["distribution"],
+        data=data,
+        thresholds={
+            "score": round(100 * similar.THRESHOLD),
+            "shared": similar.MIN_SHARED,
+            "k": similar.K,
+            "w": similar.W,
+        },
+        script=script("report.js"),
+    )
+
+
+def write_class_pages(out: Path, doc: dict, store: VerdictStore, exercises: list[Exercise]) -> None:
+    """DIR/feedback/<learner>.html for every learner of the gradebook and DIR/report/index.html, from the gradebook's
+    rows and the store, each verdict read once; feedback pages of learners no longer in the gradebook are removed."""
+    env = environment()
+    course = {ex.slug: ex for ex in exercises}
+    tally = Tally(doc, course)
+    written = set()
+    for row in doc["learners"]:
+        verdicts = {}
+        if row["error"] is None:
+            for slug, cell in row["challenges"].items():
+                if cell["status"] != gradebook.MISSING:
+                    verdicts[slug] = store.read(row["learner"], slug)
+        tally.add(row, verdicts)
+        name = page_name(row["learner"])
+        write_atomically(out / "feedback" / name, feedback.page(env, row, verdicts, doc["challenges"], course))
+        written.add(name)
+    for old in (out / "feedback").glob("*.html"):
+        if old.name not in written:
+            os.unlink(old)
+    write_atomically(out / "report" / "index.html", page(env, tally))
