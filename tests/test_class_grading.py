@@ -94,6 +94,13 @@ def test_the_gradebook_has_a_row_per_learner_and_a_column_per_challenge(whole):
     assert got["fay"][LIMIT]["status"] == "error" and got["fay"][LIMIT]["passed"] == 0
     assert got["cal"][LIMIT]["status"] == "fail"
 
+    # Every learner has a feedback page, and the teacher a report (tests/test_class_report.py checks what they hold).
+    assert sorted(p.name for p in (whole / "feedback").glob("*.html")) == [f"{name}.html" for name in got]
+    assert (
+        'data-testid="similar-pair" data-challenge="consecutive-error-limit" data-a="ada" data-b="cy"'
+        in (whole / "report" / "index.html").read_text()
+    )
+
     rows = list(csv.reader((whole / "gradebook.csv").open()))
     assert rows[0] == ["learner", *slugs, "passed", "notes"]
     by_learner = {row[0]: dict(zip(rows[0], row, strict=True)) for row in rows[1:]}
@@ -121,8 +128,9 @@ def test_two_shards_merged_equal_the_whole_class(klass, whole, course, tmp_path)
     assert set(cells(tmp_path / "s1")).isdisjoint(cells(tmp_path / "s2"))
     proc = grader("merge", tmp_path / "s1", tmp_path / "s2", "--out", tmp_path / "merged")
     assert proc.returncode == 0, proc.stderr
-    for name in ("gradebook.json", "gradebook.csv"):
-        assert (tmp_path / "merged" / name).read_bytes() == (whole / name).read_bytes()
+    pages = ["report/index.html", *(f"feedback/{p.name}" for p in (whole / "feedback").glob("*.html"))]
+    for name in ("gradebook.json", "gradebook.csv", *pages):
+        assert (tmp_path / "merged" / name).read_bytes() == (whole / name).read_bytes(), name
     # The merged folder holds every verdict, so grading the class into it again redoes nothing.
     again = grader("class", klass, "--out", tmp_path / "merged", course=course)
     assert "8 submissions, 8 already graded, grading 0" in again.stderr

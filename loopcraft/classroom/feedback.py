@@ -10,37 +10,46 @@ of a verdict reaches the page. Inputs come from the course, for visible cases on
 
 from __future__ import annotations
 
-import jinja2
-from markupsafe import Markup
-from pygments import highlight
-from pygments.lexers import PythonLexer
+import json
 
-from grader.canonical import canonical_json
+import jinja2
+
 from grader.results import learner_view
 
 from ..exercises import Exercise
 from ..printable import lines, one_line
-from ..render import _FORMATTER, input_text
+from ..render import input_text
 from . import gradebook
 from .pages import script
 
 RETURNED = ("pass", "fail")  # a case with one of these statuses returned a value (None is a value too)
 
 
-def case_data(case: dict, course_case) -> dict:
+def stored_json(value) -> str:
+    """grader.canonical's canonical JSON of a value read back from a verdict: the verdict was written from canonical
+    JSON, so the value is already in canonical form (no tuples, no integral floats) and is only written out
+    again, with canonical_json's settings (checking every item again would cost a feedback run half its time)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def course_inputs(course: dict[str, Exercise]) -> dict[str, dict[str, str]]:
+    """{slug: {case: its input as the page shows it}} of the visible cases (made once for every page)."""
+    return {slug: {c.name: input_text(c.args) for c in ex.cases if not c.hidden} for slug, ex in course.items()}
+
+
+def case_data(case: dict, inputs: dict[str, str]) -> dict:
     """What the page's script is given of one written case: learner_view's cut, the values as canonical JSON."""
     seen = learner_view(case)
     data = {"name": seen["name"], "hidden": bool(seen.get("hidden")), "private": bool(seen.get("private"))}
     data["result"] = {k: seen[k] for k in ("status", "message", "output", "hidden", "trace") if k in seen}
     if not data["hidden"]:
-        data["input_text"] = input_text(course_case.args) if course_case is not None else ""
-        data["expected_json"] = canonical_json(seen.get("expected"))
-        data["actual_json"] = canonical_json(seen.get("actual")) if seen["status"] in RETURNED else None
+        data["input_text"] = inputs.get(seen["name"], "")
+        data["expected_json"] = stored_json(seen.get("expected"))
+        data["actual_json"] = stored_json(seen.get("actual")) if seen["status"] in RETURNED else None
     return data
 
 
-def challenge_data(slug: str, cell: dict, verdict: dict | None, ex: Exercise | None) -> dict:
-    cases = {c.name: c for c in ex.cases} if ex else {}
+def challenge_data(slug: str, cell: dict, verdict: dict | None, ex: Exercise | None, inputs: dict[str, str]) -> dict:
     result = verdict["result"] if verdict else None
     return {
         "slug": slug,
@@ -49,17 +58,24 @@ def challenge_data(slug: str, cell: dict, verdict: dict | None, ex: Exercise | N
         "passed": cell["passed"],
         "total": cell["total"],
         "message": lines(result["message"]) if result and result["message"] else None,
-        "cases": [case_data(t, cases.get(t["name"])) for t in result["tests"]] if result else [],
-        "code": Markup(highlight(verdict["source"], PythonLexer(), _FORMATTER))
-        if verdict and verdict.get("source") is not None
-        else None,
+        "cases": [case_data(t, inputs) for t in result["tests"]] if result else [],
+        "code": verdict.get("source") if verdict else None,
     }
 
 
 def page(
-    env: jinja2.Environment, row: dict, verdicts: dict[str, dict], slugs: list[str], course: dict[str, Exercise]
+    env: jinja2.Environment,
+    row: dict,
+    verdicts: dict[str, dict],
+    slugs: list[str],
+    course: dict[str, Exercise],
+    inputs: dict[str, dict[str, str]],
 ) -> str:
-    challenges = [challenge_data(slug, row["challenges"][slug], verdicts.get(slug), course.get(slug)) for slug in slugs]
+    """The feedback page of the learner of gradebook row `row`; `inputs` is course_inputs(course)."""
+    challenges = [
+        challenge_data(slug, row["challenges"][slug], verdicts.get(slug), course.get(slug), inputs.get(slug, {}))
+        for slug in slugs
+    ]
     data = {"challenges": [{"slug": c["slug"], "cases": c["cases"]} for c in challenges if c["cases"]]}
     return env.get_template("class/feedback.html").render(
         learner=one_line(row["learner"]),

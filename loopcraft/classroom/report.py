@@ -95,7 +95,8 @@ class ChallengeTally:
     cases_passed: list[int] = field(default_factory=list)
     passes: dict[str, set[str]] = field(default_factory=dict)  # learner -> names of the cases passed
     sources: dict[str, str] = field(default_factory=dict)
-    pairs: list[similar.Pair] = field(default_factory=list)
+    pairs: list[similar.Pair] = field(default_factory=list)  # the most similar, as many as are shown
+    pair_count: int = 0
 
     def add(self, learner: str, verdict: dict) -> None:
         result = verdict["result"]
@@ -160,7 +161,7 @@ class Tally:
                 if len(ranked) >= 2 and case.attempted:
                     hits = [sum(case.name in ch.passes[learner] for learner in group) for group in (upper, lower)]
                     case.discrimination = (hits[0] - hits[1]) / n
-            ch.pairs, _ = similar.similar_pairs(ch.sources, ch.starter)
+            ch.pairs, ch.pair_count = similar.similar_pairs(ch.sources, ch.starter)
 
     def distribution(self) -> list[dict]:
         counts = [0] * (len(self.slugs) + 1)
@@ -221,8 +222,8 @@ def page(env: jinja2.Environment, tally: Tally) -> str:
                 "timeouts": ch.timeouts,
                 "median": "–" if ch.median_cases is None else f"{ch.median_cases:g}",
                 "cases": cases,
-                "pairs": [_pair_view(ch, p) for p in ch.pairs[: similar.MAX_PAIRS]],
-                "more_pairs": max(0, len(ch.pairs) - similar.MAX_PAIRS),
+                "pairs": [_pair_view(ch, p) for p in ch.pairs],
+                "more_pairs": ch.pair_count - len(ch.pairs),
                 "compared": len(ch.sources),
             }
         )
@@ -261,6 +262,7 @@ def write_class_pages(out: Path, doc: dict, store: VerdictStore, exercises: list
     env = environment()
     course = {ex.slug: ex for ex in exercises}
     tally = Tally(doc, course)
+    inputs = feedback.course_inputs(course)
     written = set()
     for row in doc["learners"]:
         verdicts = {}
@@ -270,7 +272,7 @@ def write_class_pages(out: Path, doc: dict, store: VerdictStore, exercises: list
                     verdicts[slug] = store.read(row["learner"], slug)
         tally.add(row, verdicts)
         name = page_name(row["learner"])
-        write_atomically(out / "feedback" / name, feedback.page(env, row, verdicts, doc["challenges"], course))
+        write_atomically(out / "feedback" / name, feedback.page(env, row, verdicts, doc["challenges"], course, inputs))
         written.add(name)
     for old in (out / "feedback").glob("*.html"):
         if old.name not in written:

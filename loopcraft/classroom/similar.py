@@ -21,12 +21,14 @@ byte-equal; it compares every pair of files; and it imports matplotlib. Winnowin
 from __future__ import annotations
 
 import builtins
+import itertools
 import keyword
 import math
 import re
 import zlib
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 K = 12  # tokens in a k-gram: shorter runs are what any two solutions share
 W = 8  # winnowing window: a shared run of K + W - 1 = 19 tokens is always found
@@ -102,17 +104,18 @@ class Pair:
     shared: int  # fingerprints in common (the starter's and idioms aside)
 
 
-def similar_pairs(sources: dict[str, str], starter: str) -> tuple[list[Pair], int]:
-    """The pairs of learners whose sources ({learner: code}) score THRESHOLD or more, most similar first, and how
-    many fingerprints counted as idioms."""
+def similar_pairs(sources: dict[str, str], starter: str, limit: int = MAX_PAIRS) -> tuple[list[Pair], int]:
+    """The `limit` most similar pairs of learners whose sources ({learner: code}) score THRESHOLD or more (most
+    similar first, then by learner), and how many pairs do in all. A group of n identical submissions is
+    n(n-1)/2 pairs: they are counted, and only as many made as could be shown."""
     base = set(kgram_hashes(_numbers(starter)))
     groups: dict[frozenset, list[str]] = defaultdict(list)
     for learner in sorted(sources):
         prints = frozenset(winnow(kgram_hashes(_numbers(sources[learner]))) - base)
         if prints:
             groups[prints].append(learner)
+    keys, members = list(groups), list(groups.values())
     holders: dict[int, list[int]] = defaultdict(list)
-    keys = list(groups)
     for g, prints in enumerate(keys):
         for h in prints:
             holders[h].append(g)
@@ -120,23 +123,33 @@ def similar_pairs(sources: dict[str, str], starter: str) -> tuple[list[Pair], in
     idioms = {h for h, gs in holders.items() if len(gs) > common}
     own = [len(prints - idioms) for prints in keys]
     shared: dict[tuple[int, int], int] = defaultdict(int)
-    for h, gs in holders.items():
-        if h in idioms:
-            continue
-        for i, g in enumerate(gs):
-            for other in gs[i + 1 :]:
-                shared[g, other] += 1
-    members = list(groups.values())
-    pairs = []
-    for g, them in enumerate(members):
-        if own[g] >= MIN_SHARED:
-            pairs += [Pair(a, b, 1.0, own[g]) for i, a in enumerate(them) for b in them[i + 1 :]]
+    for gs in holders.values():
+        if len(gs) <= common:
+            for i, g in enumerate(gs):
+                for other in gs[i + 1 :]:
+                    shared[g, other] += 1
+    # (score, shared, the groups' members): every pair of learners between them, or within one group.
+    found = [(1.0, own[g], them, None) for g, them in enumerate(members) if own[g] >= MIN_SHARED and len(them) > 1]
     for (g, other), count in shared.items():
         score = count / min(own[g], own[other])
         if count >= MIN_SHARED and score >= THRESHOLD:
-            pairs += [Pair(*sorted((a, b)), score, count) for a in members[g] for b in members[other]]
+            found.append((score, count, members[g], members[other]))
+    total, pairs = 0, []
+    for score, count, them, others in found:
+        if others is None:
+            total += len(them) * (len(them) - 1) // 2
+            made = ((a, b) for i, a in enumerate(them) for b in them[i + 1 :])
+        else:
+            total += len(them) * len(others)
+            made = (tuple(sorted((a, b))) for a in them for b in others)
+        pairs += [Pair(a, b, score, count) for a, b in itertools.islice(made, limit)]
     pairs.sort(key=lambda p: (-p.score, -p.shared, p.a, p.b))
-    return pairs, len(idioms)
+    return pairs[:limit], total
+
+
+@lru_cache(maxsize=256)
+def _kgrams(source: str) -> frozenset[int]:
+    return frozenset(kgram_hashes(_numbers(source)))
 
 
 def marked(source: str, other: str, starter: str) -> list[tuple[str, bool]]:
@@ -144,7 +157,7 @@ def marked(source: str, other: str, starter: str) -> list[tuple[str, bool]]:
     starter, for showing a pair side by side."""
     toks = tokens(source)
     mine = kgram_hashes([t[0] for t in toks])
-    theirs = set(kgram_hashes(_numbers(other))) - set(kgram_hashes(_numbers(starter)))
+    theirs = _kgrams(other) - _kgrams(starter)
     covered = [False] * len(toks)
     for i, h in enumerate(mine):
         if h in theirs:

@@ -1,0 +1,131 @@
+"""The class's pages as a teacher and a learner open them: from a file:// URL, offline (every request that is not
+the file itself is refused), in real Chromium, light and dark, on a phone; axe-clean, no page error, no dialog
+(a learner's name that tries to end the page's script stays text)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from loopcraft.classroom.pages import page_name
+from tests.browser.axe import assert_no_violations_in_either_theme
+from tests.class_fixture import DISPATCH, HOSTILE, LIMIT, build
+
+
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("class")
+    build(out, learners=12)
+    return out
+
+
+def open_offline(browser: Browser, url: str, **options) -> tuple[Page, list[str]]:
+    """A page of its own context with no network: anything but file:// is refused; what goes wrong is listed."""
+    context = browser.new_context(**options)
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:") else route.abort())
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None)
+    page.on("dialog", lambda dialog: (problems.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    page.on("requestfailed", lambda request: problems.append(f"request failed: {request.url}"))
+    page.goto(url)
+    return page, problems
+
+
+def test_a_learner_reads_every_case_of_their_feedback_offline(browser: Browser, klass: Path):
+    doc = json.loads((klass / "gradebook.json").read_text())
+    row = next(r for r in doc["learners"] if r["learner"] == "solo")
+    page, problems = open_offline(browser, (klass / "feedback" / page_name("solo")).as_uri())
+    cases = page.locator('[data-testid="feedback-case"]')
+    expect(cases).to_have_count(sum(row["challenges"][s]["total"] for s in (LIMIT, DISPATCH)))
+    first = page.locator(f'[data-testid="feedback-case"][data-challenge="{LIMIT}"]').first
+    expect(first).to_have_attribute("data-status", "pass")
+    expect(first.locator('[data-testid="expected"]')).to_be_visible()
+    expect(first.locator('[data-testid="actual"]')).to_be_visible()
+    private = page.locator('[data-testid="feedback-case"]', has_text="private").first
+    expect(private.locator('[data-testid="message"]')).to_have_text(
+        "Private case: only its name and status are reported."
+    )
+    expect(private.locator('[data-testid="trace"]')).to_have_count(0)
+    hidden = page.locator('[data-testid="feedback-case"][data-hidden="true"]', has_text="hidden").first
+    expect(hidden.locator('[data-testid="expected"]')).to_have_count(0)
+    page.locator(".class-code summary").first.click()
+    expect(page.locator(".class-code pre").first).to_contain_text("def dispatch(call):")
+    assert_no_violations_in_either_theme(page, "a learner's feedback")
+    assert problems == []
+
+
+def test_a_failing_case_shows_the_differences_and_the_trace(browser: Browser, klass: Path):
+    # A visible case some learner failed with a dict of the wrong content: its differences are marked inside.
+    learner, slug, case = next(
+        (record["learner"], record["challenge"], t["name"])
+        for path in sorted((klass / "verdicts").glob("*/*.json"))
+        for record in [json.loads(path.read_text())]
+        for t in record["result"]["tests"]
+        if t["status"] == "fail"
+        and not t["hidden"]
+        and isinstance(t["expected"], dict)
+        and isinstance(t["actual"], dict)
+        and t["expected"].keys() == t["actual"].keys()
+    )
+    page, problems = open_offline(browser, (klass / "feedback" / page_name(learner)).as_uri())
+    failing = page.locator(
+        f'[data-testid="feedback-case"][data-challenge="{slug}"][data-case={json.dumps(case, ensure_ascii=False)}]'
+    )
+    expect(failing).to_have_attribute("data-status", "fail")
+    expect(failing.locator("mark.diff").first).to_be_visible()
+    failing.locator('[data-testid="trace"] summary').click()
+    expect(failing.locator('[data-testid="trace-step"]').first).to_be_visible()
+    assert problems == []
+
+
+def test_a_hostile_name_is_only_text_and_a_refused_hand_in_says_why(browser: Browser, klass: Path):
+    page, problems = open_offline(browser, (klass / "feedback" / page_name(HOSTILE)).as_uri())
+    expect(page.locator("h1")).to_have_text(HOSTILE)
+    expect(page.locator('[data-testid="feedback-case"]').first).to_be_visible()
+    assert problems == []
+    page, problems = open_offline(browser, (klass / "feedback" / page_name("refused")).as_uri())
+    expect(page.locator('[data-testid="hand-in-error"]')).to_be_visible()
+    assert_no_violations_in_either_theme(page, "a refused hand-in's feedback")
+    assert problems == []
+
+
+def test_the_teacher_reads_the_report_with_its_charts_offline(browser: Browser, klass: Path):
+    page, problems = open_offline(browser, (klass / "report" / "index.html").as_uri())
+    charts = page.locator("figure[data-chart] svg")
+    expect(charts).to_have_count(3)  # the distribution, and the facility of each challenge's cases
+    expect(page.locator('figure[data-chart="distribution"] .chart-bars rect')).to_have_count(3)  # 0, 1, 2 passed
+    bars = page.locator(f'figure[data-chart="{LIMIT}"] .chart-bars rect')
+    expect(bars).to_have_count(page.locator(f'[data-testid="case-stat"][data-challenge="{LIMIT}"]').count())
+    pair = page.locator(f'[data-testid="similar-pair"][data-challenge="{LIMIT}"][data-a="twin-a"][data-b="twin-b"]')
+    pair.locator("summary").click()
+    expect(pair.locator("mark").first).to_be_visible()
+    page.locator('[data-testid="wrong-answers"] summary').first.click()
+    expect(page.locator('[data-testid="common-wrong"]').first).to_be_visible()
+    # The bars are drawn in the page's accent colour, which differs between the themes.
+    colours = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        colours.append(page.locator(".chart-bars").first.evaluate("g => getComputedStyle(g).color"))
+    assert colours[0] != colours[1]
+    assert_no_violations_in_either_theme(page, "the class report")
+    assert problems == []
+
+
+@pytest.mark.parametrize("which", ["report", "feedback"])
+def test_the_class_pages_fit_a_phone(browser: Browser, klass: Path, which: str):
+    path = klass / "report" / "index.html" if which == "report" else klass / "feedback" / page_name("solo")
+    page, problems = open_offline(
+        browser, path.as_uri(), viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    expect(page.locator("main")).to_be_visible()
+    if which == "report":
+        expect(page.locator("figure[data-chart] svg")).to_have_count(3)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 390, f"the {which} scrolls sideways ({wide} px)"
+    assert_no_violations_in_either_theme(page, f"the {which} on a phone")
+    assert problems == []

@@ -1,0 +1,319 @@
+"""The class report and the feedback pages (loopcraft/classroom/report.py, feedback.py, similar.py), rendered from a
+class graded once per module (tests/class_fixture.py): every number in the report recounted from the verdict
+files, nothing in a feedback page that a learner may not see, similar code found and independent code not."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from markupsafe import escape
+
+from grader.canonical import canonical_json
+from grader.results import PRIVATE_NOTE, learner_view
+from loopcraft.classroom import course_exercises, report, similar
+from loopcraft.classroom.pages import page_name
+from loopcraft.classroom.store import VerdictStore
+from loopcraft.project import Project
+from loopcraft.render import py_repr
+from tests.class_fixture import DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
+from tests.helpers import ROOT
+
+
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("class")
+    build(out)
+    return out
+
+
+class Elements(HTMLParser):
+    """Every element's attributes, and the text of <script> elements by id."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.elements: list[dict] = []
+        self.scripts: dict[str, str] = {}
+        self._script: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        self.elements.append({"tag": tag, **dict(attrs)})
+        if tag == "script":
+            self._script = dict(attrs).get("id", "")
+            self.scripts[self._script] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._script = None
+
+    def handle_data(self, data):
+        if self._script is not None:
+            self.scripts[self._script] += data
+
+    def testid(self, name: str) -> list[dict]:
+        return [e for e in self.elements if e.get("data-testid") == name]
+
+
+def read(path: Path) -> Elements:
+    return Elements(path.read_text(encoding="utf-8"))
+
+
+def records(out: Path) -> dict[tuple[str, str], dict]:
+    """Every verdict of the class, straight from the files: {(learner, challenge): record}."""
+    found = {}
+    for path in sorted((out / "verdicts").glob("*/*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        found[record["learner"], record["challenge"]] = record
+    return found
+
+
+def book(out: Path) -> dict:
+    return json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
+
+
+def test_the_class_at_a_glance_and_each_challenge_count_the_verdicts(klass):
+    page = read(klass / "report" / "index.html")
+    doc, verdicts = book(klass), records(klass)
+    assert len(page.testid("learner-row")) == len(doc["learners"])
+    distribution = Counter(
+        sum(cell["status"] == "pass" for cell in row["challenges"].values()) for row in doc["learners"]
+    )
+    rows = [e for e in page.elements if "data-learners" in e]
+    assert {int(e["data-passed"]): int(e["data-learners"]) for e in rows} == {
+        k: distribution.get(k, 0) for k in range(len(doc["challenges"]) + 1)
+    }
+    for stat in page.testid("challenge-stat"):
+        mine = [r["result"] for (_, slug), r in verdicts.items() if slug == stat["data-challenge"]]
+        passed = [sum(t["status"] == "pass" for t in r["tests"]) for r in mine]
+        assert int(stat["data-submitted"]) == len(mine) > 10
+        assert int(stat["data-passed"]) == sum(r["status"] == "pass" for r in mine) > 0
+        assert int(stat["data-errors"]) == sum(r["status"] == "error" for r in mine) > 0
+        timeouts = sum(any(t["status"] == "timeout" for t in r["tests"]) for r in mine)
+        assert int(stat["data-timeouts"]) == timeouts == (stat["data-challenge"] == LIMIT)
+        assert float(stat["data-median"]) == statistics.median(passed)
+
+
+def kelley(verdicts: dict, doc: dict, slug: str, case: str) -> float:
+    """The upper-lower discrimination index, as the report's text defines it, recounted."""
+    total = {row["learner"]: sum(c["passed"] for c in row["challenges"].values()) for row in doc["learners"]}
+    takers = sorted((learner for learner, s in verdicts if s == slug), key=lambda learner: (-total[learner], learner))
+    n = max(1, round(0.27 * len(takers)))
+
+    def facility(group):
+        return sum(
+            any(t["name"] == case and t["status"] == "pass" for t in verdicts[learner, slug]["result"]["tests"])
+            for learner in group
+        ) / len(group)
+
+    return facility(takers[:n]) - facility(takers[-n:])
+
+
+def test_each_case_has_its_facility_and_discrimination_from_the_verdicts(klass):
+    page = read(klass / "report" / "index.html")
+    doc, verdicts = book(klass), records(klass)
+    stats = page.testid("case-stat")
+    exercises = {ex.slug: ex for ex in course_exercises(Project())}
+    assert [(s["data-challenge"], s["data-case"]) for s in stats] == [
+        (slug, c.name) for slug in doc["challenges"] for c in exercises[slug].cases
+    ]
+    spread = set()
+    for stat in stats:
+        slug, case = stat["data-challenge"], stat["data-case"]
+        tests = [t for (_, s), r in verdicts.items() if s == slug for t in r["result"]["tests"] if t["name"] == case]
+        assert int(stat["data-attempted"]) == len(tests)
+        assert int(stat["data-passed"]) == sum(t["status"] == "pass" for t in tests)
+        expected = kelley(verdicts, doc, slug, case)
+        assert math.isclose(float(stat["data-discrimination"]), expected, abs_tol=0.005), (slug, case)
+        spread.add(stat["data-discrimination"])
+    assert len(spread) > 3, "the class tells cases apart"
+
+
+def test_common_wrong_answers_are_the_values_failing_learners_returned_grouped(klass):
+    page = read(klass / "report" / "index.html")
+    verdicts = records(klass)
+    shown = page.testid("common-wrong")
+    assert shown, "the generated class makes wrong answers"
+    by_case: dict[tuple[str, str], list[dict]] = {}
+    for item in shown:
+        by_case.setdefault((item["data-challenge"], item["data-case"]), []).append(item)
+    hidden_seen = False
+    for (slug, case), items in by_case.items():
+        tests = [t for (_, s), r in verdicts.items() if s == slug for t in r["result"]["tests"] if t["name"] == case]
+        values = Counter(canonical_json(t["actual"]) for t in tests if t["status"] == "fail" and "actual" in t)
+        errors = Counter(
+            t["message"].strip().splitlines()[-1] for t in tests if t["status"] == "error" and not t.get("private")
+        )
+        counts = sorted([*values.values(), *errors.values()], reverse=True)[: report.SHOWN_WRONG]
+        assert [int(i["data-count"]) for i in items] == counts, (slug, case)
+        assert all(not t.get("private") for t in tests if t["status"] == "fail" and "actual" in t)
+        hidden_seen |= any(t.get("hidden") for t in tests) and "value" in {i["data-kind"] for i in items}
+    assert hidden_seen, "hidden cases' wrong values are counted too (the store keeps them for the teacher)"
+    # The most common one is shown as Python writes it.
+    html = (klass / "report" / "index.html").read_text(encoding="utf-8")
+    slug, case = next(iter(by_case))
+    tests = [t for (_, s), r in verdicts.items() if s == slug for t in r["result"]["tests"] if t["name"] == case]
+    wrong = Counter(canonical_json(t["actual"]) for t in tests if t["status"] == "fail" and "actual" in t)
+    if wrong:
+        top = py_repr(json.loads(wrong.most_common(1)[0][0]))
+        assert str(escape(top[:60])) in html
+
+
+def test_two_renamed_copies_are_flagged_and_independent_solutions_are_not(klass):
+    page = read(klass / "report" / "index.html")
+    pairs = {(p["data-challenge"], p["data-a"], p["data-b"]): int(p["data-score"]) for p in page.testid("similar-pair")}
+    assert pairs[LIMIT, "twin-a", "twin-b"] == 100
+    assert (LIMIT, "solo", "twin-a") not in pairs and (LIMIT, "solo", "twin-b") not in pairs
+    # The pair is shown side by side, the shared code marked, the starter's left out.
+    html = (klass / "report" / "index.html").read_text(encoding="utf-8")
+    block = re.search(r'data-a="twin-a" data-b="twin-b".*?</details>', html, re.S).group()
+    assert block.count("<mark>") >= 2 and "my_step" in block and "step += 1" in block
+
+
+def test_similar_code_is_found_by_winnowing_with_the_starter_as_base_code():
+    starter = "def f(items):\n    # TODO: count the even items\n    return 0\n"
+    own = (
+        "def f(items):\n    total = 0\n    for item in items:\n        if item % 2 == 0 and item > 0:\n"
+        "            total += 1\n        elif item < -10:\n            total -= 2\n"
+        "    seen = {}\n    while total > 100 and len(seen) < 3:\n        seen[total] = items[-1]\n"
+        "        total //= 2\n    return total * 3 + len(items) - len(seen)\n"
+    )
+    copy = own.replace("total", "n").replace("item", "x").replace("    ", "  ") + "# written by me\n"
+    other = (
+        "def f(items):\n    return sum(1 for value in items if not value % 2)\n\n\nprint(f([1, 2, 3]))\n"
+        "BIG = {'a': [1, 2, 3], 'b': (4, 5)}\nwhile False:\n    break\n"
+    )
+    pairs, total = similar.similar_pairs({"a": own, "b": copy, "c": other, "d": starter}, starter)
+    assert [(p.a, p.b, p.score) for p in pairs] == [("a", "b", 1.0)] and total == 1
+    # Learners who hand in the starter alone share nothing of their own.
+    assert similar.similar_pairs({"d": starter, "e": starter}, starter) == ([], 0)
+
+
+def test_many_identical_submissions_are_counted_without_making_every_pair():
+    pairs, total = similar.similar_pairs({f"l{i:03d}": INDEPENDENT for i in range(400)}, "", limit=50)
+    assert total == 400 * 399 // 2 and len(pairs) == 50
+    assert [(p.a, p.b) for p in pairs[:2]] == [("l000", "l001"), ("l000", "l002")]
+
+
+def page_data(path: Path) -> dict:
+    return json.loads(read(path).scripts["feedback-data"])
+
+
+def test_every_learner_has_a_feedback_page_with_each_case_as_learner_view_cuts_it(klass):
+    doc, verdicts = book(klass), records(klass)
+    pages = sorted(p.name for p in (klass / "feedback").glob("*.html"))
+    assert pages == sorted(page_name(row["learner"]) for row in doc["learners"])
+    for row in doc["learners"]:
+        data = page_data(klass / "feedback" / page_name(row["learner"]))
+        handed = [s for s in doc["challenges"] if (row["learner"], s) in verdicts]
+        assert [c["slug"] for c in data["challenges"]] == handed
+        for challenge in data["challenges"]:
+            tests = verdicts[row["learner"], challenge["slug"]]["result"]["tests"]
+            assert len(challenge["cases"]) == len(tests)
+            for case, written in zip(challenge["cases"], tests, strict=True):
+                seen = learner_view(written)
+                assert case["result"] == {k: seen[k] for k in ("status", "message", "output", "hidden", "trace")}
+                if case["private"]:
+                    assert case["result"]["message"] == PRIVATE_NOTE and case["result"]["trace"] == []
+                    assert set(case) == {"name", "hidden", "private", "result"}
+                elif case["hidden"]:
+                    assert set(case) == {"name", "hidden", "private", "result"}
+                else:
+                    assert json.loads(case["expected_json"]) == written["expected"]
+
+
+def forms(value) -> set[str]:
+    """The ways a page could write a value (as test_private_cases.py checks the built site)."""
+    text = canonical_json(value)
+    return {text, json.dumps(value), json.dumps(value, ensure_ascii=False), repr(value), py_repr(value)}
+
+
+def test_no_feedback_page_holds_a_hidden_expected_value_or_anything_of_a_private_case(klass):
+    """Checked against the course's own values: a private case's arguments and expected value are in no page; a
+    hidden case's expected value is in no page of a learner whose code did not return it (a learner who passes
+    sees what their own code returned, in its trace, as the challenge page shows it)."""
+    exercises = {ex.slug: ex for ex in course_exercises(Project())}
+    doc, verdicts = book(klass), records(klass)
+    checked = 0
+    for row in doc["learners"]:
+        html = (klass / "feedback" / page_name(row["learner"])).read_text(encoding="utf-8")
+        text = html.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&")
+        for slug in doc["challenges"]:
+            visible = set()
+            for c in exercises[slug].cases:
+                if not c.hidden:
+                    visible |= forms(c.expected) | {json.dumps(v) for v in c.args.values()}
+            for c in exercises[slug].cases:
+                secrets = set()
+                if c.private:
+                    secrets = forms(c.expected) | {json.dumps(v) for v in c.args.values() if len(json.dumps(v)) > 8}
+                elif c.hidden:
+                    written = verdicts.get((row["learner"], slug))
+                    mine = [t for t in written["result"]["tests"] if t["name"] == c.name] if written else []
+                    if not (mine and mine[0]["status"] == "pass"):
+                        secrets = forms(c.expected)
+                for secret in secrets - visible:
+                    if len(secret) > 6:  # `True`, `3`: any page holds those
+                        assert secret not in text, f"{row['learner']}: {slug}/{c.name}: {secret[:80]}"
+                        checked += 1
+    assert checked > 100
+
+
+def test_names_reach_pages_as_text(klass):
+    doc = book(klass)
+    assert HOSTILE in {row["learner"] for row in doc["learners"]}
+    for path in [klass / "feedback" / page_name(HOSTILE), klass / "report" / "index.html"]:
+        html = path.read_text(encoding="utf-8")
+        assert "<script><" not in html and 'alert("name")' not in html
+        assert html.count("</script>") == len(re.findall(r"<script[ >]", html))
+    title = re.search(r"<title>(.*?)</title>", (klass / "feedback" / page_name(HOSTILE)).read_text()).group(1)
+    assert title.startswith("Feedback for &lt;/script&gt;&lt;script&gt;alert(&#34;name&#34;)")
+    assert "\\u202e" in title
+
+
+def test_a_learner_whose_hand_in_was_refused_is_told_why(klass):
+    html = (klass / "feedback" / page_name("refused")).read_text(encoding="utf-8")
+    assert 'data-testid="hand-in-error"' in html and "refused.json: not a progress file" in html
+    assert page_data(klass / "feedback" / page_name("refused")) == {"challenges": []}
+
+
+def test_outputs_are_the_same_bytes_in_another_process(klass, tmp_path):
+    """Similarity's fingerprints hash alike in every process (Python salts str hashes anew in each), so a class
+    written again, as `merge` or a resumed run does, gives the same bytes; a feedback page of a learner no longer
+    in the gradebook is removed."""
+    again = tmp_path / "again"
+    (again / "feedback").mkdir(parents=True)
+    (again / "feedback" / "gone.html").write_text("old")
+    os.symlink(klass / "verdicts", again / "verdicts")
+    (again / "gradebook.json").write_bytes((klass / "gradebook.json").read_bytes())
+    script = (
+        "import json, sys; from pathlib import Path\n"
+        "from loopcraft.classroom import course_exercises, write_outputs\n"
+        "from loopcraft.classroom.store import VerdictStore\nfrom loopcraft.project import Project\n"
+        "out = Path(sys.argv[1]); doc = json.loads((out / 'gradebook.json').read_text())\n"
+        "exs = [ex for ex in course_exercises(Project()) if ex.slug in doc['challenges']]\n"
+        "write_outputs(out, doc, VerdictStore(out), exs)\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    done = subprocess.run([sys.executable, "-c", script, str(again)], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert not (again / "feedback" / "gone.html").exists()
+    for name in ["report/index.html", *(f"feedback/{p.name}" for p in (klass / "feedback").glob("*.html"))]:
+        assert (again / name).read_bytes() == (klass / name).read_bytes(), name
+
+
+def test_the_store_keeps_the_code_each_verdict_judged(klass):
+    store = VerdictStore(klass)
+    doc = book(klass)
+    row = next(r for r in doc["learners"] if r["learner"] == "twin-a")
+    assert store.read("twin-a", LIMIT)["source"] == INDEPENDENT
+    assert row["challenges"][DISPATCH]["status"] == "missing"
