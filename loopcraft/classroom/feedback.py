@@ -59,7 +59,7 @@ def challenge_data(slug: str, cell: dict, verdict: dict | None, ex: Exercise | N
         "total": cell["total"],
         "message": lines(result["message"]) if result and result["message"] else None,
         "cases": [case_data(t, inputs) for t in result["tests"]] if result else [],
-        "code": verdict.get("source") if verdict else None,
+        "code": lines(verdict["source"]) if verdict and verdict.get("source") is not None else None,
     }
 
 

@@ -10,7 +10,8 @@ What it counts, from the gradebook's rows and the verdicts alone (tests/test_cla
   discrimination = the upper-lower index (Kelley's D): the facility among the top 27% of those learners minus that
   among the bottom 27%, ranked by cases passed over the whole course (ties broken by learner id; 27% rounded, at
   least one learner a group); none below two learners;
-- per case, the most common wrong answers: values returned by failing cases grouped by their canonical JSON (hidden
+- per case, its expected value (from the course; a private case is its name and status here as everywhere), and the
+  most common wrong answers: values returned by failing cases grouped by their canonical JSON (hidden
   cases too: the store keeps what they returned; never private ones: the store keeps nothing of them), and errors
   grouped by their last line;
 - similar submissions per challenge (similar.py).
@@ -26,8 +27,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 import jinja2
-
-from grader.canonical import canonical_json
 
 from ..exercises import Exercise
 from ..printable import lines, one_line
@@ -47,7 +46,7 @@ class CaseTally:
     name: str
     hidden: bool
     private: bool
-    expected: str | None  # repr, from the course (the teacher's copy)
+    expected: str | None  # repr, from the course (the teacher's copy); None for a private case
     passed: int = 0
     attempted: int = 0
     # {group key: [count, kind ("value" or "error"), text shown]}
@@ -60,7 +59,7 @@ class CaseTally:
         if status == "pass":
             self.passed += 1
         elif status == "fail" and "actual" in case:
-            text = canonical_json(case["actual"])
+            text = feedback.stored_json(case["actual"])
             self._count(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), "value", case["actual"])
         elif status == "error" and not case.get("private") and case.get("message"):
             last = [line for line in case["message"].splitlines() if line.strip()][-1:] or [""]
@@ -129,7 +128,8 @@ class Tally:
             ex = course.get(slug)
             cases = {}
             for c in ex.cases if ex else []:
-                cases[c.name] = CaseTally(c.name, c.hidden, c.private, py_repr(c.expected))
+                # A private case is its name and status in everything made from verdicts (docs/threat-model.md).
+                cases[c.name] = CaseTally(c.name, c.hidden, c.private, None if c.private else py_repr(c.expected))
             self.challenges[slug] = ChallengeTally(
                 slug, ex.title if ex else slug, ex.starter_source if ex else "", cases
             )
@@ -177,7 +177,9 @@ def _percent(x: float | None) -> str:
 def _pair_view(ch: ChallengeTally, pair: similar.Pair) -> dict:
     def side(learner: str, other: str) -> list[tuple[str, bool]]:
         code = ch.sources[learner]
-        parts = similar.marked(code[:CODE_CHARS], ch.sources[other], ch.starter)
+        parts = [
+            (lines(text), shared) for text, shared in similar.marked(code[:CODE_CHARS], ch.sources[other], ch.starter)
+        ]
         if len(code) > CODE_CHARS:
             parts.append((f"\n[... {len(code) - CODE_CHARS} more characters not shown]", False))
         return parts
