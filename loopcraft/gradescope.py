@@ -29,12 +29,12 @@ from grader.results import RunResult, failed_submission, learner_view
 
 from .cache import BuildCache
 from .classroom.intake import read_hand_in
-from .classroom.store import validation_error
 from .errors import LoopcraftError
 from .exercises import Exercise, Track, load_course
 from .grading import Grader
 from .printable import lines
 from .project import INSTALL, Project
+from .schemas import validation_error
 
 SCRIPTS = INSTALL / "loopcraft" / "autograder"
 CONFIG = "autograder.json"

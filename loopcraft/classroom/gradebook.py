@@ -10,8 +10,9 @@ from pathlib import Path
 
 from ..errors import LoopcraftError
 from ..printable import csv_cell
+from ..schemas import validation_error
 from .intake import Learner
-from .store import VerdictStore, validation_error, write_atomically
+from .store import VerdictStore, write_atomically
 
 MISSING = "missing"
 

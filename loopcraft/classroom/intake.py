@@ -29,12 +29,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-import jsonschema
-
 from ..errors import LoopcraftError
 from ..exercises import Exercise
 from ..printable import name_from_bytes
-from ..project import INSTALL
+from ..schemas import document, validation_error
 
 SOURCE_BYTES = 256 * 1024
 CODE_PREFIX = "loopcraft:code:"
@@ -122,8 +120,7 @@ def read_regular(dir_fd: int, name: str, origin: str, cap: int) -> bytes:
         os.close(fd)
 
 
-_PROGRESS_SCHEMA = json.loads((INSTALL / "schemas" / "progress.schema.json").read_text(encoding="utf-8"))
-PROGRESS_BYTES = _PROGRESS_SCHEMA["maxBytes"]  # the site's importer refuses a larger file too
+PROGRESS_BYTES = document("progress.schema.json")["maxBytes"]  # the site's importer refuses a larger file too
 
 
 def progress_codes(data: bytes, origin: str) -> dict[str, str]:
@@ -134,10 +131,9 @@ def progress_codes(data: bytes, origin: str) -> dict[str, str]:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise Refused(f"{origin}: not a progress file: not JSON ({type(exc).__name__}: {str(exc)[:200]})") from None
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(_PROGRESS_SCHEMA).iter_errors(doc))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
-        raise Refused(f"{origin}: not a progress file this grader reads: at {where[:200]}: {error.message[:300]}")
+    problem = validation_error(doc, "progress.schema.json")
+    if problem is not None:
+        raise Refused(f"{origin}: not a progress file this grader reads: {problem}")
     return {key[len(CODE_PREFIX) :]: code for key, code in doc["entries"].items() if key.startswith(CODE_PREFIX)}
 
 
