@@ -32,14 +32,19 @@ function distribution(width) {
 }
 
 function facility(cases) {
-  return (width) => plot({
-    width,
-    height: 28 * cases.length + 50,
-    marginLeft: Math.min(260, width / 2),
-    x: { label: "share passing (%)", domain: [0, 100], grid: true },
-    y: { label: null, domain: cases.map((c) => c.label), tickFormat: (label) => truncate(label, 34) },
-    marks: [barX(cases, { x: "facility", y: "label", fill: "currentColor" }), ruleX([0])],
-  });
+  return (width) => {
+    const marginLeft = Math.min(260, width / 2);
+    // Case names are cut to what fits the margin (about 6 px a character at the axis' size); the table has them whole.
+    const fits = Math.floor((marginLeft - 12) / 6);
+    return plot({
+      width,
+      height: 28 * cases.length + 50,
+      marginLeft,
+      x: { label: "share passing (%)", domain: [0, 100], grid: true },
+      y: { label: null, domain: cases.map((c) => c.label), tickFormat: (label) => truncate(label, fits) },
+      marks: [barX(cases, { x: "facility", y: "label", fill: "currentColor" }), ruleX([0])],
+    });
+  };
 }
 
 function truncate(text, length) {
