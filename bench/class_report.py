@@ -19,6 +19,7 @@ the least any renderer of the store must do. Writes bench/results/class_report.j
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -45,10 +46,18 @@ GOAL_S = 30.0
 
 class HostRunner:
     """Runs the course's own solutions in this CPython with the grader's executor (trusted code only: nothing here
-    guards against what learner code might do, and there is no time limit)."""
+    guards against what learner code might do, and there is no time limit). Like the grader's interpreter, it first
+    moves every object alive out of the collector's reach (grader.execute.settle: a case's collection then walks
+    only what the case made); `close` gives them back and the collector on, so a test process goes on as before."""
 
     def __init__(self):
+        self._collecting = gc.isenabled()  # run_case turns the collector off after each case, as between cases
         settle()
+
+    def close(self) -> None:
+        gc.unfreeze()
+        if self._collecting:
+            gc.enable()
 
     def run(self, source, sandbox, entry, cases, time_limit):
         return [json.loads(run_case(source, sandbox, entry, json.dumps(c["args"]))) for c in cases]
@@ -105,10 +114,15 @@ def generate(
 ) -> dict:
     """A class of `learners` in OUT's store (verdicts/), every challenge of `exercises`; returns its gradebook doc.
     Stronger learners get right variants more often; a share (`copiers`) hand in another learner's code renamed."""
-    runner = runner or HostRunner()
     rng = random.Random(seed)
     store = VerdictStore(out)
-    pool = {ex.slug: variants(ex, runner) for ex in exercises}
+    own = runner is None
+    runner = runner or HostRunner()
+    try:
+        pool = {ex.slug: variants(ex, runner) for ex in exercises}
+    finally:
+        if own:
+            runner.close()
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     rows = []
     for i in range(learners):

@@ -27,8 +27,15 @@ HOSTILE = one_line('</script><script>alert("name")</script><!-- "&amp; \u202egnp
 def build(out: Path, learners: int = 30) -> dict:
     """Grades and writes the class into `out` (verdicts/, gradebook, feedback/, report/); returns the gradebook."""
     exercises = [ex for ex in course_exercises(Project()) if ex.slug in (LIMIT, DISPATCH)]
-    by_slug = {ex.slug: ex for ex in exercises}
     runner = HostRunner()
+    try:
+        return _build(out, exercises, learners, runner)
+    finally:
+        runner.close()
+
+
+def _build(out: Path, exercises: list, learners: int, runner: HostRunner) -> dict:
+    by_slug = {ex.slug: ex for ex in exercises}
     doc = generate(out, exercises, learners, seed=7, runner=runner, copiers=0)
     store = VerdictStore(out)
     totals = {ex.slug: len(ex.cases) for ex in exercises}
