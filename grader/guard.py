@@ -12,6 +12,7 @@ verdict of another. docs/threat-model.md says what this does and does not promis
 from __future__ import annotations
 
 import gc
+import itertools
 import operator
 import signal
 import sys
@@ -69,8 +70,8 @@ _FunctionType = types.FunctionType
 # (Closure cells are not watched: the grader's own functions have none.)
 _flags, _bases, _vars = (type.__dict__[name].__get__ for name in ("__flags__", "__bases__", "__dict__"))
 _IMMUTABLE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: built-in types, whose attributes cannot be set
-# For `_functions_unchanged`, bound once here: a learner's rebinding of any of these names is itself a change found.
-_get_referents, _any, _map, _is_not = gc.get_referents, any, map, operator.is_not
+# For `_unchanged`, bound once here: a learner's rebinding of any of these names is itself a change found.
+_get_referents, _keys, _any, _map, _is_not = gc.get_referents, itertools.chain.from_iterable, any, map, operator.is_not
 
 
 def _refuse_audit_hooks(event, args):
@@ -131,15 +132,29 @@ def snapshot() -> dict:
         name: (sys.modules[name], dict(sys.modules[name].__dict__)) for name in WATCHED_MODULES if name in sys.modules
     }
     functions, classes = _functions_and_classes(value for _, items in modules.values() for value in items.values())
-    watched = tuple(function for function, *_ in functions)
-    return {
+    before = {
         "modules": modules,
         "functions": functions,
-        # Every watched function, and everything they refer to (their code and defaults among it), in one list.
-        "function_parts": (watched, _get_referents(*watched)),
         "classes": classes,
         "sys": {name: sys.__dict__[name] for name in WATCHED_SYS},
         "settings": _settings(),
+    }
+    before["at_a_glance"] = _at_a_glance(before)
+    return before
+
+
+def _at_a_glance(before: dict) -> dict:
+    """What `_unchanged` compares with: the watched namespaces themselves (the classes' own dicts, not views of
+    them), their keys in one tuple and their values, as the garbage collector lists them, in one list; the watched
+    functions, and everything they refer to (their code and defaults among it), in one list."""
+    namespaces = (
+        *(module.__dict__ for module, _ in before["modules"].values()),
+        *(_get_referents(_vars(cls))[0] for cls, _, _ in before["classes"]),
+    )
+    functions = tuple(function for function, *_ in before["functions"])
+    return {
+        "namespaces": (namespaces, (*_keys(namespaces),), _get_referents(*namespaces)),
+        "functions": (functions, _get_referents(*functions)),
     }
 
 
@@ -155,21 +170,56 @@ def _same(a: tuple, b: tuple) -> bool:
     return True
 
 
-def _functions_unchanged(before: dict) -> bool:
-    """Whether no watched function's code or defaults can have changed, told from one list of what they all refer
-    to. Reading a function's __code__, __defaults__ or __kwdefaults__ raises an audit event, which calls the audit
-    hook above, Python code, once a read: the 1,254 reads of a check took 3-4 ms in Pyodide, most of a case's cost.
-    One gc.get_referents call raises one event. A part that changed shows as another object at its place in the
-    list, or as another length; then `changes` reads the parts one by one to say which function changed."""
-    watched, parts = before["function_parts"]
-    now = _get_referents(*watched)
-    return now.__len__() == parts.__len__() and not _any(_map(_is_not, now, parts))
+def _unchanged(before: dict) -> bool:
+    """Whether `changes` would find nothing, told at a glance: every watched namespace holds the same keys and the
+    same values in the same order, and every watched function refers to the same objects (code, defaults), compared
+    by identity in C over lists made in C. A change shows as another object at its place, or another length; then
+    `changes` looks item by item to say what changed. Reading a function's __code__, __defaults__ or __kwdefaults__
+    one by one raised an audit event a read, each a call of the audit hook above (Python code): those 1,254 calls,
+    then the Python loops over 1,800 namespace entries, were most of a case's cost in Pyodide."""
+    for name, (module, _) in before["modules"].items():
+        if sys.modules.get(name) is not module:
+            return False
+    namespaces, keys, values = before["at_a_glance"]["namespaces"]
+    functions, parts = before["at_a_glance"]["functions"]
+    for now, then in (
+        ((*_keys(namespaces),), keys),
+        (_get_referents(*namespaces), values),
+        (_get_referents(*functions), parts),
+    ):
+        if now.__len__() != then.__len__() or _any(_map(_is_not, now, then)):
+            return False
+    for cls, bases, _ in before["classes"]:
+        if _bases(cls) is not bases:
+            return False
+    for name, value in before["sys"].items():
+        if sys.__dict__.get(name) is not value:
+            return False
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return False
+    now = _settings()
+    for what, value in before["settings"].items():
+        if not _same(now[what], value):
+            return False
+    return True
 
 
 def changes(before: dict) -> list[str]:
     """What learner code changed of what the grader relies on, in its terms (empty when nothing).
 
-    Calls no builtin function: they are among what may have been replaced."""
+    Calls no builtin function through a name learner code could rebind unseen: they are among what may have been
+    replaced (the few `_unchanged` calls were bound at import, and rebinding one is a change found)."""
+    if _unchanged(before):
+        return []
+    found = _found(before)
+    if not found:
+        # Changed, but in nothing the grader relies on (a module imported into a package, annotations made on demand):
+        # the next glance compares with this state, one the checks below accept.
+        before["at_a_glance"] = _at_a_glance(before)
+    return found
+
+
+def _found(before: dict) -> list[str]:
     found = []
     for name, (module, items) in before["modules"].items():
         if sys.modules.get(name) is not module:
@@ -181,7 +231,7 @@ def changes(before: dict) -> list[str]:
         )
         if name in CLOSED_MODULES:
             found.extend(f"{name}.{key} was added" for key in current if key not in items)
-    for function, code, defaults, kwdefaults in () if _functions_unchanged(before) else before["functions"]:
+    for function, code, defaults, kwdefaults in before["functions"]:
         if (
             function.__code__ is not code
             or function.__defaults__ is not defaults
