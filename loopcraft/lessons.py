@@ -9,12 +9,13 @@ build cache by the code and the Pyodide release, so a rebuild runs only the bloc
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .cache import BuildCache
 from .errors import Problem
-from .exercises import Lesson, rel_path
+from .exercises import Lesson, LiveBlock, rel_path
 
 # The one request that runs a block (the page sends the same one through its session, see lesson.js).
 LIVE_SANDBOX = "from grader.live import run_live\n"
@@ -24,6 +25,8 @@ LIVE_TIME_LIMIT = 5.0  # seconds, in the page as at build time
 LAB_SANDBOX = "from grader.lab import run_grid\n"
 LAB_ENTRY = "run_grid"
 LAB_TIME_LIMIT = 20.0  # seconds for the whole grid: a learner's loop that never ends is stopped by it
+# A block runs as block.py (grader/live.py): its line N is line N of the fenced code, after the fence's line.
+_BLOCK_LINE = re.compile(r'File "block\.py", line (\d+)')
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,12 @@ def _run(runner, codes: list[str]) -> dict[str, BlockRun]:
     return runs
 
 
+def _failing_line(block: LiveBlock, error: str) -> int:
+    """The line of lesson.md that a block's traceback points at (its last line in the block), else the fence's."""
+    lines = _BLOCK_LINE.findall(error)
+    return block.line + int(lines[-1]) if lines else block.line
+
+
 def _last_line(text: str) -> str:
     return text.strip().splitlines()[-1].strip() if text.strip() else text
 
@@ -113,7 +122,7 @@ def _problems(root: Path, lesson: Lesson, done: dict[str, BlockRun]) -> list[Pro
             problems.append(
                 Problem(
                     md,
-                    block.line,
+                    _failing_line(block, run.error),
                     f"live block raised {_last_line(run.error)!r}; fix it, or "
                     "mark it ```python live raises``` if it is meant to",
                 )

@@ -89,14 +89,19 @@ def test_a_lesson_loads_in_course_order_and_its_blocks_run(course, pyodide_runne
     assert runs[("basics", "printing")].answers == [None, "42\n"]
 
 
-def test_a_block_that_raises_unexpectedly_fails_at_its_fence(course, pyodide_runner):
+def test_a_block_that_raises_unexpectedly_fails_at_the_line_that_raised(course, pyodide_runner):
     md = course / "exercises/basics/printing/lesson.md"
     md.write_text(
-        LESSON_MD + "\nMore.\n\n```python live\nx = {}\nx['missing']\n```\n\n```python live raises\n1 / 0\n```\n"
+        LESSON_MD
+        + "\nMore.\n\n```python live\nx = {}\nx['missing']\n```\n\n```python live raises\n1 / 0\n```\n"
+        + "\n```python live\ndef f(\n```\n"
     )
+    # The fence is at line 10; `x['missing']` is the block's second line. A syntax error points at its line too.
     assert problems(course, pyodide_runner) == [
-        "exercises/basics/printing/lesson.md:10: live block raised \"KeyError: 'missing'\"; fix it, or mark it "
-        "```python live raises``` if it is meant to"
+        "exercises/basics/printing/lesson.md:12: live block raised \"KeyError: 'missing'\"; fix it, or mark it "
+        "```python live raises``` if it is meant to",
+        "exercises/basics/printing/lesson.md:20: live block raised \"SyntaxError: '(' was never closed\"; fix it, "
+        "or mark it ```python live raises``` if it is meant to",
     ]
 
 
