@@ -2,11 +2,12 @@
 """Loopcraft's command line.
 
 python build.py [build] [--out site] [--no-verify]    build the site
-python build.py check [--no-verify]                    load, validate and verify; write nothing
+python build.py check [SLUG|PATH] [--no-verify]        load, validate and verify (one challenge or lesson); write nothing
 python build.py serve [--host H] [--port P] [--no-isolation] [--no-build] [--out site]
-python build.py new TRACK/SLUG                         scaffold a challenge that passes `check`
+python build.py new [--lesson] TRACK/SLUG              scaffold a challenge (or a lesson) that passes `check`
 python build.py record SLUG                            fill in the cases' missing `expected` values
 python build.py gradescope SLUG... [--out autograder.zip]   a Gradescope autograder for these challenges
+python build.py strengthen SLUG [--accept [--private]] search generated scenarios for the cases a challenge misses
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from loopcraft import gradescope
 from loopcraft.build import build, check
 from loopcraft.errors import ExerciseError, LoopcraftError, raise_errors
 from loopcraft.record import record
-from loopcraft.scaffold import new_challenge
+from loopcraft.scaffold import new_challenge, new_lesson
+from loopcraft.scenarios import GeneratorError
 from loopcraft.serve import make_server, url
+from loopcraft.strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen
 from loopcraft.watch import DevServer
 
 ROOT = Path(__file__).resolve().parent
@@ -42,10 +45,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     site.add_argument("--out", type=Path, help="site folder (default: site/ in the project root)")
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("build", parents=[common, verify, site], help="build the site (the default command)")
-    commands.add_parser(
+    check = commands.add_parser(
         "check",
         parents=[common, verify],
-        help="load, validate and verify the exercises, show which cases catch which wrong solutions; write nothing",
+        help="load and validate the course, verify the exercises (or one challenge or lesson), show which cases "
+        "catch which wrong solutions; write nothing",
+    )
+    check.add_argument(
+        "item",
+        metavar="SLUG|PATH",
+        nargs="?",
+        help="check only this challenge or lesson: its slug, TRACK/SLUG, or a path to its folder or a file in it",
     )
     serve = commands.add_parser(
         "serve",
@@ -64,8 +74,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         action="store_true",
         help="serve the existing site folder as it is: no build, no watching, no reloading",
     )
-    new = commands.add_parser("new", parents=[common], help="scaffold a challenge (and its track if new)")
+    new = commands.add_parser("new", parents=[common], help="scaffold a challenge or a lesson (and its track if new)")
     new.add_argument("name", metavar="TRACK/SLUG", help="e.g. build-an-agent/retry-policy")
+    new.add_argument("--lesson", action="store_true", help="a lesson (lesson.yaml and lesson.md), not a challenge")
     record = commands.add_parser(
         "record",
         parents=[common],
@@ -80,6 +91,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     gradescope.add_argument("challenges", nargs="+", metavar="SLUG", help="e.g. consecutive-error-limit")
     gradescope.add_argument("--out", type=Path, default=Path("autograder.zip"), help="default: autograder.zip")
+    strengthen = commands.add_parser(
+        "strengthen",
+        parents=[common],
+        help="run generated scenarios on the reference and on what the cases miss (surviving mutants, wrong "
+        "solutions), and propose the cases that catch them",
+    )
+    strengthen.add_argument("exercise", metavar="SLUG", help="a challenge: SLUG, TRACK/SLUG or its folder")
+    strengthen.add_argument("--seed", type=int, default=SEED, help=f"the scenarios' seed (default {SEED})")
+    strengthen.add_argument(
+        "--scenarios",
+        type=int,
+        default=STRENGTHEN_SCENARIOS,
+        help=f"how many scenarios to generate (default {STRENGTHEN_SCENARIOS})",
+    )
+    strengthen.add_argument("--accept", action="store_true", help="write the proposed cases into exercise.yaml")
+    strengthen.add_argument("--private", action="store_true", help="with --accept: as private cases, not hidden ones")
     if not argv or argv[0] not in [*commands.choices, "-h", "--help"]:
         argv = ["build", *argv]  # `build` is the default command
     return parser.parse_args(argv)
@@ -92,25 +119,16 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_VERIFY_WARNING, file=sys.stderr)
     try:
         if args.command == "new":
-            _new(root, args.name)
+            _new(root, args.name, lesson=args.lesson)
         elif args.command == "record":
             _record(root, args.exercise)
         elif args.command == "gradescope":
             count = gradescope.build(root, args.challenges, args.out)
             print(f"Wrote {args.out}: {count} files; upload it as the assignment's autograder (docs/teachers.md)")
+        elif args.command == "strengthen":
+            _strengthen(root, args)
         elif args.command == "check":
-            report = check(root, verify=not args.no_verify)
-            for strength in report.strengths:
-                print(strength.table(), end="\n\n")
-            for score in report.scores:
-                print(score.summary())
-            raise_errors(report.problems)
-            _print(report.problems)
-            print(
-                ("\n" if report.scores else "")
-                + f"OK: {_count(report.tracks)}"
-                + ("" if args.no_verify else ", all verified")
-            )
+            _check(root, args)
         elif args.command == "serve" and not args.no_build:
             _serve_dev(root, (args.out or root / "site").resolve(), args)
         elif args.command == "serve":
@@ -132,8 +150,68 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _new(root: Path, name: str) -> None:
-    made = new_challenge(root, name)
+def _check(root: Path, args: argparse.Namespace) -> None:
+    report = check(root, verify=not args.no_verify, only=args.item)
+    # Tables only where they explain an error, or for the one challenge checked: the course's fit on one screen.
+    for strength in report.strengths:
+        if report.only is not None or strength.failed:
+            print(strength.table(), end="\n\n")
+    for score in report.scores:
+        name = f"{score.exercise.track}/{score.exercise.slug}"
+        print(score.summary(report.scenarios.get(name)))
+    raise_errors(report.problems)
+    _print(report.problems)
+    checked = _count(report.tracks) if report.only is None else f"{report.only.track}/{report.only.slug}"
+    print(("\n" if report.scores else "") + f"OK: {checked}" + ("" if args.no_verify else ", all verified"))
+
+
+def _strengthen(root: Path, args: argparse.Namespace) -> None:
+    try:
+        result = strengthen(root, args.exercise, seed=args.seed, count=args.scenarios)
+    except GeneratorError as exc:
+        raise ExerciseError([exc.problem]) from None
+    ex = result.exercise
+    name = f"{ex.track}/{ex.slug}"
+    told = len(result.missed) - len(result.untold)
+    print(
+        f"{name}: {result.scenarios} generated scenarios (seed {result.seed}) against the {len(result.missed)} "
+        f"program(s) the cases miss ({_missed(result.missed)})."
+    )
+    if result.invalid:
+        print(f"The reference solution does not answer {result.invalid} of them: `check` shows one.")
+    if result.proposals:
+        print(
+            f"{told} of them differ from the reference on some scenario; these {len(result.proposals)} case(s) catch them:\n"
+        )
+        for proposal in result.proposals:
+            print(proposal_text(proposal, private=args.private))
+    if result.untold:
+        print("No scenario tells these apart from the reference (equivalent, or beyond what the generator makes):")
+        for program in result.untold:
+            print(f"  {program.describe()}")
+    if not result.proposals:
+        print("Nothing to propose.")
+    elif args.accept:
+        yaml = accept(root, result, private=args.private)
+        kind = "private" if args.private else "hidden"
+        print(
+            f"Wrote {len(result.proposals)} {kind} case(s) into {yaml.as_posix()}: review their names, then run "
+            f"`python build.py check {name}`."
+        )
+    else:
+        print(
+            f"Write them into exercise.yaml with `python build.py strengthen {name} --accept` (as hidden cases; "
+            "`--private` for private ones), then give them names that say the rule they check."
+        )
+
+
+def _missed(programs) -> str:
+    mutants = sum(program.kind == "mutant" for program in programs)
+    return f"{mutants} mutant(s), {len(programs) - mutants} wrong solution(s)"
+
+
+def _new(root: Path, name: str, *, lesson: bool = False) -> None:
+    made = (new_lesson if lesson else new_challenge)(root, name)
     for path in made.created:
         print(f"created {path.as_posix()}")
     if made.listed and made.track_yaml not in made.created:

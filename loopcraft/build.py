@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .bundle import bundle
 from .cache import BuildCache
 from .errors import BuildError, Problem, in_order, raise_errors
-from .exercises import Track, load_course
+from .exercises import Exercise, Lesson, Track, find_item, load_course, rel_path
 from .headers import headers_file, inline_script_hashes, security_headers
 from .lessons import LessonRun, run_lessons
 from .precompress import Brotli, precompress
@@ -36,35 +36,64 @@ SERVICE_WORKER = "sw.js"  # at the site's root, so that its scope is the whole s
 
 @dataclass(frozen=True)
 class Report:
-    """What checking the course found: the loaded tracks, notes and verification problems, strength tables."""
+    """What checking the course (or one item of it) found: the loaded tracks, notes and verification problems,
+    strength tables, mutation scores and how many generated scenarios each challenge ran."""
 
     tracks: list[Track]
     problems: list[Problem]  # notes, and errors from verification (a loading error raises at once)
     strengths: list[Strength]  # one per exercise; empty when not verified
     lesson_runs: dict[tuple[str, str], LessonRun]  # what every live block printed; empty when not run
     scores: list[Score]  # mutation testing, one per exercise whose reference passes; empty when not verified
+    scenarios: dict[str, int] = field(default_factory=dict)  # generated scenarios run, by "track/slug"
+    only: Exercise | Lesson | None = None  # the one challenge or lesson checked, if not the whole course
 
 
-def check(root: Path, *, verify: bool = True, cache: BuildCache | None = None, lessons: bool | None = None) -> Report:
-    """Load, validate and (unless told not to) verify and mutation-test every exercise, and run every lesson's
-    code (`lessons`, by default as `verify`: a build always runs them, since its pages show what they print).
+def check(
+    root: Path,
+    *,
+    verify: bool = True,
+    cache: BuildCache | None = None,
+    lessons: bool | None = None,
+    only: str | None = None,
+) -> Report:
+    """Load, validate and (unless told not to) verify and mutation-test every exercise, search its generated
+    scenarios for mutants the cases miss, and run every lesson's code (`lessons`, by default as `verify`: a
+    build always runs them, since its pages show what they print). `only` (a slug, `track/slug` or a path in
+    its folder) limits everything but loading and validating to one challenge or lesson.
     Raises ExerciseError if the course cannot be loaded; verification errors are in the report, so that its
     strength tables and mutation scores can be shown with them."""
+    root = root.resolve()
     notes: list[Problem] = []
     tracks = load_course(root, notes, cache)
-    strengths, scores = [], []
+    exercises = [(ex, track.mutation_threshold) for track in tracks for ex in track.exercises]
+    all_lessons = [lesson for track in tracks for lesson in track.lessons]
+    item = None
+    if only is not None:
+        item = find_item(tracks, only)
+        exercises = [(ex, bar) for ex, bar in exercises if ex is item]
+        all_lessons = [lesson for lesson in all_lessons if lesson is item]
+        folder = rel_path(item.dir, root)
+        notes = [note for note in notes if folder in note.path.parents]
+    strengths, scores, scenarios = [], [], {}
     if verify:
-        from .mutate import score_course  # these need Node and Pyodide, so only when asked
+        from .mutate import score, survivor_problems  # these need Node and Pyodide, so only when asked
+        from .pyodide import PyodideRunner
+        from .strengthen import check_scenarios
         from .verify import verify as verify_exercises
 
-        strengths = verify_exercises(root, [ex for track in tracks for ex in track.exercises])
-        scores, mutation_problems = score_course(root, tracks, cache or BuildCache(root))
-        notes += mutation_problems
+        cache = cache or BuildCache(root)
+        strengths = verify_exercises(root, [ex for ex, _ in exercises])
+        scores, mutation_problems = score(root, exercises, cache)
+        found = check_scenarios(root, scores, cache, lambda: PyodideRunner(fresh=False))
+        notes += mutation_problems + found.problems
+        for one in scores:
+            notes += survivor_problems(root, one, found.differs.get(f"{one.exercise.track}/{one.exercise.slug}", {}))
+        scenarios = found.scenarios
     runs, lesson_problems = {}, []
     if verify if lessons is None else lessons:
-        runs, lesson_problems = run_lessons(root, [lesson for track in tracks for lesson in track.lessons], cache)
+        runs, lesson_problems = run_lessons(root, all_lessons, cache)
     problems = notes + [p for s in strengths for p in s.problems] + lesson_problems
-    return Report(tracks, in_order(problems), strengths, runs, scores)
+    return Report(tracks, in_order(problems), strengths, runs, scores, scenarios, item)
 
 
 def build(root: Path, out: Path, *, verify: bool = True) -> Report:

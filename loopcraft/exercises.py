@@ -232,6 +232,26 @@ def find_exercise(root: Path, slug_or_path: str, *, recording: bool = False) -> 
     return exercise
 
 
+def find_item(tracks: list[Track], name: str) -> Exercise | Lesson:
+    """A challenge or lesson of a loaded course, by slug, `track/slug`, or a path to its folder or a file in it."""
+    items = [item for track in tracks for item in track.items]
+    given = Path(name)
+    if given.exists():
+        real = given.resolve()
+        for item in items:
+            folder = item.dir.resolve()
+            if real == folder or folder in real.parents:
+                return item
+        raise LoopcraftError(f"{name} is not in a challenge's or a lesson's folder")
+    found = [item for item in items if name in (item.slug, f"{item.track}/{item.slug}")]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        options = ", ".join(f"{item.track}/{item.slug}" for item in found)
+        raise LoopcraftError(f"{name!r} is ambiguous; use one of: {options}")
+    raise LoopcraftError(f"no challenge or lesson {name!r}{_did_you_mean(name, [item.slug for item in items])}")
+
+
 def _folder_for_slug(root: Path, slug: str) -> Path:
     found = sorted(root.glob(f"exercises/*/{slug}/exercise.yaml"))
     if len(found) == 1:

@@ -16,6 +16,7 @@ from pathlib import Path
 from .cache import BuildCache
 from .errors import Problem
 from .exercises import Lesson, LiveBlock, rel_path
+from .project import Project
 
 # The one request that runs a block (the page sends the same one through its session, see lesson.js).
 LIVE_SANDBOX = "from grader.live import run_live\n"
@@ -50,7 +51,8 @@ def run_lessons(
 ) -> tuple[dict[tuple[str, str], LessonRun], list[Problem]]:
     """{(track, slug): LessonRun} and the problems found; starts Pyodide only if some code is not cached."""
     codes = [code for lesson in lessons for code in _codes(lesson)]
-    version = (root / "node_modules/pyodide/package.json").read_bytes() if cache else b""
+    # Pyodide comes from the installation, whatever the project's root.
+    version = (Project().pyodide / "package.json").read_bytes() if cache else b""
     keys = {code: cache.key("live", version, code) for code in codes} if cache else {}
     done: dict[str, BlockRun] = {}
     for code in codes:

@@ -33,6 +33,10 @@ from .grading import grade
 from .project import INSTALL as PROJECT
 from .pyodide import PyodideRunner
 
+# A mutant's family: the operators' changes (operators, constants, statements removed or swapped), or one of
+# the learners' mistakes (see _learner_mistakes).
+OPERATORS = "operators"
+LEARNERS = ["strip dropped", "strip added", "json options", "checks reordered", "key left out", "another field"]
 RUNNERS = 2  # Pyodide processes working through the mutants side by side...
 PARALLEL_FROM = 200  # ...when there are at least this many mutants to run
 # A mutant's time limit per case: this many times the reference solution's slowest case, never below the floor
@@ -54,6 +58,7 @@ class Mutant:
     line: int  # of solution.py
     change: str  # e.g. "`a < b` -> `a <= b`"
     source: str
+    family: str = OPERATORS  # which kind of change: the operators', or one of LEARNERS'
 
 
 @dataclass(frozen=True)
@@ -90,14 +95,16 @@ class Score:
     def passes(self) -> bool:
         return self.percent >= self.threshold
 
-    def summary(self) -> str:
-        """e.g. `basics/add: mutation score 95% (19 of 20 killed, 1 equivalent; bar 90%)`."""
+    def summary(self, scenarios: int | None = None) -> str:
+        """e.g. `basics/add: mutation score 95% (19 of 20 killed, 1 equivalent; bar 90%)`, and how many generated
+        scenarios looked for what the cases miss (see loopcraft/strengthen.py)."""
         ex, counted = self.exercise, self.counted
         killed = len(counted) - len(self.survivors)
         equivalent = f", {len(self.equivalent)} equivalent" if self.equivalent else ""
+        searched = f"; {scenarios} generated scenarios" if scenarios else ""
         return (
             f"{ex.track}/{ex.slug}: mutation score {_percent(self.percent)} ({killed} of {len(counted)} "
-            f"killed{equivalent}; bar {_percent(self.threshold)}){' (cached)' if self.cached else ''}"
+            f"killed{equivalent}; bar {_percent(self.threshold)}{searched}){' (cached)' if self.cached else ''}"
         )
 
 
@@ -136,27 +143,45 @@ def mutants(source: str) -> list[Mutant]:
     seen = {original}
     made = []
     named: dict[tuple[int, str], int] = {}
-    for line, change, mutated in _mutations(tree):
+    for line, change, mutated, family in _mutations(tree):
         text = ast.unparse(mutated)
         if text in seen:
             continue
         seen.add(text)
         # The same change twice on a line (two `1`s made `2`) is told apart by its place among them.
         count = named[line, change] = named.get((line, change), 0) + 1
-        made.append(Mutant(line, change if count == 1 else f"{change} (occurrence {count} on the line)", text + "\n"))
+        name = change if count == 1 else f"{change} (occurrence {count} on the line)"
+        made.append(Mutant(line, name, text + "\n", family))
     return sorted(made, key=lambda m: m.line)
 
 
-def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module]]:
-    """(line, change, mutated copy of the whole tree) for every single change the operators make."""
+def source_of(made: list[Mutant]) -> dict[tuple[int, str], str]:
+    """{(line, change): source} of mutants, as outcomes name them."""
+    return {(m.line, m.change): m.source for m in made}
+
+
+def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module, str]]:
+    """(line, change, mutated copy of the whole tree, family) for every single change the operators make."""
     docstrings = {id(node) for body in _bodies(tree) if body and _is_docstring(body[0]) for node in ast.walk(body[0])}
     # A function's last `return None` removed leaves it returning None just the same.
     endings = {id(body[-1]) for body in _bodies(tree) if body and _returns_none(body[-1])}
+    fields = _fields_by_subject(tree)
     for path, node in _walk(tree):
         if id(node) in docstrings:
             continue
-        for replacement in _replacements(node):
-            yield node.lineno, f"`{_show(node)}` -> `{_show(replacement)}`", _replace(tree, path, replacement)
+        changes = [(OPERATORS, replacement) for replacement in _replacements(node)] + _learner_mistakes(node, fields)
+        for family, replacement in changes:
+            change = f"`{_show(node)}` -> `{_show(replacement)}`"
+            yield node.lineno, change, _replace(tree, path, replacement), family
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
+            for key, smaller in _without_each_key(node.value):
+                where = path + (("value", None),)
+                yield (
+                    node.lineno,
+                    f"key {key} left out of the returned dict",
+                    _replace(tree, where, smaller),
+                    LEARNERS[4],
+                )
     for path, node in _walk(tree):
         for field in ("body", "orelse", "finalbody"):
             body = getattr(node, field, None)
@@ -171,6 +196,7 @@ def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module]]:
                         statement.lineno,
                         f"`{_first_line(statement)}` removed",
                         _edit_body(tree, path, field, i, [ast.Pass()]),
+                        OPERATORS,
                     )
             for (i, first), (j, second) in itertools.pairwise(statements):
                 if j == i + 1 and _depends(first, second):
@@ -178,6 +204,7 @@ def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module]]:
                         first.lineno,
                         f"`{_first_line(first)}` swapped with the next statement",
                         _edit_body(tree, path, field, i, [second, first]),
+                        OPERATORS,
                     )
 
 
@@ -245,6 +272,114 @@ def _replacements(node: ast.AST) -> list[ast.AST]:
             new.args[k], new.args[k + 1] = new.args[k + 1], new.args[k]
             out.append(new)
     return out
+
+
+# Learners' mistakes that the operators above do not make (they change operators, not meaning).
+_STRING_METHODS = {"startswith", "endswith", "find", "rfind", "index", "split", "lower", "upper", "replace", "count"}
+_STRIPS = {"strip", "lstrip", "rstrip"}
+_JSON_OPTIONS = {
+    "ensure_ascii": ast.Constant(False),
+    "sort_keys": ast.Constant(True),
+    "separators": ast.Tuple([ast.Constant(","), ast.Constant(":")], ast.Load()),
+}
+
+
+def _learner_mistakes(node: ast.AST, fields: dict[str, list[str]]) -> list[tuple[str, ast.AST]]:
+    """`.strip()` dropped or added; an option of json.dumps changed; two checks in another order (the tests of
+    an `if`/`elif`, the operands of `and`/`or`, the items a `for` checks in turn); another field of the same
+    value read (`call['args']` for `call['tool']`); each with its family (LEARNERS)."""
+    out: list[tuple[str, ast.AST]] = []
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        method, subject = node.func.attr, node.func.value
+        if method in _STRIPS and not node.args:
+            out.append(("strip dropped", copy.deepcopy(subject)))
+        elif method in _STRING_METHODS and not _is_strip(subject):
+            new = copy.deepcopy(node)
+            new.func.value = ast.Call(ast.Attribute(copy.deepcopy(subject), "strip", ast.Load()), [], [])
+            out.append(("strip added", new))
+        elif method == "loads" and node.args and not _is_strip(node.args[0]):
+            new = copy.deepcopy(node)
+            new.args[0] = ast.Call(ast.Attribute(new.args[0], "strip", ast.Load()), [], [])
+            out.append(("strip added", new))
+        if method == "dumps":
+            given = {keyword.arg for keyword in node.keywords}
+            for name, value in _JSON_OPTIONS.items():
+                new = copy.deepcopy(node)
+                if name in given:
+                    new.keywords = [k for k in new.keywords if k.arg != name]
+                else:
+                    new.keywords.append(ast.keyword(name, copy.deepcopy(value)))
+                out.append(("json options", new))
+    elif isinstance(node, ast.If) and len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+        inner = node.orelse[0]
+        new = copy.deepcopy(node)
+        new.test, new.body = copy.deepcopy(inner.test), copy.deepcopy(inner.body)
+        new.orelse[0].test, new.orelse[0].body = copy.deepcopy(node.test), copy.deepcopy(node.body)
+        out.append(("checks reordered", new))
+    elif isinstance(node, ast.BoolOp) and len(node.values) == 2:
+        out.append(("checks reordered", ast.BoolOp(op=copy.deepcopy(node.op), values=copy.deepcopy(node.values[::-1]))))
+    elif isinstance(node, ast.For) and isinstance(node.iter, (ast.Tuple, ast.List)) and len(node.iter.elts) > 1:
+        new = copy.deepcopy(node)
+        new.iter.elts.reverse()
+        out.append(("checks reordered", new))
+    field = _field_read(node)
+    if field is not None:
+        subject, key = field
+        for other in fields.get(ast.unparse(subject), []):
+            if other != key:
+                new = copy.deepcopy(node)
+                if isinstance(new, ast.Subscript):
+                    new.slice = ast.Constant(other)
+                else:
+                    new.args[0] = ast.Constant(other)
+                out.append(("another field", new))
+    return out
+
+
+def _is_strip(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STRIPS
+
+
+def _field_read(node: ast.AST) -> tuple[ast.AST, str] | None:
+    """(subject, key) of `subject['key']` read, or of `subject.get('key', ...)`."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return node.value, node.slice.value
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.func.value, node.args[0].value
+    return None
+
+
+def _fields_by_subject(tree: ast.Module) -> dict[str, list[str]]:
+    """The keys each value (by its source text) is read with, in order of first use."""
+    fields: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        field = _field_read(node)
+        if field is not None:
+            keys = fields.setdefault(ast.unparse(field[0]), [])
+            if field[1] not in keys:
+                keys.append(field[1])
+    return fields
+
+
+def _without_each_key(node: ast.Dict) -> Iterator[tuple[str, ast.Dict]]:
+    """A dict literal with one key left out, for each key (a `**` item is no key)."""
+    for i, key in enumerate(node.keys):
+        if key is not None:
+            smaller = copy.deepcopy(node)
+            del smaller.keys[i], smaller.values[i]
+            yield f"`{ast.unparse(key)}`", smaller
 
 
 def _walk(node: ast.AST, path: tuple = ()) -> Iterator[tuple[tuple, ast.AST]]:
@@ -332,33 +467,34 @@ def _percent(value: float) -> str:
 
 
 def score_course(root: Path, tracks: list[Track], cache: BuildCache) -> tuple[list[Score], list[Problem]]:
-    """Mutation-test every exercise whose reference solution passes its cases; results come from the cache
-    when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
+    """Mutation-test every exercise whose reference solution passes its cases (see `score`)."""
+    return score(root, [(ex, track.mutation_threshold) for track in tracks for ex in track.exercises], cache)
+
+
+def score(root: Path, exercises: list[tuple[Exercise, float]], cache: BuildCache) -> tuple[list[Score], list[Problem]]:
+    """Mutation-test every exercise (with its track's bar) whose reference solution passes its cases; results
+    come from the cache when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
     root = root.resolve()
     runtime = [(PROJECT / name).read_bytes() for name in RUNTIME_FILES]
-    keys = {id(ex): _cache_key(cache, ex, runtime) for track in tracks for ex in track.exercises}
+    keys = {id(ex): _cache_key(cache, ex, runtime) for ex, _ in exercises}
     found: dict[str, list[Outcome]] = {}
     todo: list[tuple[Exercise, str]] = []
-    for track in tracks:
-        for ex in track.exercises:
-            cached = cache.get_json("mutation", keys[id(ex)])
-            if cached is not None:
-                found[keys[id(ex)]] = [Outcome(*item) for item in cached]
-            else:
-                todo.append((ex, keys[id(ex)]))
+    for ex, _ in exercises:
+        cached = cache.get_json("mutation", keys[id(ex)])
+        if cached is not None:
+            found[keys[id(ex)]] = [Outcome(*item) for item in cached]
+        else:
+            todo.append((ex, keys[id(ex)]))
     problems: list[Problem] = []
     fresh = _run_all(root, todo, problems) if todo else {}
     for key, outcomes in fresh.items():
         cache.put_json("mutation", key, [[o.line, o.change, o.killed_by] for o in outcomes])
     scores = []
-    for track in tracks:
-        for ex in track.exercises:
-            key = keys[id(ex)]
-            outcomes = found.get(key, fresh.get(key))
-            if outcomes is not None:
-                scores.append(
-                    _score(root, ex, outcomes, track.mutation_threshold, cached=key in found, problems=problems)
-                )
+    for ex, threshold in exercises:
+        key = keys[id(ex)]
+        outcomes = found.get(key, fresh.get(key))
+        if outcomes is not None:
+            scores.append(_score(root, ex, outcomes, threshold, cached=key in found, problems=problems))
     return scores, problems
 
 
@@ -374,7 +510,8 @@ def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:
 def _score(
     root: Path, ex: Exercise, outcomes: list[Outcome], threshold: float, *, cached: bool, problems: list[Problem]
 ) -> Score:
-    """The exercise's score; its stale equivalent marks, and its survivors (errors when below the bar)."""
+    """The exercise's score; its stale equivalent marks, and a score below the bar (see `survivor_problems` for the
+    survivors)."""
     names = {(o.line, o.change) for o in outcomes}
     yaml = rel_path(ex.dir / "exercise.yaml", root)
     equivalent = set()
@@ -390,9 +527,6 @@ def _score(
                 )
             )
     score = Score(ex, outcomes, equivalent, threshold, cached)
-    solution = rel_path(ex.dir / "solution.py", root)
-    for survivor in score.survivors:
-        problems.append(Problem(solution, survivor.line, f"{survivor.change} survives every case", note=score.passes))
     if not score.passes:
         problems.append(
             Problem(
@@ -404,6 +538,24 @@ def _score(
             )
         )
     return score
+
+
+def survivor_problems(root: Path, score: Score, differs: dict[tuple[int, str], str]) -> list[Problem]:
+    """Each surviving mutant at its line of solution.py: errors when the score is below the bar, else notes,
+    one a change however many lines it is made on. A survivor that a generated scenario tells apart is an error
+    whatever the score, shown with that scenario (`differs`: what strengthen.check_scenarios found)."""
+    solution = rel_path(score.exercise.dir / "solution.py", root)
+    problems, lines = [], {}
+    for survivor in score.survivors:
+        if (survivor.line, survivor.change) in differs:
+            message = f"{survivor.change} survives every case, but {differs[survivor.line, survivor.change]}"
+            problems.append(Problem(solution, survivor.line, message))
+        else:
+            lines.setdefault(survivor.change, []).append(survivor.line)
+    for change, where in lines.items():
+        also = f" (also at line{'s' if len(where) > 2 else ''} {', '.join(map(str, where[1:]))})" if where[1:] else ""
+        problems.append(Problem(solution, where[0], f"{change} survives every case{also}", note=score.passes))
+    return problems
 
 
 def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Problem]) -> dict[str, list[Outcome]]:

@@ -7,10 +7,7 @@ collections). The author reviews them: a recorded value is only as right as solu
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from grader.results import Status
 
@@ -20,8 +17,6 @@ from .exercises import MISSING, Case, find_exercise, rel_path
 from .grading import grade
 from .pyodide import PyodideRunner
 from .verify import reference_case_problem, reference_load_problem
-
-FLOW_WIDTH = 60  # containers whose JSON is this short are written on one line, `{a: 1, b: [2]}`
 
 
 def record(root: Path, name: str) -> tuple[Path, list[Case]]:
@@ -67,7 +62,7 @@ def record(root: Path, name: str) -> tuple[Path, list[Case]]:
                 "(one key a line) so that `record` can add its expected value"
             )
         at, indent = _after_args(cases, i, lines)
-        text = yamlfile.to_text({"expected": _yaml_value(test.actual)})
+        text = yamlfile.to_text({"expected": yamlfile.flowing(test.actual)})
         lines[at:at] = [" " * indent + line for line in text.splitlines(keepends=True)]
     yaml_path.write_text("".join(lines), encoding="utf-8")
     recorded = find_exercise(root, name)  # validates what was written, and gives the cases' new lines
@@ -94,16 +89,3 @@ def _leads_in(line: str, indent: int) -> bool:
     """A blank line, or a comment no deeper than the case's keys (a deeper one is inside a block scalar)."""
     text = line.lstrip()
     return not text or (text.startswith("#") and len(line) - len(text) <= indent)
-
-
-def _yaml_value(value):
-    """A JSON value for ruamel to write: short containers in flow style, long ones as blocks."""
-    if isinstance(value, dict):
-        node = CommentedMap((key, _yaml_value(item)) for key, item in value.items())
-    elif isinstance(value, list):
-        node = CommentedSeq(_yaml_value(item) for item in value)
-    else:
-        return value
-    if len(json.dumps(value)) <= FLOW_WIDTH:
-        node.fa.set_flow_style()
-    return node

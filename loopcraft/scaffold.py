@@ -53,7 +53,10 @@ wrong_solutions:
     mistake: Adds every number, odd ones included.
 # The cases, run in this order. args: the entry function's keyword arguments. expected: any JSON value;
 # leave it out and `python build.py record {track}/{slug}` fills it in from solution.py. hidden: true
-# grades the case without ever publishing its expected value.
+# grades the case without ever publishing its expected value. private: true never publishes the case at
+# all: only the instructors' grader and `check` run it. Give every challenge private cases at least as
+# strong as its hidden ones, with values no other case shares. `python build.py strengthen {track}/{slug}`
+# proposes cases from the scenarios that scenarios.py generates.
 cases:
   - name: a few numbers
     args:
@@ -64,6 +67,12 @@ cases:
       numbers: [5, 6, -2, 7]
     expected: 4
     hidden: true
+  # Private cases: checked only by the instructors' grader, never published.
+  - name: odd numbers only
+    args:
+      numbers: [3, -5, 9]
+    expected: 0
+    private: true
 """
 
 FILES = {
@@ -71,7 +80,67 @@ FILES = {
     "solution.py": "def {entry}(numbers):\n    return sum(n for n in numbers if n % 2 == 0)\n",
     "wrong/adds_odd_numbers.py": "def {entry}(numbers):\n    return sum(numbers)\n",
     "sandbox.py": '"""Loaded before the learner\'s code: define here what the task gives the learner."""\n',
+    "scenarios.py": '''"""Valid arguments for {entry}: `python build.py strengthen` and `check` run the scenarios this makes on
+solution.py and on the mistakes the cases miss (see docs/authoring.md, "Scenarios")."""
+
+
+def scenario(pick):
+    # Every decision goes through `pick`, simplest first, so that a scenario can be shrunk.
+    return {{"numbers": pick.list(lambda p: p.int(-9, 9), 0, 6)}}
+''',
 }
+
+LESSON_YAML = """\
+{schema}
+# A lesson: this file and lesson.md beside it, listed in track.yaml among the challenges. Editors check the
+# fields against the schema named above; `python build.py check {track}/{slug}` runs its code.
+
+# The page's heading, also shown on the index.
+title: {title}
+# One line, under the title and on the index.
+summary: What the learner takes away from this page, in one line.
+# beginner, intermediate or advanced.
+level: beginner
+# About how long a learner needs, in minutes.
+minutes: 5
+# "Check your understanding": at least two questions. Every option has the feedback shown once the learner
+# picks it; the right answer is never plain in the page.
+questions:
+  # single: exactly one option is `correct: true`; multiple: the learner must pick every correct one.
+  - kind: single
+    prompt: What does `len([3, 1, 2])` return?
+    options:
+      - text: "3"
+        correct: true
+        feedback: One for each item of the list.
+      - text: "2"
+        feedback: len counts every item, the first one too.
+  # output: "what does this print?". The build runs `code` in Pyodide, and what it prints is the right
+  # option: list only the wrong ones.
+  - kind: output
+    prompt: What does this print?
+    code: |
+      print(sorted([3, 1, 2]))
+    explanation: sorted returns a new list, in order.
+    wrong:
+      - text: "[3, 1, 2]"
+        feedback: sorted puts the items in order.
+"""
+
+LESSON_MD = """\
+The lesson's text, in Markdown (CommonMark, with tables). Replace it with yours.
+
+> Note: a quote that starts with `Note:` or `Watch out:` becomes a callout.
+
+A fence marked `python live` is a small editor the learner can run; the build runs it once and the page shows
+what it printed before the learner presses Run (mark it `python live raises` if it is meant to raise):
+
+```python live
+numbers = [3, 1, 2]
+print(sorted(numbers))
+len(numbers)
+```
+"""
 
 TRACK_YAML = """\
 {schema}
@@ -97,28 +166,39 @@ class Scaffold:
 
 def new_challenge(root: Path, name: str) -> Scaffold:
     """Write exercises/TRACK/SLUG and list it in the track (created if need be); `name` is TRACK/SLUG."""
-    root = root.resolve()
+    root, track, slug = _names(root, name)
+    entry = slug.replace("-", "_")
+    if not entry.isidentifier() or keyword.iskeyword(entry):
+        entry = "solve"
+    values = {"entry": entry, "time_limit": schema_default("exercise", "time_limit_seconds")}
+    return _scaffold(root, track, slug, "exercise", {"exercise.yaml": EXERCISE_YAML, **FILES}, values)
+
+
+def new_lesson(root: Path, name: str) -> Scaffold:
+    """Write a lesson (lesson.yaml, lesson.md) in exercises/TRACK/SLUG and list it in the track, like a challenge."""
+    root, track, slug = _names(root, name)
+    return _scaffold(root, track, slug, "lesson", {"lesson.yaml": LESSON_YAML, "lesson.md": LESSON_MD}, {})
+
+
+def _names(root: Path, name: str) -> tuple[Path, str, str]:
     track, _, slug = name.partition("/")
     if not (SLUG.match(track) and SLUG.match(slug)):
         raise LoopcraftError(
             f"expected TRACK/SLUG, two folder names of lowercase letters, digits and hyphens "
             f"(they become URLs), e.g. build-an-agent/retry-policy; got {name!r}"
         )
-    track_dir = root / "exercises" / track
-    folder = track_dir / slug
+    root = root.resolve()
+    folder = root / "exercises" / track / slug
     if folder.exists():
         raise LoopcraftError(f"{rel_path(folder, root).as_posix()} already exists")
-    entry = slug.replace("-", "_")
-    if not entry.isidentifier() or keyword.iskeyword(entry):
-        entry = "solve"
-    values = {
-        "title": _title(slug),
-        "entry": entry,
-        "track": track,
-        "slug": slug,
-        "time_limit": schema_default("exercise", "time_limit_seconds"),
-    }
+    return root, track, slug
 
+
+def _scaffold(root: Path, track: str, slug: str, kind: str, files: dict[str, str], values: dict) -> Scaffold:
+    """Write `files` (templates of `values`, the title, track, slug and schema line) into the folder, and list
+    it in track.yaml (a new track gets one)."""
+    track_dir = root / "exercises" / track
+    folder = track_dir / slug
     track_yaml = track_dir / "track.yaml"
     created = []
     if track_yaml.exists():
@@ -129,8 +209,8 @@ def new_challenge(root: Path, name: str) -> Scaffold:
         track_yaml.write_text(TRACK_YAML.format(schema=schema, title=_title(track), slug=slug), encoding="utf-8")
         created.append(track_yaml)
         listed = True
-    files = {"exercise.yaml": EXERCISE_YAML, **FILES}
-    values["schema"] = schema_comment(rel_path(folder / "exercise.yaml", root), "exercise")
+    schema = schema_comment(rel_path(folder / f"{kind}.yaml", root), kind)
+    values = {**values, "title": _title(slug), "track": track, "slug": slug, "schema": schema}
     for relative, template in files.items():
         path = folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)

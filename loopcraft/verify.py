@@ -33,6 +33,11 @@ class Strength:
     caught: list[tuple[WrongSolution, frozenset[str] | None]]
     problems: list[Problem]
 
+    @property
+    def failed(self) -> bool:
+        """Some wrong solution passes every case or does not load: the table shows why."""
+        return any(not names for _, names in self.caught)
+
     def table(self) -> str:
         """The case-strength table, e.g.
 
@@ -73,6 +78,9 @@ class Strength:
 def verify(root: Path, exercises: Iterable[Exercise]) -> list[Strength]:
     """Run every solution of every exercise; problems (errors and notes) are in each Strength."""
     root = root.resolve()
+    exercises = list(exercises)
+    if not exercises:  # a lesson checked alone: no Pyodide to start
+        return []
     # The author's own solutions share one interpreter, as a learner's runs do in the page (the guard still
     # checks every case); a fresh one per solution would cost a restore each, most of a warm check's time.
     with PyodideRunner(fresh=False) as runner:
@@ -117,7 +125,8 @@ def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> Strength
                 Problem(
                     yaml,
                     wrong.line,
-                    f"wrong solution {_name(ex, wrong)} passes every case; add a case that catches it: {wrong.mistake}",
+                    f"wrong solution {_name(ex, wrong)} passes every case; add a case that catches it "
+                    f"(`python build.py strengthen {ex.track}/{ex.slug}` proposes one): {wrong.mistake}",
                 )
             )
     if not ex.wrong_solutions:
@@ -130,11 +139,26 @@ def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> Strength
                 note=True,
             )
         )
-    for case in ex.cases:
-        if _catches_none(caught, case):
-            problems.append(
-                Problem(yaml, case.line, f"case {case.name!r} catches none of the wrong solutions", note=True)
+    idle = [case for case in ex.cases if _catches_none(caught, case)]
+    if len(idle) == 1:
+        problems.append(
+            Problem(yaml, idle[0].line, f"case {idle[0].name!r} catches none of the wrong solutions", note=True)
+        )
+    elif idle:
+        others = "the one at line" if len(idle) == 2 else "those at lines"
+        lines = ", ".join(str(case.line) for case in idle[1:])
+        message = f"{len(idle)} cases catch none of the wrong solutions: this one, and {others} {lines}"
+        problems.append(Problem(yaml, idle[0].line, message, note=True))
+    if not any(case.private for case in ex.cases):
+        problems.append(
+            Problem(
+                yaml,
+                ex.cases_line,
+                "no private case, so the instructors' grader checks nothing a learner cannot see and hard-code; "
+                "add one (`private: true`) at least as strong as the hidden ones",
+                note=True,
             )
+        )
     return Strength(exercise=ex, caught=caught, problems=problems)
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+FLOW_WIDTH = 60  # containers whose JSON is this short are written on one line, `{a: 1, b: [2]}`
 
 
 def _yaml() -> YAML:
@@ -31,3 +35,16 @@ def to_text(data) -> str:
     text = io.StringIO()
     _yaml().dump(data, text)
     return text.getvalue()
+
+
+def flowing(value):
+    """A JSON value for ruamel to write: short containers in flow style, long ones as blocks."""
+    if isinstance(value, dict):
+        node = CommentedMap((key, flowing(item)) for key, item in value.items())
+    elif isinstance(value, list):
+        node = CommentedSeq(flowing(item) for item in value)
+    else:
+        return value
+    if len(json.dumps(value)) <= FLOW_WIDTH:
+        node.fa.set_flow_style()
+    return node

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+import build as cli
 from loopcraft.errors import Problem
 from loopcraft.sitewriter import MARKER
 from loopcraft.verify import Strength
@@ -36,60 +37,70 @@ def test_check_points_at_each_mistake_and_shows_the_case_strength(tmp_path: Path
     project = make_project(tmp_path, WEAK)
     code, out, err = run(capsys, "check", "--root", str(project))
     assert code == 1
+    # The course's check shows the tables that explain an error only: a wrong solution that passes every case,
+    # or one that does not load.
     assert (
         out
         == """\
-mistakes/reference-fails: which case catches which wrong solution (x)
-  case     1
-  two      x
-  three    x
-  nothing  x
-  1 wrong/identity.py  caught by 3 cases
-
 mistakes/survivor: which case catches which wrong solution (x)
-  case               1  2
-  positive           .  .  catches none
-  zero               .  .  catches none
-  negative (hidden)  x  .
-  1 wrong/forgets_negatives.py  caught by 1 case
+  case                  1  2
+  positive              .  .  catches none
+  zero                  .  .  catches none
+  negative (hidden)     x  .
+  minus three (hidden)  x  .
+  1 wrong/forgets_negatives.py  caught by 2 cases
   2 wrong/misses_minus_one.py   SURVIVES every case
 
 mistakes/unloadable: which case catches which wrong solution (x)
-  case  1
-  one   ?
+  case          1
+  one           ?
+  two (hidden)  ?
   1 wrong/typo.py  does not load
 
-mistakes/no-wrong: no wrong solutions, so no case is shown to catch anything
-
-mistakes/survivor: mutation score 40% (2 of 5 killed; bar 90%)
+mistakes/survivor: mutation score 40% (2 of 5 killed; bar 90%; 7 generated scenarios)
 mistakes/no-wrong: mutation score 100% (1 of 1 killed; bar 90%)
 """
     )
     folder = "exercises/mistakes"
     assert err.splitlines() == [
+        f"{folder}/no-wrong/exercise.yaml:1: note: no scenario generator (scenarios.py), so no generated scenario "
+        "looks for the mistakes the cases miss; see docs/authoring.md",
         f"{folder}/no-wrong/exercise.yaml:1: note: no wrong solutions, so nothing shows that the cases catch a "
         "mistake; add a plausible one under wrong/ and list it in wrong_solutions",
+        f"{folder}/no-wrong/exercise.yaml:11: note: no private case, so the instructors' grader checks nothing a "
+        "learner cannot see and hard-code; add one (`private: true`) at least as strong as the hidden ones",
         # A reference solution failing a case: the case in exercise.yaml.
         f"{folder}/reference-fails/exercise.yaml:18: reference solution fails case 'three': expected 7, got 6",
         f"{folder}/reference-fails/exercise.yaml:21: reference solution fails case 'nothing': TypeError: "
         "unsupported operand type(s) for *: 'int' and 'NoneType' (solution.py line 2)",
         # A wrong solution that survives: its entry in wrong_solutions.
         f"{folder}/survivor/exercise.yaml:14: wrong solution wrong/misses_minus_one.py passes every case; "
-        "add a case that catches it: Leaves -1 negative.",
-        # A mutation score below the track's bar: at `cases:`, and each surviving mutant at its line.
+        "add a case that catches it (`python build.py strengthen mistakes/survivor` proposes one): Leaves -1 "
+        "negative.",
+        # A mutation score below the track's bar: at `cases:`, and each surviving mutant at its line; one that a
+        # generated scenario tells apart, with that scenario.
         f"{folder}/survivor/exercise.yaml:16: mutation score 40% is below the track's bar of 90%: add cases that "
         "catch the survivors in solution.py (or mark a mutant that cannot be caught as equivalent, with the reason)",
-        f"{folder}/survivor/exercise.yaml:17: note: case 'positive' catches none of the wrong solutions",
-        f"{folder}/survivor/exercise.yaml:20: note: case 'zero' catches none of the wrong solutions",
+        f"{folder}/survivor/exercise.yaml:16: 1 mutant(s) pass every case but not the generated scenarios: "
+        "`python build.py strengthen mistakes/survivor` proposes cases that catch them",
+        f"{folder}/survivor/exercise.yaml:17: note: 2 cases catch none of the wrong solutions: this one, and the "
+        "one at line 20",
+        f"{folder}/survivor/solution.py:2: `0` -> `-1` survives every case, but it differs on {{'x': -1}}: "
+        "reference 1, mutant -1",
         f"{folder}/survivor/solution.py:2: `x < 0` -> `x <= 0` survives every case",
         f"{folder}/survivor/solution.py:2: `0` -> `1` survives every case",
-        f"{folder}/survivor/solution.py:2: `0` -> `-1` survives every case",
         # A solution that does not load: the line of the error in that file.
         f"{folder}/unloadable/solution.py:2: reference solution cannot be loaded: SyntaxError: expected ':'",
         f"{folder}/unloadable/wrong/typo.py:3: wrong solution cannot be loaded, so it proves nothing: "
         "SyntaxError: invalid syntax",
-        "9 problem(s); nothing was written",
+        "10 problem(s); nothing was written",
     ]
+
+    # One challenge: its table whatever it shows, and only its own problems.
+    code, out, err = run(capsys, "check", "--root", str(project), "reference-fails")
+    assert code == 1
+    assert out.startswith("mistakes/reference-fails: which case catches which wrong solution (x)\n")
+    assert [line for line in err.splitlines() if "reference-fails" not in line] == ["2 problem(s); nothing was written"]
 
 
 def test_a_failed_verification_leaves_the_site_untouched(
@@ -104,7 +115,11 @@ def test_a_failed_verification_leaves_the_site_untouched(
 
     code, _, err = run(capsys, "build", "--root", str(course), "--out", str(out))
 
-    assert (code, err.splitlines()) == (1, [str(problem), "1 problem(s); nothing was written"])
+    notes = [line for line in err.splitlines() if ": note: " in line]
+    assert (code, [line for line in err.splitlines() if line not in notes]) == (
+        1,
+        [str(problem), "1 problem(s); nothing was written"],
+    )
     assert (out / "marker.txt").read_text() == "old site"
     # No staging dir left (the build cache, .cache/, is meant to stay).
     assert sorted(p.name for p in course.iterdir() if p.name.startswith(".") and p.name != ".cache") == []
@@ -121,6 +136,7 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
             "created exercises/basics/sum-evens/solution.py",
             "created exercises/basics/sum-evens/wrong/adds_odd_numbers.py",
             "created exercises/basics/sum-evens/sandbox.py",
+            "created exercises/basics/sum-evens/scenarios.py",
             "listed sum-evens in exercises/basics/track.yaml",
             "Next: edit these files, then run `python build.py check` (`python build.py serve` shows the page as you "
             "edit).",
@@ -154,8 +170,8 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
     assert (code, err.splitlines()[1:]) == (
         1,
         [
-            f"{NEW_YAML}:52: cases[2]: {hint}",
-            f"{NEW_YAML}:55: cases[3]: {hint}",
+            f"{NEW_YAML}:61: cases[3]: {hint}",
+            f"{NEW_YAML}:64: cases[4]: {hint}",
             "2 problem(s); nothing was written",
         ],
     )
@@ -165,7 +181,7 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
     assert (code, err.splitlines()) == (
         1,
         [
-            f"{NEW_YAML}:55: reference solution fails case 'mixed types': TypeError: not all arguments converted "
+            f"{NEW_YAML}:64: reference solution fails case 'mixed types': TypeError: not all arguments converted "
             "during string formatting (solution.py line 2)",
             "1 problem(s); nothing was written",
         ],
@@ -177,8 +193,8 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
     assert (code, out.splitlines()) == (
         0,
         [
-            f"{NEW_YAML}:52: case 'empty': expected 0",
-            f"{NEW_YAML}:56: case 'mixed types': expected 6",
+            f"{NEW_YAML}:61: case 'empty': expected 0",
+            f"{NEW_YAML}:65: case 'mixed types': expected 6",
             "Recorded 2 expected value(s) from the reference solution: review them, then run `python build.py check`.",
         ],
     )
@@ -188,26 +204,69 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
 
     code, out, err = run(capsys, "check", "--root", root)
     assert code == 0, err
-    assert out.endswith("""\
+    assert (
+        out
+        == """\
+basics/add: mutation score 100% (2 of 2 killed; bar 90%)
+basics/double: mutation score 100% (4 of 4 killed; bar 90%)
+basics/sum-evens: mutation score 100% (7 of 7 killed; bar 90%; 200 generated scenarios)
+
+OK: 1 track(s), 3 challenge(s), all verified
+"""
+    )
+    assert [line for line in err.splitlines() if "sum-evens" in line] == [
+        f"{NEW_YAML}:61: note: case 'empty' catches none of the wrong solutions"
+    ]
+
+    code, out, err = run(capsys, "check", "--root", root, "sum-evens")
+    assert code == 0, err
+    assert (
+        out
+        == """\
 basics/sum-evens: which case catches which wrong solution (x)
   case                               1
   a few numbers                      x
   negative and odd numbers (hidden)  x
+  odd numbers only (hidden)          x
   empty                              .  catches none
   mixed types (hidden)               x
-  1 wrong/adds_odd_numbers.py  caught by 3 cases
+  1 wrong/adds_odd_numbers.py  caught by 4 cases
 
-basics/add: mutation score 100% (2 of 2 killed; bar 90%)
-basics/double: mutation score 100% (4 of 4 killed; bar 90%)
-basics/sum-evens: mutation score 100% (7 of 7 killed; bar 90%)
+basics/sum-evens: mutation score 100% (7 of 7 killed; bar 90%; 200 generated scenarios) (cached)
 
-OK: 1 track(s), 3 challenge(s), all verified
-""")
-    assert err.splitlines() == [
-        "exercises/basics/double/exercise.yaml:1: note: no wrong solutions, so nothing shows that the cases catch "
-        "a mistake; add a plausible one under wrong/ and list it in wrong_solutions",
-        f"{NEW_YAML}:52: note: case 'empty' catches none of the wrong solutions",
-    ]
+OK: basics/sum-evens, all verified
+"""
+    )
+
+
+def test_new_lesson_passes_check_of_it_alone(course: Path, capsys: pytest.CaptureFixture):
+    root = str(course)
+    code, out, _ = run(capsys, "new", "--root", root, "--lesson", "basics/first-steps")
+    assert (code, out.splitlines()[:3]) == (
+        0,
+        [
+            "created exercises/basics/first-steps/lesson.yaml",
+            "created exercises/basics/first-steps/lesson.md",
+            "listed first-steps in exercises/basics/track.yaml",
+        ],
+    )
+    lesson = course / "exercises/basics/first-steps"
+    assert (
+        (lesson / "lesson.yaml")
+        .read_text()
+        .startswith("# yaml-language-server: $schema=../../../schemas/lesson.schema.json\n")
+    )
+    # One lesson, named by a file in its folder: its blocks and snippets run in Pyodide; no challenge is verified.
+    assert run(capsys, "check", "--root", root, str(lesson / "lesson.md")) == (
+        0,
+        "OK: basics/first-steps, all verified\n",
+        "",
+    )
+    assert run(capsys, "check", "--root", root, "first-step", "--no-verify") == (
+        1,
+        "",
+        cli.NO_VERIFY_WARNING + "\nerror: no challenge or lesson 'first-step' (did you mean 'first-steps'?)\n",
+    )
 
 
 def test_record_with_nothing_to_record(course: Path, capsys: pytest.CaptureFixture):

@@ -1,5 +1,7 @@
 """Mutation testing in `check`: mutants of a small exercise's solution run in real Pyodide; a weakened case set
-fails the build with the survivor at its line of solution.py; equivalent marks; the cache.
+fails the build with the survivor at its line of solution.py, and the generated scenario that tells it apart;
+`strengthen` proposes the case that catches it; equivalent marks; the cache; the operators that make learners'
+mistakes.
 
 Each test starts Pyodide under Node (seconds), so they share one project where they can.
 """
@@ -32,6 +34,42 @@ def project(tmp_path: Path) -> Path:
     return make_project(tmp_path, COURSE)
 
 
+def test_mutants_make_learners_mistakes():
+    source = """\
+import json
+
+
+def reply(call, text, limit):
+    if call['tool'] == 'finish':
+        return {'answer': call['args']['answer'], 'steps': 1}
+    elif text.startswith('{') and limit > 0:
+        return {'answer': json.dumps(call), 'steps': 2}
+    for key in ('tool', 'args'):
+        text = text.strip()
+    return None
+"""
+    made = {(m.line, m.change): m.source for m in mutate.mutants(source)}
+    changes = {change for _, change in made}
+    # .strip() dropped and added; json.dumps's options changed.
+    assert "`text.strip()` -> `text`" in changes
+    assert "`text.startswith('{')` -> `text.strip().startswith('{')`" in changes
+    assert "`json.dumps(call)` -> `json.dumps(call, ensure_ascii=False)`" in changes
+    assert "`json.dumps(call)` -> `json.dumps(call, sort_keys=True)`" in changes
+    assert "`json.dumps(call)` -> `json.dumps(call, separators=(',', ':'))`" in changes
+    # Two checks in the other order: an if and its elif, the operands of `and`, the items a `for` checks in turn.
+    assert (
+        "    if text.startswith('{') and limit > 0:\n"
+        in made[5, "`if call['tool'] == 'finish':` -> `if text.startswith('{') and limit > 0:`"]
+    )
+    assert "`text.startswith('{') and limit > 0` -> `limit > 0 and text.startswith('{')`" in changes
+    assert "`for key in ('tool', 'args'):` -> `for key in ('args', 'tool'):`" in changes
+    # A key left out of a returned dict; another field of the same value read.
+    assert (
+        "        return {'answer': call['args']['answer']}\n" in made[6, "key `'steps'` left out of the returned dict"]
+    )
+    assert "`call['tool']` -> `call['args']`" in changes
+
+
 def test_mutants_name_the_line_and_the_change():
     source = (COURSE / "counting/count-below/solution.py").read_text()
     made = {(m.line, m.change): m.source for m in mutate.mutants(source)}
@@ -47,11 +85,11 @@ def test_mutants_name_the_line_and_the_change():
 def test_strong_cases_pass_the_bar_and_check_prints_the_score(project: Path, capsys: pytest.CaptureFixture):
     code, out, err = run(capsys, "check", "--root", str(project))
     assert code == 0, err
-    assert "counting/count-below: mutation score 100% (32 of 32 killed; bar 100%)\n" in out
+    assert "counting/count-below: mutation score 100% (32 of 32 killed; bar 100%; 200 generated scenarios)\n" in out
     assert "survives" not in err
 
 
-def test_a_weakened_case_set_fails_with_the_survivor_at_its_line_until_marked_equivalent(
+def test_a_weakened_case_set_fails_with_the_survivor_and_the_scenario_that_tells_it_apart(
     project: Path, capsys: pytest.CaptureFixture
 ):
     yaml = project / YAML
@@ -60,23 +98,31 @@ def test_a_weakened_case_set_fails_with_the_survivor_at_its_line_until_marked_eq
     code, out, err = run(capsys, "check", "--root", str(project))
 
     assert code == 1
-    assert "counting/count-below: mutation score 96.8% (31 of 32 killed; bar 100%)\n" in out
+    assert "counting/count-below: mutation score 96.8% (31 of 32 killed; bar 100%; 200 generated scenarios)\n" in out
+    # The scenario is shrunk: no one simplification of it still tells the two apart.
     assert err.splitlines() == [
         f"{YAML}:15: mutation score 96.8% is below the track's bar of 100%: add cases that catch the survivors "
         "in solution.py (or mark a mutant that cannot be caught as equivalent, with the reason)",
-        f"{YAML}:16: note: case 'counts the numbers below' catches none of the wrong solutions",
-        f"{YAML}:22: note: case 'no numbers' catches none of the wrong solutions",
-        f"{SOLUTION}:7: {SURVIVOR} survives every case",
-        "2 problem(s); nothing was written",
+        f"{YAML}:15: 1 mutant(s) pass every case but not the generated scenarios: `python build.py strengthen "
+        "counting/count-below` proposes cases that catch them",
+        f"{YAML}:15: note: no private case, so the instructors' grader checks nothing a learner cannot see and "
+        "hard-code; add one (`private: true`) at least as strong as the hidden ones",
+        f"{YAML}:16: note: 2 cases catch none of the wrong solutions: this one, and the one at line 22",
+        f"{SOLUTION}:7: {SURVIVOR} survives every case, but it differs on {{'numbers': [-1], 'limit': -1}}: "
+        "reference 0, mutant 1",
+        "3 problem(s); nothing was written",
     ]
 
-    # Marked equivalent (wrongly, but the build takes the author's word): no survivor, the bar is met, and the
-    # mutants' verdicts come from the cache, since neither the solution nor the cases changed.
+    # Marked equivalent, the mutant leaves the score; but the scenario refutes the mark.
     mark = f'equivalent_mutants:\n  - line: 7\n    change: "{SURVIVOR}"\n    reason: for the test\ncases:\n'
     yaml.write_text(yaml.read_text().replace("cases:\n", mark))
     code, out, err = run(capsys, "check", "--root", str(project))
-    assert code == 0, err
-    assert "counting/count-below: mutation score 100% (31 of 31 killed, 1 equivalent; bar 100%) (cached)\n" in out
+    assert code == 1
+    assert "counting/count-below: mutation score 100% (31 of 31 killed, 1 equivalent; bar 100%; 200 generated" in out
+    assert (
+        f"{YAML}:16: mutant {SURVIVOR} at solution.py line 7 is marked equivalent, but it differs on "
+        "{'numbers': [-1], 'limit': -1}: reference 0, mutant 1" in err.splitlines()
+    )
 
     # A mark for a mutant there is no longer is an error at the mark.
     yaml.write_text(yaml.read_text().replace("line: 7", "line: 8"))
@@ -86,6 +132,29 @@ def test_a_weakened_case_set_fails_with_the_survivor_at_its_line_until_marked_eq
         f"{YAML}:16: no mutant {SURVIVOR} at solution.py line 8 any more; remove this equivalent mark"
         in err.splitlines()
     )
+
+
+def test_strengthen_proposes_a_case_that_catches_what_a_weakened_case_set_misses(
+    project: Path, capsys: pytest.CaptureFixture
+):
+    yaml = project / YAML
+    yaml.write_text(yaml.read_text().replace(BOUNDARY_CASE, ""))
+    code, out, err = run(capsys, "strengthen", "--root", str(project), "count-below", "--scenarios", "300")
+    assert (code, err) == (0, "")
+    assert out.startswith(
+        "counting/count-below: 300 generated scenarios (seed 0) against the 1 program(s) the cases miss "
+        "(1 mutant(s), 0 wrong solution(s)).\n1 of them differ from the reference on some scenario; these 1 case(s) "
+        "catch them:\n\n"
+        f"  # Found by `build.py strengthen`; catches the mutant {SURVIVOR} (solution.py line 7)\n"
+        "  - name: "
+    )
+    assert "    hidden: true\n    args: {numbers: [-1], limit: -1}\n    expected: 0\n" in out
+
+    code, out, _ = run(capsys, "strengthen", "--root", str(project), "count-below", "--scenarios", "300", "--accept")
+    assert code == 0 and f"Wrote 1 hidden case(s) into {YAML}" in out
+    code, out, err = run(capsys, "check", "--root", str(project), "count-below")
+    assert code == 0, err
+    assert "counting/count-below: mutation score 100% (32 of 32 killed; bar 100%; 200 generated scenarios)\n" in out
 
 
 def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch: pytest.MonkeyPatch):

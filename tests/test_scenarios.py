@@ -1,0 +1,155 @@
+"""Scenario generators (loopcraft/scenarios.py) and the runner of many scenarios in Pyodide
+(loopcraft/scenario_runner.py): a scenario is made again from its record, shrinking only ever makes smaller valid
+scenarios, every challenge of the course has a generator that makes its entry's arguments, and a program that
+loops is stopped at the same point on any machine.
+
+Only the last tests start Pyodide (the session's runner); the rest are host Python.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loopcraft.exercises import load_course
+from loopcraft.scenarios import Pick, find_generator
+from loopcraft.strengthen import HARNESS
+from tests.helpers import make_project
+from tests.support import ROOT
+
+COURSE = load_course(ROOT)
+EXERCISES = [ex for track in COURSE for ex in track.exercises]
+
+
+def generators():
+    return [(ex, find_generator(ROOT, ex)) for ex in EXERCISES]
+
+
+def parameters(ex) -> tuple[set[str], set[str]]:
+    """The entry function's parameters in solution.py: (all of them, those without a default)."""
+    (function,) = [
+        node
+        for node in ast.parse(ex.solution_source).body
+        if isinstance(node, ast.FunctionDef) and node.name == ex.entry
+    ]
+    names = [a.arg for a in function.args.args]
+    return set(names), set(names[: len(names) - len(function.args.defaults)])
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.slug)
+def test_every_challenge_has_a_generator_of_its_entrys_arguments(ex):
+    generator = find_generator(ROOT, ex)
+    assert generator is not None, f"{ex.slug} has no scenarios.py"
+    names, required = parameters(ex)
+    scenarios = generator.scenarios(0, 100)
+    assert len(scenarios) == 100  # no repeats, and none missing
+    for scenario in scenarios:
+        assert required <= set(scenario.args) <= names, scenario.args
+        assert json.loads(scenario.args_json) == scenario.args
+    # Deterministic: the same seed makes the same scenarios, whatever the count asked for.
+    assert [s.args_json for s in generator.scenarios(0, 40)] == [s.args_json for s in scenarios[:40]]
+    assert [s.args_json for s in generator.scenarios(1, 40)] != [s.args_json for s in scenarios[:40]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_scenario_is_made_again_from_its_record_and_shrinks_only_to_smaller_ones(data):
+    ex, generator = data.draw(st.sampled_from(generators()), label="challenge")
+    seed = data.draw(st.integers(0, 10_000), label="seed")
+    scenario = generator.make(Pick(random.Random(seed)))
+    assert generator.replay(scenario.choices) == scenario
+    # A record too short or with numbers out of range still makes a valid scenario: the missing choices are the
+    # simplest, and the large ones are clamped.
+    record = data.draw(st.lists(st.integers(0, 50), max_size=len(scenario.choices)), label="record")
+    other = generator.replay(record)
+    names, required = parameters(ex)
+    assert required <= set(other.args) <= names
+    for simpler in generator.simpler(scenario)[:10]:
+        assert simpler.size < scenario.size
+        assert generator.replay(simpler.choices) == simpler
+
+
+def test_pick_records_every_choice_simplest_first():
+    pick = Pick(record=[2, 9, 1, 0, 3])
+    assert pick.int(1, 5) == 3
+    assert pick.choice({"plain": "a", "odd": "b"}) == "b"  # 9 clamped to the last option
+    assert pick.list(lambda p: p.choice(["x", "y", "z", "w"]), 0, 4) == ["x"]
+    assert pick.bool() is True  # 3 clamped to 1
+    assert pick.int(0, 9) == 0  # past the record: the simplest
+    assert (pick.choices, pick.labels, pick.spans) == ([2, 1, 1, 0, 1, 0], ["odd"], [(2, 3, 4)])
+
+
+def test_a_failing_generator_is_reported_at_its_line(tmp_path: Path, capsys: pytest.CaptureFixture):
+    from tests.helpers import FIXTURES
+    from tests.helpers import run_cli as run
+
+    project = make_project(tmp_path, FIXTURES / "mutation/exercises")
+    generator = project / "exercises/counting/count-below/scenarios.py"
+    generator.write_text(generator.read_text().replace("pick.int(-2, 8)", "pick.int(8, -2)"))
+    code, _, err = run(capsys, "strengthen", "--root", str(project), "count-below")
+    assert (code, err.splitlines()) == (
+        1,
+        [
+            "exercises/counting/count-below/scenarios.py:9: the scenario generator failed: ValueError: "
+            "pick.int(8, -2): hi is below lo",
+            "1 problem(s); nothing was written",
+        ],
+    )
+
+
+def run_scenarios(runner, source: str, scenarios: list[dict], budget: int = 1000) -> list[list]:
+    """[kind, text] per scenario; the jumps counted are left out (json.loads has loops of its own)."""
+    (outcome,) = runner.run(
+        source="",
+        sandbox=HARNESS,
+        entry="run_scenarios",
+        cases=[
+            {
+                "name": "scenarios",
+                "args": {
+                    "sandbox": "BASE = 10\n",
+                    "source": source,
+                    "entry": "f",
+                    "scenarios": [json.dumps(s) for s in scenarios],
+                    "budget": budget,
+                },
+            }
+        ],
+        time_limit=60,
+    )
+    assert outcome["kind"] == "value", outcome
+    return [result[:2] for result in json.loads(outcome["value"])]
+
+
+def test_many_scenarios_run_in_one_case_each_in_a_fresh_namespace(pyodide_runner):
+    source = "seen = []\ndef f(n):\n    seen.append(n)\n    return {'n': n + BASE, 'seen': seen}\n"
+    assert run_scenarios(pyodide_runner, source, [{"n": 1}, {"n": 2}]) == [
+        ["value", '{"n":11,"seen":[1]}'],
+        ["value", '{"n":12,"seen":[2]}'],
+    ]
+    assert run_scenarios(pyodide_runner, "def f(n):\n    return 1 / n\n", [{"n": 0}]) == [
+        ["error", "ZeroDivisionError: division by zero"]
+    ]
+    assert run_scenarios(pyodide_runner, "def f(n:\n", [{"n": 0}])[0][0] == "load"
+
+
+def test_a_loop_is_stopped_by_counting_its_jumps_not_by_a_clock(pyodide_runner):
+    # Even a loop that swallows every exception: the next jump stops it again.
+    source = (
+        "def f(n):\n    i = 0\n    while i < n:\n        try:\n            i += 1\n        except BaseException:\n"
+        "            pass\n    return i\n"
+    )
+    assert run_scenarios(pyodide_runner, source, [{"n": 500}, {"n": 10**9}], budget=1000) == [
+        ["value", "500"],
+        ["timeout", ""],
+    ]
+    forever = (
+        "def f(n):\n    while True:\n        try:\n            pass\n        except BaseException:\n            pass\n"
+    )
+    assert run_scenarios(pyodide_runner, forever, [{"n": 1}], budget=1000)[0][0] == "timeout"
