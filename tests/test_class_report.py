@@ -133,7 +133,8 @@ def test_each_case_has_its_facility_and_discrimination_from_the_verdicts(klass):
         assert int(stat["data-attempted"]) == len(tests)
         assert int(stat["data-passed"]) == sum(t["status"] == "pass" for t in tests)
         expected = kelley(verdicts, doc, slug, case)
-        assert math.isclose(float(stat["data-discrimination"]), expected, abs_tol=0.005), (slug, case)
+        # The page rounds to two decimals: 0.125 may show as 0.12, and 0.125 - 0.12 is a hair over 0.005 in floats.
+        assert math.isclose(float(stat["data-discrimination"]), expected, abs_tol=0.0051), (slug, case)
         spread.add(stat["data-discrimination"])
     assert len(spread) > 3, "the class tells cases apart"
 

@@ -1,0 +1,7 @@
+"""Valid arguments of run_agent(task, script, max_steps=5): every reply well formed, as the task says."""
+
+from agent_scenarios import script, steps, task
+
+
+def scenario(pick):
+    return {"task": task(pick), "script": script(pick, broken=False)} | steps(pick)
