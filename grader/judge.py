@@ -110,7 +110,13 @@ def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
 
 
 def summarize(tests: list[CaseResult], outcomes: list[dict]) -> RunResult:
-    load_errors = [o["error"] for o in outcomes if o["kind"] == "error" and o.get("phase") == "load"]
+    # The run's message is shown wherever the run is (a feedback page, --json, Gradescope's output): never one from a
+    # private case, whose error may hold its inputs (code that raises only there, with its arguments, at load).
+    load_errors = [
+        o["error"]
+        for t, o in zip(tests, outcomes, strict=True)
+        if o["kind"] == "error" and o.get("phase") == "load" and not t.private
+    ]
     if load_errors:
         return RunResult(status="error", message=load_errors[0], tests=tests)
     status = "pass" if all(t.status is Status.PASS for t in tests) else "fail"

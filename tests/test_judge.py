@@ -8,7 +8,7 @@ import pytest
 
 from grader.canonical import canonical_json, digest
 from grader.judge import judge_case, judge_run
-from grader.results import error_outcome, timeout_outcome, value_outcome
+from grader.results import PRIVATE_NOTE, error_outcome, timeout_outcome, value_outcome
 from tests.helpers import ROOT, check_golden
 
 VECTORS = ROOT / "tests" / "golden" / "judge_vectors.json"
@@ -154,3 +154,15 @@ def test_run_passes_only_when_every_case_passes():
     cases = [{"name": n, "hidden": False, "expected_json": "1"} for n in "ab"]
     assert judge_run(cases, [value(1), value(1)], 2).status == "pass"
     assert judge_run(cases, [value(1), value(2)], 2).status == "fail"
+
+
+def test_a_load_error_in_a_private_case_only_is_not_the_runs_message():
+    # Code can raise at load in the private cases only, with their arguments in its message: the run's message is
+    # shown wherever the run is, so it never comes from a private case (which shows its name and status only).
+    cases = [visible("a", 1), {"name": "p", "hidden": True, "private": True, "expected_json": "2"}]
+    leak = error_outcome("RuntimeError: the private arguments", "load")
+    run = judge_run(cases, [value(1), leak], 2)
+    assert (run.status, run.message) == ("fail", None)
+    assert run.to_dict()["tests"][1]["message"] == PRIVATE_NOTE
+    both = judge_run(cases, [error_outcome("SyntaxError: x", "load"), leak], 2)
+    assert (both.status, both.message) == ("error", "SyntaxError: x")

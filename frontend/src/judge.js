@@ -86,7 +86,8 @@ export async function judgeCase(publicCase, outcome, timeLimit) {
 }
 
 export function summarize(tests, outcomes) {
-  const loadError = outcomes.find((o) => o.kind === "error" && o.phase === "load");
+  // Never a private case's error as the run's message (grader/judge.py says why; the page has no private case).
+  const loadError = outcomes.find((o, i) => o.kind === "error" && o.phase === "load" && !tests[i].private);
   if (loadError) return { version: 3, status: "error", message: loadError.error, tests };
   const status = tests.every((t) => t.status === "pass") ? "pass" : "fail";
   return { version: 3, status, message: null, tests };
