@@ -39,13 +39,19 @@ def grade(
     `reveal_hidden`: judge hidden cases as visible, with expected and actual values (for authors only).
     """
     cases = exercise.cases if cases is None else cases
-    outcomes = runner.run(
+    # Private cases run last, whatever their place in the course: the cases of a run share one interpreter, so code
+    # could keep a private case's arguments (in a file, say) and print them in a later case whose output is shown.
+    order = sorted(range(len(cases)), key=lambda i: cases[i].private)
+    ran = runner.run(
         source=source,
         sandbox=exercise.sandbox_source,
         entry=exercise.entry,
-        cases=[{"name": c.name, "args": c.args} for c in cases],
+        cases=[{"name": cases[i].name, "args": cases[i].args} for i in order],
         time_limit=exercise.time_limit_seconds,
     )
+    outcomes = [None] * len(cases)
+    for i, outcome in zip(order, ran, strict=True):
+        outcomes[i] = outcome
     judged = [judged_case(c, reveal_hidden=reveal_hidden) for c in cases]
     return judge_run(judged, outcomes, exercise.time_limit_seconds)
 

@@ -194,3 +194,37 @@ def test_merge_refuses_what_is_not_a_gradebook_with_its_path_and_why(tmp_path, b
     proc = grader("merge", shard, "--out", tmp_path / "merged")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"{shard / 'gradebook.json'}:" in proc.stderr and said in proc.stderr, proc.stderr
+
+
+STASH = """
+import sys
+
+_frame = sys._getframe()
+while "args_json" not in _frame.f_locals:
+    _frame = _frame.f_back
+with open("/tmp/cases-seen", "a") as _file:
+    _file.write(_frame.f_locals["args_json"] + "\\n")
+with open("/tmp/cases-seen") as _file:
+    print("SEEN", _file.read())
+"""
+
+
+def test_a_private_case_cannot_hand_its_inputs_to_a_later_case_whatever_the_courses_order(tmp_path):
+    # The cases of a run share an interpreter: code that keeps every case's arguments in a file and prints them
+    # would show a private case's inputs in the output of any published case run after it. Private cases run last,
+    # wherever the course lists them: here, first.
+    course = course_copy(tmp_path, [SLUG])
+    spec = course / "exercises" / "build-an-agent" / SLUG / "exercise.yaml"
+    head, cases = spec.read_text().split("\ncases:\n")
+    start = cases.index("  # Private cases")
+    spec.write_text(f"{head}\ncases:\n{cases[start:].rstrip()}\n{cases[:start]}")
+    ex = find_exercise(course, SLUG)
+    assert ex.cases[0].private and not ex.cases[-1].private
+    (tmp_path / "stash.py").write_text(STASH + ex.solution_source)
+    proc = grader(SLUG, tmp_path / "stash.py", "--json", "--root", course)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert [t["name"] for t in result["tests"]] == [c.name for c in ex.cases]
+    assert result["tests"][-1]["output"].count("SEEN") == 1 and "task" in result["tests"][-1]["output"]
+    for marker in private_markers(course):
+        assert marker not in proc.stdout and json.dumps(marker)[1:-1] not in proc.stdout, marker
