@@ -82,7 +82,7 @@ def check(
         from .verify import verify as verify_exercises
 
         cache = cache or BuildCache(root)
-        strengths = verify_exercises(root, [ex for ex, _ in exercises])
+        strengths = verify_exercises(root, [ex for ex, _ in exercises], cache)
         scores, mutation_problems = score(root, exercises, cache)
         found = check_scenarios(root, scores, cache, lambda: PyodideRunner(fresh=False))
         notes += mutation_problems + found.problems

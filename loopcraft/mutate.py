@@ -475,7 +475,7 @@ def score(root: Path, exercises: list[tuple[Exercise, float]], cache: BuildCache
     """Mutation-test every exercise (with its track's bar) whose reference solution passes its cases; results
     come from the cache when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
     root = root.resolve()
-    runtime = [(PROJECT / name).read_bytes() for name in RUNTIME_FILES]
+    runtime = runtime_files()
     keys = {id(ex): _cache_key(cache, ex, runtime) for ex, _ in exercises}
     found: dict[str, list[Outcome]] = {}
     todo: list[tuple[Exercise, str]] = []
@@ -496,6 +496,11 @@ def score(root: Path, exercises: list[tuple[Exercise, float]], cache: BuildCache
         if outcomes is not None:
             scores.append(_score(root, ex, outcomes, threshold, cached=key in found, problems=problems))
     return scores, problems
+
+
+def runtime_files() -> list[bytes]:
+    """The runtime's files, for the key of every verdict kept in the cache (see RUNTIME_FILES)."""
+    return [(PROJECT / name).read_bytes() for name in RUNTIME_FILES]
 
 
 def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:

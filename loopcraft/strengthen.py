@@ -32,7 +32,7 @@ from .cache import BuildCache
 from .errors import LoopcraftError, Problem, raise_errors
 from .exercises import MISSING, Case, Exercise, find_exercise, rel_path
 from .grading import grade
-from .mutate import Score, mutants, source_of
+from .mutate import Score, mutants, runtime_files, source_of
 from .scenarios import GENERATOR, Generator, GeneratorError, Scenario, find_generator
 
 HARNESS = (Path(__file__).parent / "scenario_runner.py").read_text(encoding="utf-8")
@@ -212,12 +212,12 @@ def check_scenarios(root: Path, scores: list[Score], cache: BuildCache, runner_f
                 if generator is None:
                     found.problems.append(_no_generator(root, ex))
                     continue
-                programs = _unmatched_mutants(ex, score)
+                programs = _unmatched_mutants(ex, score, sources=False)
                 key = _check_key(cache, ex, generator, programs)
                 cached = cache.get_json("scenarios", key)
                 if cached is None:
                     runner = runner or runner_factory()
-                    cached = _check_one(runner, ex, generator, programs)
+                    cached = _check_one(runner, ex, generator, _unmatched_mutants(ex, score))
                     cache.put_json("scenarios", key, cached)
                 found.scenarios[name] = cached["scenarios"]
                 found.differs[name] = _read_findings(root, ex, generator, programs, cached, found.problems)
@@ -239,21 +239,20 @@ def _no_generator(root: Path, ex: Exercise) -> Problem:
     )
 
 
-def _unmatched_mutants(ex: Exercise, score: Score) -> list[Program]:
-    """The mutants no case catches: the survivors and the ones marked equivalent."""
-    marks = {(m.line, m.change): m.yaml_line for m in ex.equivalent_mutants}
+def _unmatched_mutants(ex: Exercise, score: Score, *, sources: bool = True) -> list[Program]:
+    """The mutants no case catches: the survivors and the ones marked equivalent; without their sources unless
+    asked (making every mutant again costs more than a warm check of the rest)."""
     unmatched = [o for o in score.outcomes if o.killed_by is None or (o.line, o.change) in score.equivalent]
-    sources = source_of(mutants(ex.solution_source))
+    made = source_of(mutants(ex.solution_source)) if sources and unmatched else {}
     return [
         Program(
             "mutant",
-            sources[o.line, o.change],
+            made.get((o.line, o.change), ""),
             o.line,
             o.change,
             equivalent=(o.line, o.change) in score.equivalent,
         )
         for o in unmatched
-        if (o.line, o.change) in sources or (o.line, o.change) in marks
     ]
 
 
@@ -267,6 +266,7 @@ def _check_key(cache: BuildCache, ex: Exercise, generator: Generator, programs: 
         json.dumps([[p.line, p.what] for p in programs]),
         str(SEED),
         str(CHECK_SCENARIOS),
+        *runtime_files(),
     )
 
 

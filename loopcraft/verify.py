@@ -13,11 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.results import RunResult, Status
+from grader.results import CaseResult, RunResult, Status
 
+from .cache import BuildCache
 from .errors import Problem
 from .exercises import Case, Exercise, WrongSolution, rel_path
 from .grading import grade
+from .mutate import runtime_files
 from .pyodide import PyodideRunner
 
 # Every solution runs as solution.py (see grader/execute.py), so its tracebacks name that file.
@@ -75,22 +77,49 @@ class Strength:
         return "\n".join(lines)
 
 
-def verify(root: Path, exercises: Iterable[Exercise]) -> list[Strength]:
-    """Run every solution of every exercise; problems (errors and notes) are in each Strength."""
+def verify(root: Path, exercises: Iterable[Exercise], cache: BuildCache | None = None) -> list[Strength]:
+    """Run every solution of every exercise; problems (errors and notes) are in each Strength. With a cache, a
+    solution's verdicts on unchanged cases come from it, and Pyodide starts only if something must run."""
     root = root.resolve()
-    exercises = list(exercises)
-    if not exercises:  # a lesson checked alone: no Pyodide to start
-        return []
-    # The author's own solutions share one interpreter, as a learner's runs do in the page (the guard still
-    # checks every case); a fresh one per solution would cost a restore each, most of a warm check's time.
-    with PyodideRunner(fresh=False) as runner:
-        return [verify_exercise(root, runner, ex) for ex in exercises]
+    with _LazyRunner() as runner:
+        return [verify_exercise(root, runner, ex, cache) for ex in exercises]
 
 
-def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> Strength:
+class _LazyRunner:
+    """A runner started on its first run. The author's own solutions share one interpreter, as a learner's runs
+    do in the page (the guard still checks every case); a fresh one per solution would cost a restore each."""
+
+    def __init__(self):
+        self._runner = None
+
+    def run(self, **request) -> list[dict]:
+        if self._runner is None:
+            self._runner = PyodideRunner(fresh=False)
+        return self._runner.run(**request)
+
+    def __enter__(self) -> _LazyRunner:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._runner is not None:
+            self._runner.close()
+
+
+def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None = None) -> Strength:
+    runtime = runtime_files() if cache else []
+    cases = json.dumps([[c.name, c.args, c.expected, c.hidden] for c in ex.cases], sort_keys=True)
+
     def run(source: str) -> RunResult:
         # Hidden cases judged as visible: the author needs the difference, not the learner's hint.
-        return grade(ex, source, runner, reveal_hidden=True)
+        if cache is None:
+            return grade(ex, source, runner, reveal_hidden=True)
+        key = cache.key("verdicts", source, ex.sandbox_source, ex.entry, str(ex.time_limit_seconds), cases, *runtime)
+        kept = cache.get_json("verdicts", key)
+        if kept is not None:
+            return _result(kept)
+        result = grade(ex, source, runner, reveal_hidden=True)
+        cache.put_json("verdicts", key, _kept(result))
+        return result
 
     problems = []
     yaml = rel_path(ex.dir / "exercise.yaml", root)
@@ -160,6 +189,22 @@ def verify_exercise(root: Path, runner: PyodideRunner, ex: Exercise) -> Strength
             )
         )
     return Strength(exercise=ex, caught=caught, problems=problems)
+
+
+def _kept(result: RunResult) -> dict:
+    """What verification reads of a run, to keep in the cache."""
+    tests = [
+        [t.name, t.status.value, t.message, *(t.to_dict().get(k) for k in ("expected", "actual"))] for t in result.tests
+    ]
+    return {"status": result.status, "message": result.message, "tests": tests}
+
+
+def _result(kept: dict) -> RunResult:
+    tests = [
+        CaseResult(name, Status(status), message, expected=expected, actual=actual)
+        for name, status, message, expected, actual in kept["tests"]
+    ]
+    return RunResult(kept["status"], kept["message"], tests)
 
 
 def reference_load_problem(root: Path, ex: Exercise, message: str) -> Problem:

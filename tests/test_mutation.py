@@ -175,3 +175,21 @@ def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch:
     yaml.write_text(yaml.read_text().replace("limit: 4}\n    expected: 2", "limit: 6}\n    expected: 3"))
     with pytest.raises(AssertionError, match="Pyodide started"):
         mutate.score_course(project, load_course(project), BuildCache(project))
+
+
+def test_a_second_check_of_an_unchanged_course_starts_no_pyodide(project: Path, monkeypatch: pytest.MonkeyPatch):
+    """Verification, mutants and scenarios all come from the cache: a warm check takes about a second."""
+    from loopcraft import pyodide, verify
+    from loopcraft.build import check
+
+    first = check(project)
+    assert first.scenarios == {"counting/count-below": 200}
+
+    def no_pyodide(*args, **kwargs):
+        raise AssertionError("Pyodide started for an unchanged course")
+
+    for module in (verify, mutate, pyodide):  # check's scenario stage takes pyodide's when it needs one
+        monkeypatch.setattr(module, "PyodideRunner", no_pyodide)
+    again = check(project)
+    assert [str(p) for p in again.problems] == [str(p) for p in first.problems]
+    assert [s.caught for s in again.strengths] == [s.caught for s in first.strengths]
