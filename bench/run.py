@@ -79,6 +79,11 @@ RERUN = """async () => {
   return { ms: performance.now() - t0, outcome: status.dataset.outcome };
 }"""
 
+# Waits until 1 s after the page said Python is ready, timed in the page.
+CLOSE_AFTER_READY = """async () => {
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, window.__bench.ready + 1000 - performance.now())));
+}"""
+
 OFFLINE_READY = """async () => {
   await navigator.serviceWorker.ready;
   for (;;) {
@@ -179,6 +184,24 @@ class Pages:
         finally:
             context.close()
 
+    def closed_early(self, network) -> dict:
+        """A first visit closed 1 s after Python is ready (a learner who looks and leaves), then a second visit: its
+        time to Python ready, and how its Python started ("restored" from the snapshot the first one kept)."""
+        context = self.browser.new_context()
+        context.add_init_script(PROBE % "false")
+        try:
+            page = self._page(context, network)
+            page.goto(self.base + CHALLENGE + "/")
+            page.wait_for_function("() => window.__bench.ready !== undefined", polling=POLL_MS)
+            page.evaluate(CLOSE_AFTER_READY)
+            page.close()
+            page = self._page(context, network)
+            page.goto(self.base + CHALLENGE + "/")
+            page.wait_for_function("() => window.__bench.ready !== undefined", polling=POLL_MS)
+            return page.evaluate("[window.__bench.ready, document.body.dataset.pythonStart]")
+        finally:
+            context.close()
+
     def first_verdict(self, network) -> float:
         context = self.browser.new_context()
         context.add_init_script(PROBE % "true")
@@ -211,8 +234,10 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
                     "first_verdict": [],
                     "rerun": [],
                     "second_visit": [],
+                    "closed_early": [],
                     "bytes": [],
                 }
+                starts = []
                 for _ in range(contexts):  # interleaved, so that a busy spell of the machine hits all alike
                     floor_ms, floor_bytes = pages.floor(network)
                     rows["floor"].append(floor_ms)
@@ -221,8 +246,11 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
                     for key in ("editor", "ready", "rerun", "second_visit", "bytes"):
                         rows[key].append(visit[key])
                     rows["first_verdict"].append(pages.first_verdict(network))
+                    ms, start = pages.closed_early(network)
+                    rows["closed_early"].append(ms)
+                    starts.append(start)
                 results[name] = {key: median(values) for key, values in rows.items()}
-                results[name]["samples"] = rows
+                results[name]["samples"] = rows | {"closed_early_starts": starts}
                 print(
                     f"  {name}: {json.dumps({k: v for k, v in results[name].items() if k != 'samples'})}",
                     file=sys.stderr,
@@ -283,6 +311,7 @@ def goals(browser: dict, builds: dict, core_bytes: int) -> list[dict]:
         )
         if net == "unthrottled":
             goal(f"{net}: second visit ready / floor ready", r["second_visit"] / floor, 0.25)
+            goal(f"{net}: second visit, first closed 1 s after ready / floor", r["closed_early"] / floor, 0.25)
         goal(f"{net}: warm re-run of all cases", r["rerun"], 50, "ms")
         goal(f"{net}: cold page transfer / floor transfer", r["bytes"] / r["floor_bytes"], 1.05)
     if browser:
@@ -301,7 +330,17 @@ def goals(browser: dict, builds: dict, core_bytes: int) -> list[dict]:
 
 def table(browser: dict, builds: dict, rows: list[dict]) -> str:
     lines = ["", "Times in ms from navigation start (medians); bytes as sent by the server.", ""]
-    keys = ["floor", "editor", "ready", "first_verdict", "second_visit", "rerun", "floor_bytes", "bytes"]
+    keys = [
+        "floor",
+        "editor",
+        "ready",
+        "first_verdict",
+        "second_visit",
+        "closed_early",
+        "rerun",
+        "floor_bytes",
+        "bytes",
+    ]
     lines.append(f"{'network':<12}" + "".join(f"{k:>14}" for k in keys))
     for net, r in browser.items():
         lines.append(f"{net:<12}" + "".join(f"{r[k]:>14,.0f}" for k in keys))

@@ -6,10 +6,9 @@
 // milliseconds. Otherwise, or when the learner's code swallows the interrupt, the worker is
 // terminated and a new one started (Pyodide loads again, about two seconds).
 //
-// When the worker reports that it could keep a memory snapshot but has none (a first visit), one more
-// worker makes it once the page has been idle for a moment: the next start restores it instead of
-// booting Python. It is made in a worker of its own, from a fresh interpreter that never ran learner code.
-// `background: false` turns that off, for a page that must stay quiet (tests, see app.js).
+// A worker that finds no memory snapshot of Python (a first visit) makes one as its Python starts, before any
+// learner code runs, and keeps it for the next start to restore instead of booting Python (see worker-core.js).
+// `background: false` turns that off, for a page that must stay quiet (tests, see page-session.js).
 //
 // `fresh` (the Node runner): every run starts in a new interpreter. Before a run, a worker that has run any
 // case is sent "renew" and the run waits for "renewed", so the swap never counts against a case's time limit.
@@ -72,7 +71,6 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   let stopRun = null; // ends the run in progress early (see stop())
   let runCounter = 0;
   let busy = false;
-  let snapshotWanted = false;
   let idleTimer = null;
   let idle;
   const whenIdle = new Promise((resolve) => (idle = resolve));
@@ -94,7 +92,6 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     worker.listen(
       (message) => {
         if (message.type === "ready") {
-          if (message.snapshot === "missing") snapshotWanted = background;
           loaded = true;
           settle.resolve();
           armIdle();
@@ -113,23 +110,14 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         onState("error", { message: error.message });
       },
     );
-    worker.post({ type: "init", interruptBuffer, answered });
+    worker.post({ type: "init", interruptBuffer, answered, keepSnapshot: background });
   }
 
-  // Background work (the snapshot, the page's offline caching) waits for a moment without a run: it
-  // would compete with the learner's Python for the CPU and the network.
+  // Background work (the page's offline caching) waits for a moment without a run: it would compete with the
+  // learner's Python for the CPU and the network.
   function armIdle() {
     clearTimeout(idleTimer);
-    if (!busy) idleTimer = setTimeout(onIdle, IDLE_MS);
-  }
-
-  function onIdle() {
-    idle();
-    if (!snapshotWanted) return;
-    snapshotWanted = false;
-    const maker = spawn("snapshot");
-    maker.listen((message) => message.type === "snapshot-done" && maker.terminate(), () => maker.terminate());
-    maker.post({ type: "make-snapshot" });
+    if (!busy) idleTimer = setTimeout(idle, IDLE_MS);
   }
 
   function renew() {

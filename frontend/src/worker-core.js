@@ -2,7 +2,8 @@
 // Node runner's worker thread (../node-worker.mjs); each passes in what differs between them.
 //
 // Protocol (every message is a plain object with a `type`):
-//   driver -> worker  {type: "init", interruptBuffer, answered}       Int32Arrays of one item on a SharedArrayBuffer, or null
+//   driver -> worker  {type: "init", interruptBuffer, answered, keepSnapshot}  Int32Arrays of one item on a SharedArrayBuffer,
+//                                                                    or null; keepSnapshot: a page's own start may keep one
 //                     {type: "run-case", runId, index, source, sandbox, entry, args}
 //                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
@@ -17,9 +18,11 @@
 // Python boots on "init", or at once when the worker is created with `eager` (the page's worker, spawned
 // before the page's own script has even loaded): the worker says nothing until "init" all the same.
 //
-// Memory snapshots. In the browser a worker of its own loads Python, imports the grader and snapshots
-// Pyodide's memory before any learner code has run; later starts restore it instead of booting the
-// interpreter. The Node runner's store says `makeAtStart`: its first worker makes the snapshot before it
+// Memory snapshots. In the browser, a page that finds none (a first visit) and may do background work (init's
+// keepSnapshot) snapshots Pyodide's memory as its own Python starts, once the grader is imported and before any
+// learner code has run, and keeps it: later starts restore it instead of booting the interpreter. Made then, it is
+// kept even when the page is closed a moment after Python is ready ("make-snapshot", in a worker of its own, makes
+// one the same way without a page). The Node runner's store says `makeAtStart`: its first worker makes the snapshot before it
 // starts, then every interpreter, the first included, is restored from it, and "renew" (sent before each
 // submission) swaps in a new one: nothing one submission does can reach the next. Every restore starts from the
 // same state, so `random` is re-seeded. The file system is not in the snapshot: the grader's files are written
@@ -100,6 +103,8 @@ export function takeOnRead(buffer) {
 export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, snapshots = null, eager = false }) {
   let runCase = null;
   let interruptBuffer = null;
+  let keepWanted; // settled by "init": whether a first start keeps its snapshot
+  const keepSnapshot = new Promise((resolve) => (keepWanted = resolve));
   let answered = null; // counts the cases answered, for a driver too busy to have read the answer yet
   const loadPyodide = (extra = {}) => failingLoudly(() => loadAny({ stdout: discard, stderr: discard, ...extra }));
   let booting = null;
@@ -126,7 +131,9 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
         await snapshots.discard().catch(() => {});
       }
     }
-    return { pyodide: await loadPyodide(), restored: false };
+    // None yet: this start can make it (see boot). Loaded ready to be snapshotted, which costs next to nothing.
+    const snapshotting = Boolean(snapshots && !snapshots.makeAtStart);
+    return { pyodide: await loadPyodide(snapshotting ? { _makeSnapshot: true } : {}), restored: false, snapshotting };
   }
 
   async function makeSnapshotBytes() {
@@ -137,11 +144,13 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   }
 
   async function boot() {
-    const [{ pyodide, restored }, files] = await Promise.all([restoreOrLoad(), readGraderFilesOnce()]);
-    closeWayToJavaScript(pyodide);
+    const [{ pyodide, restored, snapshotting }, files] = await Promise.all([restoreOrLoad(), readGraderFilesOnce()]);
     writeGraderFiles(pyodide, files);
     if (restored) pyodide.runPython("import random; random.seed()");
     else importGrader(pyodide);
+    // What a restore starts from, as makeSnapshotBytes makes it: kept in the background once Python is ready.
+    if (snapshotting && await keepSnapshot) snapshots.save(pyodide.makeMemorySnapshot()).catch(() => {});
+    closeWayToJavaScript(pyodide);
     pyodide.pyimport("grader.guard").cut_javascript_handles();
     pyodide.pyimport("grader.execute").settle();
     return { pyodide, restored };
@@ -159,9 +168,10 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     }
   }
 
-  function init({ interruptBuffer: buffer, answered: counter = null }) {
+  function init({ interruptBuffer: buffer, answered: counter = null, keepSnapshot: keep = false }) {
     interruptBuffer = buffer;
     answered = counter;
+    keepWanted(keep);
     booting ??= boot();
     const told = snapshots && !snapshots.makeAtStart;
     return serve((pyodide, restored) => ({
