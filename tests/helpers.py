@@ -14,8 +14,9 @@ from tests.support import ROOT
 FIXTURES = ROOT / "tests" / "fixtures"
 ARTIFACTS = ROOT / "test-results"  # screenshots and console logs of failed browser tests
 REGEN = os.environ.get("LOOPCRAFT_REGEN_GOLDEN") == "1"
-# The pages' switch for background work (frontend/src/page-session.js, BACKGROUND_KEY), set before any page runs.
-QUIET = "localStorage.setItem('loopcraft.background', 'off')"
+# The pages' switch for background work (frontend/src/page-session.js, BACKGROUND_KEY), set before any page runs;
+# a document without storage of its own (about:blank) has nothing to set, and must not throw for it.
+QUIET = "try { localStorage.setItem('loopcraft.background', 'off'); } catch {}"
 
 
 def rewrite_pages(page, address, edit) -> None:

@@ -27,6 +27,8 @@ const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 const data = JSON.parse(document.getElementById("exercise-data").textContent);
 const ui = {
   run: byTestId("run"),
+  stop: byTestId("stop"),
+  runNote: byTestId("run-note"),
   reset: byTestId("reset"),
   upload: byTestId("upload"),
   saved: byTestId("saved"),
@@ -54,9 +56,13 @@ let loadError = "";
 const RESTART_TEXT = {
   [RESTART_REASONS.noInterrupt]: "a case ran out of time, and this page cannot interrupt Python",
   [RESTART_REASONS.noAnswer]: "a case ran out of time and did not stop when interrupted",
+  [RESTART_REASONS.stopped]: "you stopped a run, and this page cannot interrupt Python",
 };
-// kind: "cases" (Run) or "scenario" (the learner's own, never graded).
-const run = { busy: false, kind: "cases", current: null, total: 0, summary: null, outcome: null };
+// kind: "cases" (Run) or "scenario" (the learner's own, never graded); stopping: Stop was pressed during it;
+// failing: links to the cards of the cases that did not pass, shown in the status after the run; reveal: the index
+// of the card to bring into view once it is over (the first that did not pass).
+const run = { busy: false, kind: "cases", current: null, total: 0, summary: null, outcome: null, stopping: false,
+  failing: null, reveal: null };
 let scenario = null; // set up once the editor exists; refresh() may run before
 
 const session = createPageSession({ timeLimitMs: data.time_limit_seconds * 1000, onState });
@@ -76,16 +82,22 @@ function refresh() {
   ui.status.dataset.state = state;
   if (state === "ready" && run.outcome) ui.status.dataset.outcome = run.outcome;
   else delete ui.status.dataset.outcome;
-  ui.status.textContent = {
+  ui.status.replaceChildren({
     loading: run.busy ? "Loading Python… your run starts as soon as it is ready."
       : "Loading Python… you can start writing meanwhile.",
     error: `Python failed to load (${loadError}). Reload the page to try again.`,
     restarting: `Restarting Python (${RESTART_TEXT[ui.status.dataset.restartReason]})…`,
-    running: run.kind === "scenario" ? "Running your scenario…"
+    running: run.stopping ? "Stopping…" : run.kind === "scenario" ? "Running your scenario…"
       : run.current === null ? "Starting…" : `Running case ${run.current + 1} of ${run.total}…`,
     ready: run.summary ?? "Python is ready. Press Run to check your code.",
-  }[state];
+  }[state]);
+  if (state === "ready" && run.failing) ui.status.append(" ", run.failing);
+  // Stop shows in Run's place while a run is on (style.css): the keyboard's focus goes from one to the other.
+  const focused = document.activeElement;
   ui.run.disabled = run.busy || sessionState === "error";
+  ui.stop.disabled = !run.busy;
+  if (focused === ui.run && run.busy) ui.stop.focus({ preventScroll: true });
+  if (focused === ui.stop && !run.busy) ui.run.focus({ preventScroll: true });
   scenario?.setEnabled(!ui.run.disabled);
 }
 
@@ -289,13 +301,33 @@ scenario = setupScenario(document.querySelector('[data-testid="scenario"]'), dat
 const results = createResults(ui.results);
 
 ui.run.addEventListener("click", startRun);
+ui.stop.addEventListener("click", stopRun);
+// Escape stops a run from anywhere in the page, the editor included (capture: before the editor handles the key).
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && run.busy) stopRun();
+}, { capture: true });
 for (const kbd of document.querySelectorAll(".mod-key")) kbd.textContent = isMac ? "⌘" : "Ctrl";
+
+function stopRun() {
+  if (!run.busy || run.stopping) return;
+  run.stopping = true;
+  session.stop();
+  refresh();
+}
+
+// Code that cannot be loaded: a syntax error, a missing function, an error raised before the function is called.
+const isLoadError = (outcome) => outcome.kind === "error" && outcome.phase === "load";
+// A run ends at its first case that runs out of time (an endless loop then costs one time limit, not one a case),
+// and at code that cannot be loaded (every case would say the same).
+const endsTheRun = (outcome) => outcome.kind === "timeout" || isLoadError(outcome);
 
 async function startRun() {
   if (run.busy || sessionState === "error") return;
-  Object.assign(run, { busy: true, kind: "cases", current: null, total: data.cases.length, summary: null, outcome: null });
+  Object.assign(run, { busy: true, kind: "cases", current: null, total: data.cases.length, summary: null, outcome: null,
+    stopping: false, failing: null, reveal: null });
   ui.passed.hidden = true;
   editor.markError(null);
+  showRunNote(null);
   tabs.show("results");
   ui.results.setAttribute("aria-busy", "true");
   refresh(); // at once: "ready" must never show while a run is on
@@ -305,7 +337,7 @@ async function startRun() {
   try {
     await loading;
     // A run pressed while Python loads waits inside session.run until it is ready.
-    const outcomes = await session.run(
+    const outcomes = run.stopping ? [] : await session.run(
       { source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
         cases: data.cases.map((c) => ({ name: c.name, args: c.args })) },
       {
@@ -323,27 +355,18 @@ async function startRun() {
             expected: parsePy(testCase.expected_json),
             actual: outcome.kind === "value" ? parsePy(outcome.value) : undefined,
           };
+          // Code that cannot be loaded is said once, above the cases (showLoadError), not in a card.
+          const shown = !isLoadError(outcome);
           verdicts[index] = judgeCase(testCase, outcome, data.time_limit_seconds)
-            .then((result) => (progress.add(() => results.show(index, result, values)), result));
+            .then((result) => (shown && progress.add(() => results.show(index, result, values)), result));
         },
+        stopAt: endsTheRun,
       },
     );
     const tests = await Promise.all(verdicts);
     progress.flush();
-    const summary = summarize(tests, outcomes);
-    const { status } = summary;
-    // The results document, in the CLI's --json shape, for tests and for anyone scripting the page.
-    window.loopcraft = { lastResult: summary };
-    const passed = tests.filter((t) => t.status === "pass").length;
-    run.outcome = status;
-    ui.passed.hidden = status !== "pass";
-    if (status === "pass") await onPassed(outcomes);
-    if (status === "error") markLoadError(outcomes.find((o) => o.phase === "load").error);
-    run.summary = `${passed} of ${tests.length} cases passed` + {
-      pass: ". Well done!",
-      fail: ".",
-      error: ": your code could not be loaded (see the error below).",
-    }[status];
+    finishRun(tests, outcomes);
+    if (run.outcome === "pass") await onPassed(outcomes);
   } catch (err) {
     progress.flush();
     results.abort(`Not run: ${err.message}`);
@@ -351,29 +374,121 @@ async function startRun() {
     run.summary = `The run stopped: ${err.message}`;
   } finally {
     run.busy = false;
+    run.stopping = false;
     ui.results.setAttribute("aria-busy", "false");
     refresh();
+    // Once the status holds its final text: the layout above the card no longer moves.
+    if (run.reveal !== null) results.reveal(run.reveal);
   }
 }
 
-// A syntax error (or any error while loading the code) is marked on its line in the editor. Tracebacks
-// name the learner's file solution.py; the last line of it that they mention is where the error is.
-function markLoadError(traceback) {
+// The run's verdict: the results document, the status (with links to the cases that did not pass), why any case
+// was not run, and the first failing case's card brought into view.
+function finishRun(tests, outcomes) {
+  const total = data.cases.length;
+  const loadError = outcomes.find(isLoadError);
+  const complete = outcomes.length === total;
+  const passed = tests.filter((t) => t.status === "pass").length;
+  const summary = summarize(tests, outcomes);
+  if (!complete || loadError) results.notRun();
+  if (loadError) {
+    run.outcome = "error";
+    run.summary = "Your code could not be loaded, so no case ran: see the error below.";
+    showLoadError(loadError.error);
+  } else if (!complete) {
+    const notRun = total - outcomes.length;
+    // Stopped by the learner, unless the run had ended at a timeout first.
+    const timedOut = outcomes.at(-1)?.kind === "timeout";
+    run.outcome = timedOut ? "fail" : "stopped";
+    summary.status = "fail";
+    summary.message = timedOut ? `The run ended at a case that ran out of time: ${notRun} not run.`
+      : `The run was stopped: ${notRun} not run.`;
+    run.summary = timedOut ? `${passed} of ${total} cases passed; the run ended at a case that ran out of time.`
+      : `You stopped the run: ${passed} of ${total} cases passed, ${notRun} not run.`;
+    showRunNote(timedOut ? timeoutNote(outcomes.length - 1, notRun)
+      : `${plural(notRun, "case")} not run: you stopped the run.`);
+  } else {
+    run.outcome = summary.status;
+    run.summary = `${passed} of ${total} cases passed${summary.status === "pass" ? ". Well done!" : "."}`;
+  }
+  // The results document, in the CLI's --json shape (the cases that ran), for tests and anyone scripting the page.
+  window.loopcraft = { lastResult: summary };
+  ui.passed.hidden = run.outcome !== "pass";
+  const failing = tests.flatMap((t, index) => (t.status === "pass" ? [] : [index]));
+  if (!loadError && failing.length) {
+    run.failing = failureLinks(failing);
+    run.reveal = failing[0];
+  }
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+// One message for every case a timeout left unrun.
+function timeoutNote(index, notRun) {
+  return [`${plural(notRun, "case")} not run: the run ended at `, caseLink(index),
+    `, which ran out of time (${data.time_limit_seconds} s). A loop that never ends would take that long in `
+    + "every case, so the run stopped there. Fix it and run again."];
+}
+
+const MAX_NAMED = 6;
+// "Not passing: <a>name</a>, <a>name</a> and 3 more.": each a link that opens its card, scrolls to it and focuses it.
+function failureLinks(indexes) {
+  const named = indexes.slice(0, MAX_NAMED).map(caseLink);
+  const more = indexes.length - named.length;
+  return h("span", { class: "failures", "data-testid": "failures" }, "Not passing: ",
+    named.flatMap((link, i) => (i === 0 ? [link] : [i === named.length - 1 && !more ? " and " : ", ", link])),
+    more ? ` and ${more} more` : "", ".");
+}
+
+function caseLink(index) {
+  const link = h("a", { href: `#${results.anchor(index)}` }, data.cases[index].name);
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    tabs.show("results");
+    results.reveal(index, { focus: true });
+  });
+  return link;
+}
+
+// The note above the cases: `content` (text and elements), or none when null.
+function showRunNote(content, kind = "info") {
+  ui.runNote.hidden = content === null;
+  ui.runNote.dataset.kind = kind;
+  ui.runNote.replaceChildren(...(content === null ? [] : [content].flat()));
+}
+
+// Code that cannot be loaded: the error once, above the cases, and its line marked in the editor and scrolled to. Tracebacks name the learner's
+// file solution.py; the last line of it they mention is where the error is.
+function showLoadError(traceback) {
   const lines = [...traceback.matchAll(/File "solution\.py", line (\d+)/g)];
-  if (!lines.length) return;
-  const summary = traceback.trim().split("\n").at(-1);
-  editor.markError(Number(lines.at(-1)[1]), summary);
+  const line = lines.length ? Number(lines.at(-1)[1]) : null;
+  const parts = [h("p", { class: "run-note-title" }, "Your code could not be loaded, so no case ran",
+    line ? ` (line ${line}):` : ":"),
+  h("pre", { class: "case-message traceback", "data-testid": "load-error", tabindex: 0 }, traceback)];
+  if (line) {
+    editor.markError(line, traceback.trim().split("\n").at(-1));
+    const show = h("button", { type: "button", class: "button button-small", "data-testid": "show-error-line" },
+      `Show line ${line} in the editor`);
+    show.addEventListener("click", () => {
+      tabs.show("code");
+      editor.goToLine(line);
+    });
+    parts.push(show);
+  }
+  showRunNote(parts, "error");
 }
 
 // The learner's own scenario: one case through the same session, never judged or counted.
 async function runScenario(args) {
   if (run.busy || sessionState === "error") throw new Error("Python is busy or unavailable; try again in a moment");
-  Object.assign(run, { busy: true, kind: "scenario", summary: null, outcome: null });
+  Object.assign(run, { busy: true, kind: "scenario", summary: null, outcome: null, stopping: false, failing: null,
+    reveal: null });
   refresh();
   try {
     await loading;
-    const [outcome] = await session.run({ source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
-      cases: [{ name: "Your scenario", args }] }, {});
+    const [outcome] = run.stopping ? [] : await session.run({ source: editor.getText(), sandbox: data.sandbox,
+      entry: data.entry, cases: [{ name: "Your scenario", args }] }, {});
+    if (!outcome) throw new Error("you stopped it");
     run.summary = {
       value: "Your scenario ran: see what your code returned below (not graded).",
       error: "Your scenario ended with an error: see it below (not graded).",
@@ -385,6 +500,7 @@ async function runScenario(args) {
     throw err;
   } finally {
     run.busy = false;
+    run.stopping = false;
     refresh();
   }
 }

@@ -66,6 +66,8 @@ export function createEditor({ parent, doc, onRun, onZoom = () => {}, label }) {
     ],
   });
 
+  const lineAt = (line) => view.state.doc.line(Math.min(Math.max(line, 1), view.state.doc.lines));
+
   return {
     getText: () => view.state.doc.toString(),
     /** Replaces the whole text as one transaction, so Ctrl+Z brings the old text back. */
@@ -87,12 +89,22 @@ export function createEditor({ parent, doc, onRun, onZoom = () => {}, label }) {
       view.dom.style.fontSize = `${px}px`;
       view.requestMeasure();
     },
-    /** Marks `line` (1-based; clamped to the text) with `message`, or clears every mark when line is null. */
+    /** Marks `line` (1-based; clamped to the text) with `message` and scrolls the editor's own text to it, or clears
+     * every mark when line is null. The page around the editor does not move: the learner is reading the results. */
     markError(line, message) {
       if (line === null) return view.dispatch(setDiagnostics(view.state, []));
-      const { doc } = view.state;
-      const at = doc.line(Math.min(Math.max(line, 1), doc.lines));
+      const at = lineAt(line);
       view.dispatch(setDiagnostics(view.state, [{ from: at.from, to: at.to, severity: "error", message }]));
+      view.requestMeasure({
+        read: () => view.lineBlockAt(at.from).top - view.scrollDOM.clientHeight / 3,
+        write: (top) => view.scrollDOM.scrollTo({ top: Math.max(0, top) }),
+      });
+    },
+    /** Puts the cursor at the start of `line` (1-based), scrolled into view, and the focus in the editor. */
+    goToLine(line) {
+      const at = lineAt(line);
+      view.dispatch({ selection: { anchor: at.from }, effects: EditorView.scrollIntoView(at.from, { y: "center" }) });
+      view.focus();
     },
   };
 }

@@ -19,6 +19,7 @@ export function setupHints(section, { track, slug }) {
   }
 
   button.addEventListener("click", () => {
+    if (shown >= hints.length) return; // every hint is out (the button is hidden then)
     shown += 1;
     saveRevealedHints(track, slug, shown);
     update();

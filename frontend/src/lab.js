@@ -91,45 +91,47 @@ function svg(tag, attrs, ...children) {
   return node;
 }
 
-// Grouped bars, one group per habit: bar height is the share right, the dot on each bar the calls per task.
+// Grouped bars, one group per habit, its name above them: a bar's length is the share of tasks answered right, the
+// dot on it the model calls per task (out of 8). Drawn at the size it is shown, a unit a CSS pixel, so that its text
+// stays as large as the page's on a phone (scaled down to fit, it was 9 px there); drawn again when that changes.
+const CHART = { barH: 12, barGap: 4, label: 20, groupGap: 10, axis: 20, left: 4, right: 12 };
+let drawn = null; // {grid, width} of the chart on the page
+
 function drawChart(grid) {
-  const barW = 18;
-  const gap = 6;
-  const groupW = grid.designs.length * (barW + gap) + 24;
-  const top = 16;
-  const plotH = 160;
-  const left = 36;
-  const width = left + grid.habits.length * groupW;
-  const height = top + plotH + 40;
-  const y = (share) => top + plotH - (plotH * share) / 100;
-  const yCalls = (calls) => top + plotH - (plotH * Math.min(calls, 8)) / 8;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "lab-svg", role: "img" });
+  const { barH, barGap, label, groupGap, axis, left, right } = CHART;
+  const width = Math.max(240, Math.floor(ui.chart.clientWidth));
+  drawn = { grid, width };
+  const plotW = width - left - right;
+  const groupH = label + grid.designs.length * (barH + barGap) + groupGap;
+  const height = axis + grid.habits.length * groupH;
+  const x = (share) => left + (plotW * share) / 100;
+  const xCalls = (calls) => left + (plotW * Math.min(calls, 8)) / 8;
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "lab-svg", role: "img" });
   for (const tick of [0, 50, 100]) {
-    root.append(svg("line", { x1: left, x2: width, y1: y(tick), y2: y(tick), class: "lab-grid" }),
-      svg("text", { x: left - 4, y: y(tick) + 4, "text-anchor": "end", class: "lab-axis" }, `${tick}%`));
+    const anchor = { 0: "start", 50: "middle", 100: "end" }[tick];
+    root.append(svg("line", { x1: x(tick), x2: x(tick), y1: axis - 4, y2: height - groupGap, class: "lab-grid" }),
+      svg("text", { x: x(tick), y: axis - 8, "text-anchor": anchor, class: "lab-axis" }, `${tick}%`));
   }
   grid.habits.forEach((habit, i) => {
-    const x0 = left + i * groupW + 12;
+    const top = axis + i * groupH;
+    root.append(svg("text", { x: left, y: top + label - 6, class: "lab-axis lab-habit" }, habit.label));
     grid.designs.forEach((design, j) => {
       const cell = cellOf(grid, habit.key, design.key);
-      const x = x0 + j * (barW + gap);
+      const y = top + label + j * (barH + barGap);
       root.append(
-        svg("rect", { x, y: y(Math.max(cell.share, 1)), width: barW, height: top + plotH - y(Math.max(cell.share, 1)),
-          class: `lab-bar lab-bar-${j}` }),
-        svg("circle", { cx: x + barW / 2, cy: yCalls(Number(cell.calls)), r: 3.5, class: "lab-dot" }));
+        svg("rect", { x: left, y, width: x(Math.max(cell.share, 1)) - left, height: barH, class: `lab-bar lab-bar-${j}` }),
+        svg("circle", { cx: xCalls(Number(cell.calls)), cy: y + barH / 2, r: 4, class: "lab-dot" }));
     });
-    const words = habit.label.split(" ");
-    const half = Math.ceil(words.length / 2);
-    for (const [k, line] of [words.slice(0, half).join(" "), words.slice(half).join(" ")].entries()) {
-      root.append(svg("text", { x: x0 + (grid.designs.length * (barW + gap)) / 2, y: top + plotH + 16 + k * 13,
-        "text-anchor": "middle", class: "lab-axis" }, line));
-    }
   });
   // The legend is HTML, so that it wraps on a narrow screen.
   const legend = h("ul", { class: "lab-legend" }, ...grid.designs.map((design, j) => h("li", {},
     h("span", { class: `lab-swatch lab-swatch-${j}` }), design.label)));
   ui.chart.replaceChildren(root, legend);
 }
+
+new ResizeObserver(() => {
+  if (drawn && Math.max(240, Math.floor(ui.chart.clientWidth)) !== drawn.width) drawChart(drawn.grid);
+}).observe(ui.chart);
 
 // The three lessons of the results page, each stated from this run's own figures.
 function drawLessons(grid) {

@@ -19,6 +19,7 @@ focusableScrollers(document.querySelector(".lesson-page"));
 const session = createPageSession({
   timeLimitMs: data.time_limit_seconds * 1000,
   onState(state, detail = {}) {
+    if (state === "finished") state = "ready"; // a block's run is over: Python is ready for the next
     status.dataset.state = state;
     status.textContent = {
       loading: "Loading Python… the outputs below were recorded when the site was built.",
@@ -59,6 +60,8 @@ for (const figure of document.querySelectorAll('[data-testid="live-block"]')) {
   const mount = figure.querySelector("[data-editor]");
   const run = byTestId("run", figure);
   const output = byTestId("output", figure);
+  // What the build recorded for the lesson's code: Reset brings it back with the code.
+  const recorded = [...output.childNodes].map((node) => node.cloneNode(true));
   mount.replaceChildren();
   const editor = createEditor({ parent: mount, doc: autosave.load() ?? original, onRun: start,
     label: `Live Python block ${number + 1}` });
@@ -88,6 +91,9 @@ for (const figure of document.querySelectorAll('[data-testid="live-block"]')) {
   byTestId("reset", figure).addEventListener("click", () => {
     editor.setText(original);
     editor.focus();
+    if (output.dataset.state === "running") return; // its outcome replaces the output when it comes
+    output.replaceChildren(...recorded.map((node) => node.cloneNode(true)));
+    output.dataset.state = "recorded";
   });
 }
 
@@ -118,7 +124,7 @@ async function check(form, question, number, chosen) {
     delete item.dataset.verdict;
     if (feedback.hidden) continue;
     if (right) item.dataset.verdict = chosen.includes(index) ? "right" : "wrong";
-    feedback.textContent = await decrypt(`${question.salt}:${index}`, question.feedback[index]);
+    feedback.replaceChildren(...withCode(await decrypt(`${question.salt}:${index}`, question.feedback[index])));
   }
   form.dataset.state = right ? "right" : "wrong";
   verdict.textContent = right ? "Right." : question.kind === "multiple"
@@ -129,6 +135,11 @@ async function check(form, question, number, chosen) {
     saveRightAnswers(data.track, data.slug, answered);
     showProgress();
   }
+}
+
+// Feedback is written in Markdown's inline style: `code` in backticks is shown as code, the rest as text.
+function withCode(text) {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? h("code", {}, part) : part));
 }
 
 for (const form of document.querySelectorAll('[data-testid="question"]')) {

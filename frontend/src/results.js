@@ -1,4 +1,5 @@
-// The results list: one row per case, filled in as each case is graded.
+// The results list: one card per case, filled in as each case is graded. A card is a disclosure: a passing
+// case shows as one line (its name and badge), one that does not pass opens on what went wrong.
 // Everything learner-produced is inserted as text (see dom.js).
 import { h } from "./dom.js";
 import { diff, prettyLines } from "./pretty.js";
@@ -13,7 +14,10 @@ const BADGES = {
   fail: "Failed",
   error: "Error",
   timeout: "Timed out",
+  "not-run": "Not run",
 };
+
+const SCROLL_MARGIN = 8; // px above a card scrolled to
 
 const MARK_LABELS = {
   changed: "differs",
@@ -30,7 +34,7 @@ export function createResults(container) {
   return {
     /** Replaces the list with one pending row per case. */
     start(cases) {
-      rows = cases.map((c) => createRow(c));
+      rows = cases.map((c, index) => createRow(c, index));
       container.replaceChildren(...rows.map((row) => row.element));
     },
     running(index) {
@@ -43,13 +47,33 @@ export function createResults(container) {
       setStatus(row, result.status);
       // Parts left out (no trace, say) are null.
       row.body.replaceChildren(...renderBody(row.testCase, result, values).filter(Boolean));
+      row.card.open = result.status !== "pass";
     },
+    /** The run ended before these rows' cases got a verdict: they say "Not run" (the page says why, once). */
+    notRun() {
+      for (const row of rows) {
+        if (row.status !== "pending" && row.status !== "running") continue;
+        setStatus(row, "not-run");
+        row.body.replaceChildren();
+      }
+    },
+    /** The card of case `index`, opened and scrolled to the top of the results' scroller; `focus` moves the keyboard
+     * to it too. */
+    reveal(index, { focus = false } = {}) {
+      const row = rows[index];
+      row.card.open = true;
+      scrollToTop(row.element);
+      if (focus) row.head.focus({ preventScroll: true });
+    },
+    /** The id of case `index`'s card, for links to it. */
+    anchor: (index) => rows[index].element.id,
     /** The run stopped early (e.g. Python failed to load): the rows left say why. */
     abort(message) {
       for (const row of rows) {
         if (row.status !== "pending" && row.status !== "running") continue;
         setStatus(row, "error");
         row.body.replaceChildren(h("p", { class: "case-message", "data-testid": "message" }, message));
+        row.card.open = true;
       }
     },
   };
@@ -57,25 +81,40 @@ export function createResults(container) {
 
 /** A finished case as the results list shows it, for pages that show results made elsewhere (a learner's
  * feedback page from the class's grading run): testCase {name, hidden, private, input_text}, result and values
- * as for show(). */
+ * as for show(). Open, whatever its status: such a page is read through, not run. */
 export function resultRow(testCase, result, values) {
   const row = createRow(testCase);
   setStatus(row, result.status);
   row.body.replaceChildren(...renderBody(testCase, result, values).filter(Boolean));
+  row.card.open = true;
   return row.element;
 }
 
-function createRow(testCase) {
+// Scrolls the nearest scroller that holds `element` (the workbench on a wide screen, the page on a phone), and only
+// that one, so that the element's top shows at its top: element.scrollIntoView would move the page too.
+function scrollToTop(element) {
+  let scroller = element.parentElement;
+  while (scroller && !(scroller.scrollHeight > scroller.clientHeight && /auto|scroll/.test(getComputedStyle(scroller).overflowY))) {
+    scroller = scroller.parentElement;
+  }
+  scroller ??= document.scrollingElement;
+  const top = scroller === document.scrollingElement ? 0 : scroller.getBoundingClientRect().top;
+  const behavior = matchMedia("(prefers-reduced-motion: reduce)").matches ? "instant" : "smooth";
+  scroller.scrollTo({ top: scroller.scrollTop + element.getBoundingClientRect().top - top - SCROLL_MARGIN, behavior });
+}
+
+// `index`: the case's place in a run, which names its card (case-1, ...) for the status's links to it.
+function createRow(testCase, index = null) {
   const badge = h("span", { class: "badge" });
   const body = h("div", { class: "case-body" });
-  const element = h("li", { class: "case", "data-testid": "case", "data-name": testCase.name,
-    "data-hidden": String(Boolean(testCase.hidden)) },
-    h("div", { class: "case-head" },
-      badge,
-      h("span", { class: "case-name" }, testCase.name),
-      testCase.hidden ? h("span", { class: "case-tag" }, testCase.private ? "private" : "hidden") : null),
-    body);
-  const row = { element, badge, body, testCase, status: null };
+  const head = h("summary", { class: "case-head" },
+    badge,
+    h("span", { class: "case-name" }, testCase.name),
+    testCase.hidden ? h("span", { class: "case-tag" }, testCase.private ? "private" : "hidden") : null);
+  const card = h("details", { class: "case-card" }, head, body);
+  const element = h("li", { class: "case", id: index === null ? null : `case-${index + 1}`, "data-testid": "case",
+    "data-name": testCase.name, "data-hidden": String(Boolean(testCase.hidden)) }, card);
+  const row = { element, card, head, badge, body, testCase, status: null };
   setStatus(row, "pending");
   return row;
 }

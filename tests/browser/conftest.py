@@ -6,6 +6,7 @@ No skips: if Chromium or the site cannot be had, the tests fail and say why.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,50 @@ from tests import support
 from tests.conftest import run_folder
 from tests.helpers import quiet
 from tests.support import serve, stop
+
+
+class PageErrors:
+    """Every uncaught error and every console error of every page a browser test opens, in any context made from the
+    session's browser (Playwright's own fixtures, the returning browser, a test's own phone or offline context)."""
+
+    def __init__(self):
+        self.seen: list[str] = []
+
+    def watch(self, context):
+        context.on(
+            "weberror", lambda error: self.seen.append(f"uncaught error: {error.error.name}: {error.error.message}")
+        )
+        context.on("console", self._console)
+        return context
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            where = message.location.get("url", "")
+            self.seen.append(f"console error: {message.text}" + (f" (at {where})" if where else ""))
+
+
+PAGE_ERRORS = PageErrors()
+
+
+@pytest.fixture(scope="session")
+def browser(browser):
+    """Playwright's browser, every context it makes watched for page errors (see `no_page_errors`)."""
+    new_context = browser.new_context
+    browser.new_context = lambda *args, **kwargs: PAGE_ERRORS.watch(new_context(*args, **kwargs))
+    return browser
+
+
+@pytest.fixture(autouse=True)
+def no_page_errors(request):
+    """A browser test fails on any uncaught page error or console error, unless it is marked with patterns matching
+    each one it provokes on purpose: `@pytest.mark.page_errors(r"Failed to load resource", ...)`."""
+    marker = request.node.get_closest_marker("page_errors")
+    allowed = [re.compile(pattern) for pattern in (marker.args if marker else ())]
+    PAGE_ERRORS.seen.clear()
+    yield
+    unexpected = [error for error in PAGE_ERRORS.seen if not any(p.search(error) for p in allowed)]
+    PAGE_ERRORS.seen.clear()
+    assert not unexpected, "the page reported errors:\n" + "\n".join(unexpected)
 
 
 @pytest.fixture(scope="session")

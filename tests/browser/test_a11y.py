@@ -22,6 +22,7 @@ def upload(page: Page, path) -> None:
     page.get_by_test_id("upload").set_input_files(path)
 
 
+@pytest.mark.page_errors(r"status of 404 .*/no/such/page\)$")  # the 404 page, as a browser loads it
 def test_every_kind_of_page_has_no_axe_violations_in_either_theme(page: Page, isolated_url: str, tmp_path):
     page.goto(isolated_url)
     assert_no_violations_in_either_theme(page, "on the index")
@@ -98,6 +99,12 @@ def test_lesson_and_lab_pages_have_no_axe_violations_in_either_theme_nor_on_a_ph
         assert_no_violations_in_either_theme(tab, f"on a lesson after a run and an answer {where}")
         open_lab(tab, isolated_url)
         assert_no_violations_in_either_theme(tab, f"on the lab {where}")
+        # The chart's text is as large as the page's small print, drawn at the size it is shown (it was 9 px).
+        sizes = tab.locator(".lab-svg text").evaluate_all(
+            """texts => texts.map(t => parseFloat(getComputedStyle(t).fontSize)
+                * t.ownerSVGElement.getBoundingClientRect().width / t.ownerSVGElement.viewBox.baseVal.width)"""
+        )
+        assert sizes and min(sizes) >= 12, sizes
     phone_context.close()
 
 
@@ -111,7 +118,26 @@ def test_runs_and_python_state_are_announced_politely_and_the_rows_are_not(page:
     expect(page.get_by_test_id("results")).not_to_have_attribute("aria-live", "polite")
     upload(page, CEL / "wrong" / "no_reset.py")
     run_and_wait(page)
-    expect(status).to_have_text(re.compile(rf"^\d+ of {len(cases_of(SLUG))} cases passed\.$"))
+    # The announcement names what did not pass: the links are in the live region.
+    expect(status).to_have_text(re.compile(rf"^\d+ of {len(cases_of(SLUG))} cases passed\. Not passing: [^.]+\.$"))
+    expect(status.get_by_test_id("failures").locator("a")).to_have_count(1)
+
+
+def test_the_editors_focus_ring_is_as_strong_as_every_other(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, SLUG, python=False)
+    ring = lambda el: el.evaluate(  # noqa: E731 - the ring's colour and width, whichever way it is drawn
+        """el => { const s = getComputedStyle(el); return s.boxShadow !== 'none' ? s.boxShadow : s.outline; }"""
+    )
+    page.get_by_test_id("reset").focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # by keyboard, so :focus-visible applies
+    button = ring(page.get_by_test_id("reset"))
+    page.locator(".cm-content").focus()
+    editor = ring(page.locator(".editor"))
+    # The accent's own colour at 2 px, as the buttons' outline, not the accent's pale tint.
+    accent = page.evaluate("getComputedStyle(document.querySelector('.button-primary')).backgroundColor")
+    assert accent in button and "2px" in button, button
+    assert accent in editor and "2px" in editor, editor
 
 
 FOCUS_INDICATOR = """el => {
@@ -258,6 +284,7 @@ def test_a_syntax_error_is_marked_on_its_line_in_the_editor(page: Page, isolated
     expect(mark).to_have_count(0)
 
 
+@pytest.mark.page_errors(r"status of 404 .*/build-an-agent/no-such-challenge/\)$")
 def test_an_unknown_address_shows_the_sites_404_page(page: Page, servers: dict, built_site):
     assert (built_site / "404.html").is_file()
     for base in servers.values():

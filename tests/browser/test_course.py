@@ -21,8 +21,12 @@ def wait_ready(page: Page) -> None:
 
 
 def trace_of(page: Page, case_name: str):
-    """Opens the trace of a case, as a learner clicks it, and returns its steps."""
-    trace = page.locator(f'[data-testid="case"][data-name="{case_name}"]').get_by_test_id("trace")
+    """Opens the trace of a case, as a learner clicks it (its card first, when it shows as one line: a passing
+    case's does), and returns its steps."""
+    card = page.locator(f'[data-testid="case"][data-name="{case_name}"]')
+    if not card.locator(".case-card").evaluate("details => details.open"):
+        card.locator(".case-head").click()
+    trace = card.get_by_test_id("trace")
     trace.locator("summary").click()
     steps = trace.get_by_test_id("trace-step")
     count = steps.count()

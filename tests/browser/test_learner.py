@@ -36,10 +36,26 @@ def run_and_wait(page: Page) -> dict[str, str]:
     page.get_by_test_id("run").click()
     expect(page.get_by_test_id("run")).to_be_enabled(timeout=SLOW_LOAD_MS * 2)
     expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready")
+    return statuses(page)
+
+
+def statuses(page: Page) -> dict[str, str]:
+    """{case name: status} of the result cards, in order."""
     rows = page.get_by_test_id("case")
     return {
         rows.nth(i).get_attribute("data-name"): rows.nth(i).get_attribute("data-status") for i in range(rows.count())
     }
+
+
+def looping_on(task: str) -> str:
+    """The reference solution, except that the cases of `task` never end: `while True: pass`."""
+    return (CEL / "solution.py").read_text() + (
+        "\n_solve = run_agent\n\n"
+        "def run_agent(task, script, **options):\n"
+        f"    if task == {task!r}:\n"
+        "        while True: pass\n"
+        "    return _solve(task, script, **options)\n"
+    )
 
 
 def test_index_lists_the_course_in_order(page: Page, isolated_url: str):
@@ -100,25 +116,28 @@ def test_a_wrong_solution_fails_the_case_that_catches_it_and_shows_the_differenc
     expect(row.get_by_test_id("actual").locator("mark")).to_have_count(4)
 
 
-def test_an_infinite_loop_times_out_and_the_page_keeps_working(page: Page, site_url: str, servers: dict):
+def test_a_run_ends_at_its_first_case_that_times_out_and_the_page_keeps_working(
+    page: Page, site_url: str, servers: dict
+):
     # Served 1 s, not the challenge's 3 s, all of which the loop would spend (the service worker's isolation test in
     # test_offline.py runs loops at the real limit).
     serve_time_limit(page, 1)
     open_challenge(page, site_url, "consecutive-error-limit")
-    # The reference solution, except that one case never ends: `while True: pass`.
-    looping = (CEL / "solution.py").read_text() + (
-        "\n_solve = run_agent\n\n"
-        "def run_agent(task, script, **options):\n"
-        "    if task == 'maths':\n"
-        "        while True: pass\n"
-        "    return _solve(task, script, **options)\n"
+    # Every case whose task is "maths" would loop: the fourth is the first, and the run ends there.
+    replace_code(page, looping_on("maths"))
+    names = [case.name for case in cases_of("consecutive-error-limit")]
+    looping = names.index("A success resets the consecutive count")
+    assert list(run_and_wait(page).values()) == (
+        ["pass"] * looping + ["timeout"] + ["not-run"] * (len(names) - looping - 1)
     )
-    replace_code(page, looping)
-    statuses = run_and_wait(page)
-    assert statuses.pop("A success resets the consecutive count") == "timeout"
-    assert set(statuses.values()) == {"pass"}
     row = page.locator('[data-testid="case"][data-status="timeout"]')
     expect(row.get_by_test_id("message")).to_contain_text("Stopped after 1 s")
+    # Why the rest were not run, said once, above the cases; the cards that were not run say no more.
+    note = page.get_by_test_id("run-note")
+    expect(note).to_contain_text(f"{len(names) - looping - 1} cases not run: the run ended at {names[looping]}")
+    expect(page.locator('[data-testid="case"][data-status="not-run"]').get_by_test_id("message")).to_have_count(0)
+    expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "fail")
+    expect(page.get_by_test_id("failures").locator("a")).to_have_text([names[looping]])
     # Isolated, the interrupt stopped the case; plain, Python was restarted, and the page says why.
     restarted = page.get_by_test_id("status").get_attribute("data-restart-reason")
     assert restarted == (None if site_url == servers["isolated"] else "no-interrupt")
@@ -126,6 +145,80 @@ def test_an_infinite_loop_times_out_and_the_page_keeps_working(page: Page, site_
     expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("_solve = run_agent")
     page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
     assert set(run_and_wait(page).values()) == {"pass"}
+    expect(note).to_be_hidden()
+
+
+@pytest.mark.parametrize("how", ["button", "escape"])
+def test_stop_ends_a_run_at_once_and_says_so(page: Page, site_url: str, servers: dict, how: str):
+    # A limit no run here comes near: only Stop can end the loop before the test gives up.
+    serve_time_limit(page, 600)
+    open_challenge(page, site_url, "consecutive-error-limit")
+    stop = page.get_by_test_id("stop")
+    expect(stop).to_be_disabled()
+    replace_code(page, looping_on("1+2?"))  # the first case loops
+    page.keyboard.press("Control+Enter")
+    expect(page.get_by_test_id("status")).to_have_text(re.compile("Running case 1 of"))
+    expect(stop).to_be_enabled()
+    if how == "button":
+        stop.click()
+    else:
+        page.keyboard.press("Escape")  # from the editor, where the run was started
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-outcome", "stopped", timeout=SLOW_LOAD_MS)
+    total = len(cases_of("consecutive-error-limit"))
+    expect(status).to_have_text(f"You stopped the run: 0 of {total} cases passed, {total} not run.")
+    assert set(statuses(page).values()) == {"not-run"}
+    expect(page.get_by_test_id("run-note")).to_have_text(f"{total} cases not run: you stopped the run.")
+    expect(stop).to_be_disabled()
+    # Isolated, the loop was interrupted; plain, Python was restarted for it, and the page says why.
+    restarted = status.get_attribute("data-restart-reason")
+    assert restarted == (None if site_url == servers["isolated"] else "stopped")
+    # Python is sound afterwards: the next run passes.
+    page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
+    assert set(run_and_wait(page).values()) == {"pass"}
+
+
+# The reference solution, wrong on two cases: a visible one in the middle and the hidden last one.
+TWO_WRONG = (CEL / "solution.py").read_text() + (
+    "\n_solve = run_agent\n\n"
+    "def run_agent(task, script, **options):\n"
+    "    if task == 'Add 2 and 3.' or script[-1].startswith('Search is down'):\n"
+    "        return {}\n"
+    "    return _solve(task, script, **options)\n"
+)
+
+
+def test_a_failing_run_names_its_failing_cases_and_shows_the_first(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, "consecutive-error-limit")
+    replace_code(page, TWO_WRONG)
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("Control+Enter")
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-outcome", "fail", timeout=SLOW_LOAD_MS)
+    cases = cases_of("consecutive-error-limit")
+    failing = [c.name for c in cases if c.args["task"] == "Add 2 and 3." or c.args["script"][-1].startswith("Search")]
+    assert len(failing) == 2 and failing[-1] == cases[-1].name
+    assert [name for name, status in statuses(page).items() if status != "pass"] == failing
+    expect(status).to_have_text(f"{len(cases) - 2} of {len(cases)} cases passed. Not passing: {' and '.join(failing)}.")
+    links = page.get_by_test_id("failures").locator("a")
+    expect(links).to_have_text(failing)
+    # The first failing card is open and in view; passing ones are one line each, opened on request.
+    first = page.locator(f'[data-testid="case"][data-name="{failing[0]}"]')
+    expect(first.get_by_test_id("message")).to_be_visible()
+    expect(first).to_be_in_viewport()
+    passing = page.locator('[data-testid="case"][data-status="pass"]').first
+    expect(passing.get_by_test_id("expected")).to_be_hidden()
+    # The keyboard stayed in the editor through the run: showing the card did not take it.
+    expect(page.locator('[data-testid="editor"] .cm-content')).to_be_focused()
+    passing.locator(".case-head").click()
+    expect(passing.get_by_test_id("expected")).to_be_visible()
+    # A name in the status takes the learner to its card, opened, the keyboard's focus on it.
+    links.nth(1).click()
+    last = page.locator(f'[data-testid="case"][data-name="{failing[1]}"]')
+    expect(last.locator(".case-head")).to_be_focused()
+    expect(last).to_be_in_viewport()
+    expect(last.get_by_test_id("message")).to_have_text("Hidden case: your result differs from the expected one.")
+    assert page.evaluate("window.loopcraft.lastResult.status") == "fail"
 
 
 def test_code_is_saved_restored_on_reload_and_reset_is_undoable(page: Page, isolated_url: str):
@@ -142,15 +235,61 @@ def test_code_is_saved_restored_on_reload_and_reset_is_undoable(page: Page, isol
     expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("{'mine': True}")
 
 
-def test_a_syntax_error_is_shown_with_the_learners_line_number(page: Page, isolated_url: str):
+def test_a_syntax_error_is_said_once_above_the_cases_and_the_editor_shows_its_line(page: Page, isolated_url: str):
     open_challenge(page, isolated_url, "malformed-json-recovery")
-    replace_code(page, "import json\n\ndef run_agent(task, script, max_steps=5:\n    pass\n")
+    # Line 60, far below what the editor shows at once; the learner is at the top when they press Run.
+    replace_code(page, "import json\n" + "\n" * 58 + "def run_agent(task, script, max_steps=5:\n    pass\n")
+    page.keyboard.press("Control+Home")
     page.keyboard.press("Control+Enter")
-    expect(page.get_by_test_id("run")).to_be_enabled(timeout=SLOW_LOAD_MS)
-    rows = page.get_by_test_id("case")
-    expect(rows.first).to_have_attribute("data-status", "error")
-    expect(rows.first.get_by_test_id("message")).to_contain_text('File "solution.py", line 3')
-    expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "error")
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-outcome", "error", timeout=SLOW_LOAD_MS)
+    expect(status).to_have_text("Your code could not be loaded, so no case ran: see the error below.")
+    note = page.get_by_test_id("run-note")
+    expect(note.get_by_test_id("load-error")).to_contain_text('File "solution.py", line 60')
+    # Said once: no card repeats it, every case is "not run".
+    results = page.locator("#panel-results")
+    expect(results.get_by_text("SyntaxError")).to_have_count(1)
+    assert set(statuses(page).values()) == {"not-run"}
+    expect(page.get_by_test_id("case").get_by_test_id("message")).to_have_count(0)
+    # The editor scrolled to the line and marked it (it only draws the lines in view).
+    mark = page.locator(".cm-lintRange-error")
+    expect(mark).to_be_in_viewport()
+    expect(mark).to_have_text("def run_agent(task, script, max_steps=5:")
+    assert page.evaluate("window.loopcraft.lastResult.status") == "error"
+    # "Show line 60" puts the cursor there.
+    note.get_by_test_id("show-error-line").click()
+    expect(page.locator('[data-testid="editor"] .cm-content')).to_be_focused()
+    page.keyboard.type("#")
+    expect(page.locator(".cm-line", has_text="#def run_agent")).to_have_count(1)
+
+
+def test_the_tasks_code_wraps_rather_than_hide_the_end_of_a_line(page: Page, isolated_url: str):
+    # The exact message to send back to the model is in the task: at 1280 px its end was cut off.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_challenge(page, isolated_url, "consecutive-error-limit", python=False)
+    message = page.locator(".task pre", has_text="could not parse your tool call")
+    expect(message).to_contain_text("Reply with a JSON tool call or a final answer.")
+    for block in [message, page.locator(".signature")]:
+        assert block.evaluate("el => el.scrollWidth <= el.clientWidth"), block.inner_text()
+
+
+def test_the_hints_end_at_the_last_one(page: Page, isolated_url: str):
+    from loopcraft.exercises import find_exercise
+
+    total = len(find_exercise(ROOT, "consecutive-error-limit").hints)
+    open_challenge(page, isolated_url, "consecutive-error-limit", python=False)
+    button = page.get_by_test_id("hint-button")
+    for shown in range(1, total + 1):
+        expect(button).to_have_text(f"Show {'another' if shown > 1 else 'a'} hint ({shown} of {total})")
+        button.click()
+        expect(page.get_by_test_id("hint")).to_have_count(shown)
+    # No "(4 of 3)": the button is gone, and a press on it by script changes nothing (and throws nothing).
+    expect(button).to_be_hidden()
+    button.dispatch_event("click")
+    expect(page.get_by_test_id("hint")).to_have_count(total)
+    page.reload()
+    expect(page.get_by_test_id("hint")).to_have_count(total)
+    expect(button).to_be_hidden()
 
 
 def test_browser_and_command_line_give_identical_results(page: Page, isolated_url: str, tmp_path):
@@ -188,6 +327,7 @@ def test_browser_and_command_line_give_identical_results(page: Page, isolated_ur
 
 
 @pytest.mark.first_visit  # a restore from a kept snapshot would not ask for the standard library
+@pytest.mark.page_errors("Failed to fetch", "installing the standard library")  # Pyodide's own, in the worker
 @pytest.mark.parametrize("missing", ["pyodide.asm.wasm", "python_stdlib.zip"])
 def test_python_that_cannot_start_says_so_and_keeps_the_editor(page: Page, isolated_url: str, missing: str):
     # A file of Pyodide's never arrives (a proxy, a broken deploy): the page must say so, not load forever

@@ -51,6 +51,10 @@ def test_a_live_block_shows_its_recorded_output_then_runs_and_edits(page: Page, 
     expect(recorded).to_have_attribute("data-state", "recorded")
     expect(recorded).to_contain_text("STATUS: ok ANSWER: Paris is 18C and cloudy.")
     assert "STATUS: ok ANSWER: cannot: unknown city" in run_block(block)
+    # The run is over, and the lesson's status says so (it stayed on "Running…").
+    status = page.get_by_test_id("status")
+    expect(status).to_have_attribute("data-state", "ready")
+    expect(status).to_have_text("Python is ready: edit any live block and press Run.")
 
     block_code(page, block, 'print("edited")\n40 + 2\n')
     out = run_block(block)
@@ -60,6 +64,12 @@ def test_a_live_block_shows_its_recorded_output_then_runs_and_edits(page: Page, 
     out = run_block(block)
     assert 'File "block.py", line 2, in f' in out and "ZeroDivisionError" in out
     assert "grader" not in out and "sandbox.py" not in out
+    # Reset brings back the lesson's code and the output recorded for it, not the error of the edited code.
+    block.get_by_test_id("reset").click()
+    expect(recorded).to_have_attribute("data-state", "recorded")
+    expect(recorded).to_contain_text("STATUS: ok ANSWER: Paris is 18C and cloudy.")
+    expect(recorded).not_to_contain_text("ZeroDivisionError")
+    block_code(page, block, "def f():\n    return 1 / 0\n\nf()\n")
     # Edits are saved per block: a reload keeps them; Reset brings the lesson's code back.
     page.wait_for_timeout(600)
     page.reload()
@@ -83,6 +93,7 @@ def test_a_loop_that_never_ends_is_stopped_by_the_time_limit(page: Page, site_ur
     assert "42" in run_block(block)
 
 
+@pytest.mark.page_errors(r"Failed to load resource: net::ERR_FAILED \(at .*/lesson\.js")
 def test_without_its_script_a_lesson_reads_fine_and_offers_no_button_that_does_nothing(page: Page, isolated_url: str):
     # As a page is until its module script has run: "Mark complete" clicked then would have been lost.
     page.route("**/assets/lesson.js*", lambda route: route.abort())
@@ -147,6 +158,19 @@ def test_a_question_answered_wrong_then_right_then_the_lesson_marked_complete(pa
     expect(done.get_by_test_id("solved-mark")).to_have_text("Complete")
     kinds = page.get_by_test_id("kind").all_inner_texts()
     assert kinds.count("Lesson") == len(track.lessons) and kinds.count("Challenge") == len(track.exercises)
+
+
+def test_feedback_shows_code_as_code(page: Page, isolated_url: str):
+    _, lessons = lesson_data()
+    question_data = lessons["the-action-contract"].questions[1]
+    option = next(o for o in question_data.options if "`execute`" in o.feedback)
+    page.goto(f"{isolated_url}build-an-agent/the-action-contract/")
+    question = page.get_by_test_id("question").nth(1)
+    question.get_by_label(option.text.strip("`")).check()
+    question.get_by_test_id("check").click()
+    feedback = question.get_by_test_id("feedback").filter(has_text="smuggle")
+    expect(feedback).to_have_text(option.feedback.replace("`", ""))
+    expect(feedback.locator("code")).to_have_text(["execute"])
 
 
 def test_a_multiple_choice_question_needs_every_right_option(page: Page, isolated_url: str):

@@ -98,6 +98,10 @@ def test_a_phone_learner_solves_a_challenge_by_tapping(phone: Page, isolated_url
     message = page.get_by_test_id("case").first.get_by_test_id("message")
     expect(message).to_contain_text("nested more than 100 levels deep")
     assert message.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "the error scrolls sideways"
+    # The status names the failing cases; the first one's card is open and in view, above the dock.
+    expect(page.get_by_test_id("failures").locator("a").first).to_be_visible()
+    expect(message).to_be_in_viewport()
+    assert_fits(page, "results panel after a failing run")
     page.get_by_role("tab", name="Code").tap()
 
     page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
@@ -108,7 +112,12 @@ def test_a_phone_learner_solves_a_challenge_by_tapping(phone: Page, isolated_url
     total = len(cases_of("consecutive-error-limit"))
     expect(page.get_by_test_id("case")).to_have_count(total)
     expect(page.locator('[data-testid="case"][data-status="pass"]')).to_have_count(total)
-    page.get_by_test_id("case").first.get_by_test_id("trace").locator("summary").tap()
+    expect(page.get_by_test_id("stop")).to_be_hidden()  # in Run's place in the dock during a run only
+    # Passing cards are one line each; a tap opens one.
+    first = page.get_by_test_id("case").first
+    expect(first.get_by_test_id("trace")).to_be_hidden()
+    first.locator(".case-head").tap()
+    first.get_by_test_id("trace").locator("summary").tap()
     assert_run_in_reach(page)
     assert_fits(page, "results panel")
     assert_tappable(page, "results panel")

@@ -55,6 +55,8 @@ SERVING = {
 
 @pytest.mark.browser
 @pytest.mark.parametrize("serving", SERVING)
+# What the policy refuses, on purpose: a fetch elsewhere and a script added to the page (each its console error).
+@pytest.mark.page_errors(r"/from-page\b", r"Executing inline script violates")
 def test_the_policy_lets_a_challenge_be_solved_and_keeps_page_and_worker_to_their_origin(
     browser: Browser, built_site, elsewhere, serving
 ):

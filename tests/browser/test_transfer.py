@@ -54,6 +54,7 @@ def import_file(page: Page, base: str, path) -> None:
     picker.set_input_files(path)
 
 
+@pytest.mark.page_errors(r"Failed to load resource: net::ERR_FAILED \(at .*/assets/index\.js")
 def test_until_its_script_has_run_the_index_offers_no_export_or_import_that_does_nothing(page: Page, isolated_url):
     page.route("**/assets/index.js*", lambda route: route.abort())
     page.goto(isolated_url)
