@@ -3,7 +3,7 @@
 // does not wait for it.
 import { RESTART_REASONS } from "./session.js";
 import { createPageSession } from "./page-session.js";
-import { judgeCase, summarize } from "./judge.js";
+import { formatSeconds, judgeCase, summarize } from "./judge.js";
 import { FONT_SIZES, createEditor } from "./editor.js";
 import {
   challengeVersion, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveFontSize,
@@ -426,7 +426,7 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 // One message for every case a timeout left unrun.
 function timeoutNote(index, notRun) {
   return [`${plural(notRun, "case")} not run: the run ended at `, caseLink(index),
-    `, which ran out of time (${data.time_limit_seconds} s). A loop that never ends would take that long in `
+    `, which ran out of time (${formatSeconds(data.time_limit_seconds)} s). A loop that never ends would take that long in `
     + "every case, so the run stopped there. Fix it and run again."];
 }
 
