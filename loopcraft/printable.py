@@ -8,29 +8,55 @@ import hashlib
 import re
 import unicodedata
 
-# C0 and C1 controls, DEL, and the characters that reorder or hide text (bidirectional overrides and isolates,
-# zero-width and line/paragraph separators): a file name holding them can forge or disguise a line.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# Characters escaped wherever learner text is shown, by Unicode category: controls (C0, C1, DEL), format characters
+# (the bidirectional overrides and isolates that reorder a line, zero-width and invisible ones: U+200B, U+2060,
+# soft hyphen, tags), lone surrogates (no UTF-8 output can hold one) and line/paragraph separators: any of them can
+# forge or disguise a line.
+_HAZARDS = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
+# In names, also what shows nothing or may show as anything: spaces other than " ", private-use and unassigned code
+# points, and the letters and marks that render blank (Hangul fillers, the braille blank, variation selectors, the
+# combining grapheme joiner...): "bob" and "bob" followed by one of them would be two rows that read the same.
+_NAME_HAZARDS = _HAZARDS | {"Zs", "Co", "Cn"}
+_BLANK = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_NOT_PRINTABLE_ASCII = re.compile("[^\x20-\x7e]+")
+# A space at either end of a name, or after another (HTML shows a run of spaces as one).
+_LOOSE_SPACE = re.compile("^ | $|(?<= ) ")
 
 
 def _escape(char: str) -> str:
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _escaped(text: str, categories: frozenset[str]) -> str:
+    def run(match: re.Match) -> str:
+        return "".join(
+            _escape(char)
+            if unicodedata.category(char) in categories or (categories is _NAME_HAZARDS and _BLANK.match(char))
+            else char
+            for char in match.group()
+        )
+
+    return _NOT_PRINTABLE_ASCII.sub(run, text)
 
 
 def name_from_bytes(raw: bytes, *, normalise: bool = True) -> str:
     """A name as the file system or a zip gave it, as text: UTF-8 where it is, `\\xNN` for each byte where it is
-    not, normalised to NFC (so that "é" typed two ways is one name) unless told not to, every unsafe character
-    escaped."""
+    not, normalised to NFC (so that "é" typed two ways is one name) unless told not to, and shown as `name` shows
+    it: two names that read the same are the same name."""
     text = raw.decode("utf-8", "backslashreplace")
-    return one_line(unicodedata.normalize("NFC", text) if normalise else text)
+    return name(unicodedata.normalize("NFC", text) if normalise else text)
+
+
+def name(text: str) -> str:
+    """`text` as a name is shown: on one line, every character that shows nothing or could disguise it escaped
+    (see _NAME_HAZARDS), and spaces at its ends or after another space too."""
+    return _LOOSE_SPACE.sub("\\\\x20", _escaped(text, _NAME_HAZARDS))
 
 
 def one_line(text: str) -> str:
-    """`text` with every control and invisible character escaped, newlines included: for names, on one line."""
-    text = _SURROGATE.sub(lambda m: _escape(m.group()), text)
-    return _UNSAFE.sub(lambda m: _escape(m.group()), text)
+    """`text` on one line, every control and invisible character escaped, newlines included (a name: `name`)."""
+    return _escaped(text, _HAZARDS)
 
 
 def lines(text: str) -> str:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, Refused, progress_codes, read_folder
 from loopcraft.exercises import find_exercise
-from loopcraft.printable import name_from_bytes, one_line
+from loopcraft.printable import name, name_from_bytes, one_line
 from tests.helpers import ROOT, course_copy
 
 SLUG = "consecutive-error-limit"
@@ -150,6 +150,7 @@ def test_intake_gives_a_row_per_learner_and_reads_only_regular_files_within_thei
     for learner in learners:
         for text in (learner.id, learner.name, learner.origin, learner.error or ""):
             assert one_line(text) == text, text  # printable: nothing left to escape
+        assert name(learner.name) == learner.name  # nothing in it shows nothing
         assert unicodedata.is_normalized("NFC", learner.id)
         assert (learner.error is None) or not learner.sources
         for source in learner.sources.values():
@@ -219,3 +220,20 @@ def test_the_grader_accepts_exactly_the_progress_files_the_site_accepts():
         except Refused:
             accepted = False
         assert accepted == file["accepted"], file["name"]
+
+
+BLANK = "\u034f\u115f\u1160\u2800\u3164\uffa0\ufe0f\U000e0100\u00a0\u2060\u00ad\U000e0041\u200b\ue000"
+
+
+@given(st.text(st.sampled_from(BLANK + " ab\u00e9\u65e5\U0001f600\t\n")) | st.text())
+def test_a_name_shows_everything_that_sets_it_apart(text):
+    # Two names that read the same would be two rows no one can tell apart (in a gradebook, a report, a terminal,
+    # in HTML that shows a run of spaces as one): a name shows no character that renders as nothing or as a space
+    # (escaped: "ada\\u2060"), nor a space at its ends or after another.
+    shown = name(text)
+    assert not [c for c in shown if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")]
+    assert not [c for c in shown if unicodedata.category(c) == "Zs" and c != " "]
+    assert not [c for c in shown if c in BLANK and c != " "]
+    assert not shown.startswith(" ") and not shown.endswith(" ") and "  " not in shown
+    assert name(shown) == shown
+    assert shown == text or "\\" in shown

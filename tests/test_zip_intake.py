@@ -460,3 +460,20 @@ def test_zips_as_zipfile_writes_them_read_alike_and_zip64_too(tmp_path):
         got = read(tmp_path, data, name=f"{how}.zip")
         assert got["ada"].sources[LIMIT].text == RIGHT, how
         assert got["bob"].sources[SLUGS[0]].text == "# é\n", how
+
+
+def test_an_entry_of_no_learner_never_takes_a_learners_row(tmp_path):
+    # A stray entry is a row of its own: named as a learner's row is ("doejohn_11", the name and the user id), it
+    # made both rows errors, the learner's too, as two hand-ins whose names read the same are.
+    members = [
+        Member(canvas_name("doejohn", 11, 100, f"{LIMIT}.py"), RIGHT),
+        Member(canvas_name("roeann", 12, 101, f"{LIMIT}.py"), RIGHT),
+        Member(canvas_name("smithjo", 13, 102, f"{LIMIT}.py"), RIGHT),
+        Member("doejohn_11", "x"),
+        Member("doejohn_11 #1", "x"),
+    ]
+    learners = read(tmp_path, build(members))
+    assert learners["doejohn_11"].error is None and learners["doejohn_11"].sources[LIMIT].text == RIGHT
+    strays = {id_: learner for id_, learner in learners.items() if learner.error is not None}
+    assert sorted(strays) == ["doejohn_11 #1", "doejohn_11 #1 #1"]
+    assert all("not named as Canvas names a learner's file" in learner.error for learner in strays.values())

@@ -319,27 +319,44 @@ def read_hand_in(folder: Path, exercises: list[Exercise], challenge: str | None 
         os.close(top_fd)
 
 
-def distinct(learners: Iterable[Learner]) -> list[Learner]:
+def distinct(learners: Iterable[Learner], strays: Iterable[Learner] = ()) -> list[Learner]:
     """The learners sorted by id, every id unique: learners whose ids came out the same (names that differ only by
-    Unicode normalisation, `bob/` beside `bob.json`) each become an error row of their own, "ID #1", "ID #2"..."""
+    Unicode normalisation, `bob/` beside `bob.json`) each become an error row of their own, "ID #1", "ID #2"...,
+    numbered past any id already taken (a learner may be named "bob #1"). `strays` are rows of what belongs to no
+    learner (an entry of a zip outside every learner's files): errors already, they never take a learner's id (one
+    named as a learner is would make that learner an error row too), and are numbered so."""
     by_id: dict[str, list[Learner]] = {}
     for learner in learners:
         by_id.setdefault(learner.id, []).append(learner)
+    taken = set(by_id)
     out = []
+
+    def renamed(base: str) -> str:
+        number = 1
+        while f"{base} #{number}" in taken:
+            number += 1
+        taken.add(f"{base} #{number}")
+        return f"{base} #{number}"
+
     for same in by_id.values():
         if len(same) == 1:
             out.extend(same)
             continue
         # The origins as ASCII: names that read the same are told apart only by their code points.
         origins = ", ".join(learner.origin.encode("ascii", "backslashreplace").decode() for learner in same)
-        for number, learner in enumerate(same, 1):
-            learner.id = f"{learner.id} #{number}"
+        for learner in same:
+            learner.id = renamed(learner.id)
             learner.sources = {}
             learner.error = (
                 f"{len(same)} hand-ins have names that read the same ({origins}); none of them was graded. "
                 "Rename them so that each learner has a name of their own, and grade again"
             )
             out.append(learner)
+    for stray in strays:
+        if stray.id in taken:
+            stray.id = renamed(stray.id)
+        taken.add(stray.id)
+        out.append(stray)
     return sorted(out, key=lambda learner: learner.id)
 
 

@@ -376,7 +376,7 @@ def read_zip(path: Path, exercises: list[Exercise], challenge: str | None = None
     for learner in learners:
         if learner.lms:
             learner.id = f"{learner.name}_{next(iter(learner.lms.values()))}"
-    return distinct(learners + strays)
+    return distinct(learners, strays)
 
 
 def _folder(origin: str, cap: int) -> bytes:

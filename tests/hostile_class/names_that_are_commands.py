@@ -4,7 +4,7 @@ forge a line of a report: graded like anyone else's, shown harmlessly."""
 EXPECT = {
     '=HYPERLINK("evil.invalid","click")': {"status": "pass"},
     "\\x1b[2Jwiped": {"status": "pass"},
-    "eve\\x0a  PASS    forged": {"status": "pass"},
+    "eve\\x0a \\x20PASS \\x20\\x20\\x20forged": {"status": "pass"},  # a run of spaces shows as one in HTML
 }
 
 
