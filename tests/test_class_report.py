@@ -16,6 +16,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from markupsafe import escape
 
 from grader.canonical import canonical_json
@@ -205,6 +207,27 @@ def test_many_identical_submissions_are_counted_without_making_every_pair():
     assert [(p.a, p.b) for p in pairs[:2]] == [("l000", "l001"), ("l000", "l002")]
 
 
+@given(quote=st.sampled_from(["'", '"', "'''", '"""']), body=st.text(st.sampled_from("ab\\'\" \n#")))
+def test_a_string_runs_to_its_closing_quote_or_unclosed_to_its_lines_end(quote, body):
+    # The tokenizer reads every quote as a string's start: it never fails to match one, so it reads each character
+    # once. Were an unclosed string no match, every later quote would scan the rest of the line again.
+    source = quote + body
+    match = similar._TOKEN.match(source)
+    assert match is not None and match.start() == 0
+    if match.end() < len(source):
+        closed = source[: match.end()].endswith(quote) and match.end() >= 2 * len(quote)
+        assert closed or (len(quote) == 1 and source[match.end()] in "\n\\")
+
+
+def test_submissions_made_to_stall_the_tokenizer_are_read_at_once():
+    # 256 KB of unclosed strings, quote after quote on one line: quadratic, this was six minutes of a report's
+    # similarity pass per submission; read once, it is milliseconds.
+    for source in ("x = '" + "\\'" * 131_000, '"' + '\\"' * 131_000, "'\\" * 131_000, "'''" + "\\'" * 131_000):
+        assert similar._numbers(source)
+    pairs, _ = similar.similar_pairs({"a": "x = '" + "\\'" * 131_000, "b": "y = '" + "\\'" * 131_000}, "")
+    assert pairs == []  # a few tokens each: nothing to fingerprint
+
+
 def page_data(path: Path) -> dict:
     return json.loads(read(path).scripts["feedback-data"])
 
@@ -241,7 +264,8 @@ def forms(value) -> set[str]:
 def test_no_feedback_page_holds_a_hidden_expected_value_or_anything_of_a_private_case(klass):
     """Checked against the course's own values: a private case's arguments and expected value are in no page; a
     hidden case's expected value is in no page of a learner whose code did not return it (a learner who passes
-    sees what their own code returned, in its trace, as the challenge page shows it)."""
+    sees what their own code returned, in its trace, as the challenge page shows it). What the learner's own code
+    returned in a published case is theirs to see, whichever case's value it equals."""
     exercises = {ex.slug: ex for ex in course_exercises(Project())}
     doc, verdicts = book(klass), records(klass)
     checked = 0
@@ -253,6 +277,10 @@ def test_no_feedback_page_holds_a_hidden_expected_value_or_anything_of_a_private
             for c in exercises[slug].cases:
                 if not c.hidden:
                     visible |= forms(c.expected) | {json.dumps(v) for v in c.args.values()}
+            written = verdicts.get((row["learner"], slug))
+            for t in written["result"]["tests"] if written else []:
+                if "actual" in t and not t.get("private"):
+                    visible |= forms(t["actual"])
             for c in exercises[slug].cases:
                 secrets = set()
                 if c.private:
@@ -275,6 +303,9 @@ def test_no_feedback_page_holds_a_hidden_expected_value_or_anything_of_a_private
         for c in exercises[slug].cases:
             if not c.private:
                 shown |= forms(c.expected) | {json.dumps(v) for v in c.args.values()}
+        for (_, challenge), written in verdicts.items():  # what learners' code returned in published cases
+            if challenge == slug:
+                shown |= {f for t in written["result"]["tests"] if "actual" in t for f in forms(t["actual"])}
         for c in exercises[slug].cases:
             if c.private:
                 secrets = forms(c.expected) | {json.dumps(v) for v in c.args.values() if len(json.dumps(v)) > 8}
