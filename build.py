@@ -21,6 +21,7 @@ from pathlib import Path
 from loopcraft import gradescope
 from loopcraft.build import build, check
 from loopcraft.errors import ExerciseError, LoopcraftError, raise_errors
+from loopcraft.project import INSTALL, Project
 from loopcraft.record import record
 from loopcraft.scaffold import new_challenge, new_lesson
 from loopcraft.scenarios import GeneratorError
@@ -28,7 +29,6 @@ from loopcraft.serve import make_server, url
 from loopcraft.strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen
 from loopcraft.watch import DevServer
 
-ROOT = Path(__file__).resolve().parent
 NO_VERIFY_WARNING = "warning: --no-verify: solutions were not run; do not publish this build"
 
 
@@ -38,7 +38,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         description="Build, check or serve the Loopcraft site; scaffold challenges and record their expected values.",
     )
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--root", type=Path, default=ROOT, help="project root (default: the folder of build.py)")
+    common.add_argument("--root", type=Path, default=INSTALL, help="project root (default: the folder of build.py)")
     verify = argparse.ArgumentParser(add_help=False)
     verify.add_argument("--no-verify", action="store_true", help="skip running the solutions (local iteration only)")
     site = argparse.ArgumentParser(add_help=False)
@@ -114,28 +114,29 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    root = args.root.resolve()
+    project = Project(args.root)
+    root = project.root
     if getattr(args, "no_verify", False) and not getattr(args, "no_build", False):
         print(NO_VERIFY_WARNING, file=sys.stderr)
     try:
         if args.command == "new":
             _new(root, args.name, lesson=args.lesson)
         elif args.command == "record":
-            _record(root, args.exercise)
+            _record(project, args.exercise)
         elif args.command == "gradescope":
-            count = gradescope.build(root, args.challenges, args.out)
+            count = gradescope.build(project, args.challenges, args.out)
             print(f"Wrote {args.out}: {count} files; upload it as the assignment's autograder (docs/teachers.md)")
         elif args.command == "strengthen":
-            _strengthen(root, args)
+            _strengthen(project, args)
         elif args.command == "check":
-            _check(root, args)
+            _check(project, args)
         elif args.command == "serve" and not args.no_build:
-            _serve_dev(root, (args.out or root / "site").resolve(), args)
+            _serve_dev(project, (args.out or root / "site").resolve(), args)
         elif args.command == "serve":
             _serve(args.out or root / "site", args.host, args.port, isolation=not args.no_isolation)
         else:
             out = (args.out or root / "site").resolve()
-            report = build(root, out, verify=not args.no_verify)
+            report = build(project, out, verify=not args.no_verify)
             for score in report.scores:
                 print(score.summary())
             _print(report.problems)
@@ -150,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _check(root: Path, args: argparse.Namespace) -> None:
-    report = check(root, verify=not args.no_verify, only=args.item)
+def _check(project: Project, args: argparse.Namespace) -> None:
+    report = check(project, verify=not args.no_verify, only=args.item)
     # Tables only where they explain an error, or for the one challenge checked: the course's fit on one screen.
     for strength in report.strengths:
         if report.only is not None or strength.failed:
@@ -165,9 +166,9 @@ def _check(root: Path, args: argparse.Namespace) -> None:
     print(("\n" if report.scores else "") + f"OK: {checked}" + ("" if args.no_verify else ", all verified"))
 
 
-def _strengthen(root: Path, args: argparse.Namespace) -> None:
+def _strengthen(project: Project, args: argparse.Namespace) -> None:
     try:
-        result = strengthen(root, args.exercise, seed=args.seed, count=args.scenarios)
+        result = strengthen(project, args.exercise, seed=args.seed, count=args.scenarios)
     except GeneratorError as exc:
         raise ExerciseError([exc.problem]) from None
     ex = result.exercise
@@ -192,7 +193,7 @@ def _strengthen(root: Path, args: argparse.Namespace) -> None:
     if not result.proposals:
         print("Nothing to propose.")
     elif args.accept:
-        yaml = accept(root, result, private=args.private)
+        yaml = accept(project.root, result, private=args.private)
         kind = "private" if args.private else "hidden"
         print(
             f"Wrote {len(result.proposals)} {kind} case(s) into {yaml.as_posix()}: review their names, then run "
@@ -221,8 +222,8 @@ def _new(root: Path, name: str, *, lesson: bool = False) -> None:
     )
 
 
-def _record(root: Path, name: str) -> None:
-    yaml, recorded = record(root, name)
+def _record(project: Project, name: str) -> None:
+    yaml, recorded = record(project, name)
     for case in recorded:
         print(f"{yaml.as_posix()}:{case.line}: case {case.name!r}: expected {json.dumps(case.expected)}")
     if recorded:
@@ -239,10 +240,10 @@ def _print(problems) -> None:
         print(problem, file=sys.stderr)
 
 
-def _serve_dev(root: Path, out: Path, args: argparse.Namespace) -> None:
+def _serve_dev(project: Project, out: Path, args: argparse.Namespace) -> None:
     isolation = not args.no_isolation
-    with DevServer(root, out, args.host, args.port, isolation=isolation, verify=not args.no_verify) as dev:
-        watched = ", ".join(f"{path.relative_to(root).as_posix()}/" for path in dev.watched)
+    with DevServer(project, out, args.host, args.port, isolation=isolation, verify=not args.no_verify) as dev:
+        watched = ", ".join(f"{path.relative_to(project.root).as_posix()}/" for path in dev.watched)
         print(
             f"{_serving(out, url(dev.server), isolation)}; rebuilding when {watched} change; Ctrl+C to stop", flush=True
         )

@@ -75,9 +75,10 @@ def touch_one(project: Path) -> None:
 def timed_build(project: Path) -> dict:
     sys.path.insert(0, str(ROOT))
     from loopcraft.build import build
+    from loopcraft.project import Project
 
     started = time.perf_counter()
-    build(project, project / "site", verify=False)
+    build(Project(project), project / "site", verify=False)
     seconds = time.perf_counter() - started
     peak_kb = (
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

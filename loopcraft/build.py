@@ -49,7 +49,7 @@ class Report:
 
 
 def check(
-    root: Path,
+    project: Project,
     *,
     verify: bool = True,
     cache: BuildCache | None = None,
@@ -62,7 +62,7 @@ def check(
     its folder) limits everything but loading and validating to one challenge or lesson.
     Raises ExerciseError if the course cannot be loaded; verification errors are in the report, so that its
     strength tables and mutation scores can be shown with them."""
-    root = root.resolve()
+    root = project.root
     notes: list[Problem] = []
     tracks = load_course(root, notes, cache)
     exercises = [(ex, track.mutation_threshold) for track in tracks for ex in track.exercises]
@@ -82,31 +82,31 @@ def check(
         from .verify import verify as verify_exercises
 
         cache = cache or BuildCache(root)
-        strengths = verify_exercises(root, [ex for ex, _ in exercises], cache)
-        scores, mutation_problems = score(root, exercises, cache)
-        found = check_scenarios(root, scores, cache, lambda: PyodideRunner(fresh=False))
+        strengths = verify_exercises(project, [ex for ex, _ in exercises], cache)
+        scores, mutation_problems = score(project, exercises, cache)
+        found = check_scenarios(root, scores, cache, lambda: PyodideRunner(project, fresh=False))
         notes += mutation_problems + found.problems
         for one in scores:
             notes += survivor_problems(root, one, found.differs.get(f"{one.exercise.track}/{one.exercise.slug}", {}))
         scenarios = found.scenarios
     runs, lesson_problems = {}, []
     if verify if lessons is None else lessons:
-        runs, lesson_problems = run_lessons(root, all_lessons, cache)
+        runs, lesson_problems = run_lessons(project, all_lessons, cache)
     problems = notes + [p for s in strengths for p in s.problems] + lesson_problems
     return Report(tracks, in_order(problems), strengths, runs, scores, scenarios, item)
 
 
-def build(root: Path, out: Path, *, verify: bool = True) -> Report:
+def build(project: Project, out: Path, *, verify: bool = True) -> Report:
     """Build the site into `out`, replacing it only if every stage succeeds."""
-    root = root.resolve()
+    root = project.root
     _require_inputs(root)
     cache = BuildCache(root)
-    report = check(root, verify=verify, cache=cache, lessons=True)
+    report = check(project, verify=verify, cache=cache, lessons=True)
     raise_errors(report.problems)
     with Brotli() as brotli:  # Node starts now, to be ready by the time the files to compress are known
-        asset_version = _asset_version(root)
+        asset_version = _asset_version(project)
         pages = render_pages(root / "templates", report.tracks, asset_version, cache, report.lesson_runs)
-        files = _site_files(root, cache, pages, asset_version)
+        files = _site_files(project, cache, pages, asset_version)
         with (
             precompress(root, files, {*pages, SERVICE_WORKER}, brotli) as compression,
             staged_site(out, cache.spare_site) as site,
@@ -119,15 +119,15 @@ def build(root: Path, out: Path, *, verify: bool = True) -> Report:
     return report
 
 
-def _site_files(root: Path, cache: BuildCache, pages: dict[str, str], asset_version: str) -> dict[str, bytes]:
+def _site_files(project: Project, cache: BuildCache, pages: dict[str, str], asset_version: str) -> dict[str, bytes]:
     """Every file of the site but the precompressed copies, {path relative to the site: bytes}."""
+    root = project.root
     files = {page: html.encode("utf-8") for page, html in pages.items()}
     files.update({f"assets/{name}": bundle(root, cache, name, extra) for name, extra in BUNDLES.items()})
     files["assets/style.css"] = (root / "frontend/src/style.css").read_bytes()
     files["assets/highlight.css"] = pygments_css().encode("utf-8")
     for name in PYODIDE_FILES:
         files[f"pyodide/{name}"] = (root / "node_modules/pyodide" / name).read_bytes()
-    project = Project(root)
     shipped = project.grader_files
     for name in shipped:
         files[f"py/{name}"] = (project.grader_root / name).read_bytes()
@@ -184,14 +184,15 @@ def _require_inputs(root: Path) -> None:
         raise BuildError(f"missing files the build needs{hint}:\n" + "\n".join(f"  {name}" for name in missing))
 
 
-def _asset_version(root: Path) -> str:
+def _asset_version(project: Project) -> str:
     """Hash of everything the assets are made from, known before bundling, so pages render before any write."""
+    root = project.root
     h = hashlib.sha256()
     inputs = sorted(p for p in (root / "frontend/src").rglob("*") if p.is_file())
     inputs += [root / "node_modules/pyodide/package.json", root / "node_modules/esbuild/package.json"]
     for path in inputs:
         h.update(path.relative_to(root).as_posix().encode() + b"\0")
         h.update(path.read_bytes() if path.is_file() else b"")
-    h.update(Project(root).grader_hash.encode())
+    h.update(project.grader_hash.encode())
     h.update(pygments_css().encode())
     return h.hexdigest()[:10]

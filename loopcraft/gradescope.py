@@ -64,9 +64,8 @@ def requirements(root: Path) -> str:
     return "".join(f"{dependency}\n" for dependency in project["dependencies"])
 
 
-def build(root: Path, slugs: list[str], out: Path) -> int:
+def build(project: Project, slugs: list[str], out: Path) -> int:
     """Write the autograder zip for `slugs`; returns how many files it holds."""
-    project = Project(root)
     chosen = _chosen(load_course(project.root), slugs)
     files: dict[str, bytes | Path] = {}
     for name in FOLDERS:
@@ -146,9 +145,8 @@ def results(graded: list[tuple[Exercise, float, RunResult]]) -> dict:
     return {"score": round(score, 6), "output": "\n".join(summary), "stdout_visibility": "hidden", "tests": tests}
 
 
-def run(root: Path) -> int:
+def run(project: Project, root: Path) -> int:
     """Grade ROOT/submission/ and write ROOT/results/results.json (Gradescope's layout, ROOT being /autograder)."""
-    project = Project(INSTALL)
     chosen = _challenges(project)
     exercises = [ex for _, ex in chosen]
     learner = read_hand_in(root / "submission", exercises, exercises[0].slug if len(exercises) == 1 else None)
@@ -178,9 +176,8 @@ def run(root: Path) -> int:
     return 0
 
 
-def check() -> int:
+def check(project: Project) -> int:
     """setup.sh's last step: every chosen challenge's reference solution passes here."""
-    project = Project(INSTALL)
     with Grader(project) as grader:
         for _, ex in _challenges(project):
             result = grader.grade(ex, ex.solution_source)
@@ -198,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("--root", type=Path, default=Path("/autograder"))
     args = parser.parse_args(argv)
     try:
-        return check() if args.command == "check" else run(args.root)
+        # The autograder is this installation: /autograder/source on Gradescope.
+        project = Project(INSTALL)
+        return check(project) if args.command == "check" else run(project, args.root)
     except LoopcraftError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -47,12 +47,11 @@ class LessonRun:
 
 
 def run_lessons(
-    root: Path, lessons: list[Lesson], cache: BuildCache | None = None, runner=None
+    project: Project, lessons: list[Lesson], cache: BuildCache | None = None, runner=None
 ) -> tuple[dict[tuple[str, str], LessonRun], list[Problem]]:
     """{(track, slug): LessonRun} and the problems found; starts Pyodide only if some code is not cached."""
     codes = [code for lesson in lessons for code in _codes(lesson)]
-    # Pyodide comes from the installation, whatever the project's root.
-    version = (Project().pyodide / "package.json").read_bytes() if cache else b""
+    version = (project.pyodide / "package.json").read_bytes() if cache else b""
     keys = {code: cache.key("live", version, code) for code in codes} if cache else {}
     done: dict[str, BlockRun] = {}
     for code in codes:
@@ -63,7 +62,7 @@ def run_lessons(
         if runner is None:
             from .pyodide import PyodideRunner  # needs Node and Pyodide, so only when something must run
 
-            with PyodideRunner(fresh=False) as own:  # the author's own code: no fresh interpreter per block
+            with PyodideRunner(project, fresh=False) as own:  # the author's own code: no fresh interpreter per block
                 done.update(_run(own, missing))
         else:
             done.update(_run(runner, missing))
@@ -76,7 +75,7 @@ def run_lessons(
             blocks=[done[b.code] for b in lesson.blocks],
             answers=[done[q.code].output if q.kind == "output" else None for q in lesson.questions],
         )
-        problems += _problems(root, lesson, done)
+        problems += _problems(project.root, lesson, done)
     return runs, problems
 
 

@@ -30,7 +30,7 @@ from .cache import BuildCache
 from .errors import Problem
 from .exercises import Exercise, Track, rel_path
 from .grading import grade
-from .project import INSTALL as PROJECT
+from .project import INSTALL, Project
 from .pyodide import PyodideRunner
 
 # A mutant's family: the operators' changes (operators, constants, statements removed or swapped), or one of
@@ -466,15 +466,17 @@ def _percent(value: float) -> str:
 # ---- running them ----------------------------------------------------------------------------------------
 
 
-def score_course(root: Path, tracks: list[Track], cache: BuildCache) -> tuple[list[Score], list[Problem]]:
+def score_course(project: Project, tracks: list[Track], cache: BuildCache) -> tuple[list[Score], list[Problem]]:
     """Mutation-test every exercise whose reference solution passes its cases (see `score`)."""
-    return score(root, [(ex, track.mutation_threshold) for track in tracks for ex in track.exercises], cache)
+    return score(project, [(ex, track.mutation_threshold) for track in tracks for ex in track.exercises], cache)
 
 
-def score(root: Path, exercises: list[tuple[Exercise, float]], cache: BuildCache) -> tuple[list[Score], list[Problem]]:
+def score(
+    project: Project, exercises: list[tuple[Exercise, float]], cache: BuildCache
+) -> tuple[list[Score], list[Problem]]:
     """Mutation-test every exercise (with its track's bar) whose reference solution passes its cases; results
     come from the cache when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
-    root = root.resolve()
+    root = project.root
     runtime = runtime_files()
     keys = {id(ex): _cache_key(cache, ex, runtime) for ex, _ in exercises}
     found: dict[str, list[Outcome]] = {}
@@ -486,7 +488,7 @@ def score(root: Path, exercises: list[tuple[Exercise, float]], cache: BuildCache
         else:
             todo.append((ex, keys[id(ex)]))
     problems: list[Problem] = []
-    fresh = _run_all(root, todo, problems) if todo else {}
+    fresh = _run_all(project, todo, problems) if todo else {}
     for key, outcomes in fresh.items():
         cache.put_json("mutation", key, [[o.line, o.change, o.killed_by] for o in outcomes])
     scores = []
@@ -500,7 +502,7 @@ def score(root: Path, exercises: list[tuple[Exercise, float]], cache: BuildCache
 
 def runtime_files() -> list[bytes]:
     """The runtime's files, for the key of every verdict kept in the cache (see RUNTIME_FILES)."""
-    return [(PROJECT / name).read_bytes() for name in RUNTIME_FILES]
+    return [(INSTALL / name).read_bytes() for name in RUNTIME_FILES]
 
 
 def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:
@@ -563,7 +565,7 @@ def survivor_problems(root: Path, score: Score, differs: dict[tuple[int, str], s
     return problems
 
 
-def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Problem]) -> dict[str, list[Outcome]]:
+def _run_all(project: Project, todo: list[tuple[Exercise, str]], problems: list[Problem]) -> dict[str, list[Outcome]]:
     """{cache key: outcomes} of every exercise in `todo` whose reference solution passes every case (one that
     does not is verification's to report)."""
     made: dict[str, list[Mutant] | SyntaxError] = {}
@@ -574,7 +576,7 @@ def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Proble
             made[key] = exc
     total = sum(len(m) for m in made.values() if isinstance(m, list))
     # A second Pyodide takes seconds to start: worth it for a course's mutants, not for one challenge's.
-    with _Pool(RUNNERS if total >= PARALLEL_FROM else 1) as pool:
+    with _Pool(project, RUNNERS if total >= PARALLEL_FROM else 1) as pool:
         limits = pool.map(_time_reference, [ex for ex, _ in todo])
         jobs = []
         for (ex, key), limit in zip(todo, limits, strict=True):
@@ -584,7 +586,7 @@ def _run_all(root: Path, todo: list[tuple[Exercise, str]], problems: list[Proble
                 exc = made.pop(key)
                 problems.append(
                     Problem(
-                        rel_path(ex.dir / "solution.py", root),
+                        rel_path(ex.dir / "solution.py", project.root),
                         exc.lineno or 1,
                         f"cannot make mutants (the host's Python cannot parse this): {exc.msg}",
                         note=True,
@@ -635,7 +637,8 @@ class _Capped:
 class _Pool:
     """Threads, each with its own Pyodide process, started on its first job (so they load side by side)."""
 
-    def __init__(self, runners: int):
+    def __init__(self, project: Project, runners: int):
+        self._project = project
         self._executor = ThreadPoolExecutor(runners)
         self._local = threading.local()
         self._runners: list[PyodideRunner] = []
@@ -648,7 +651,7 @@ class _Pool:
         if not hasattr(self._local, "runner"):
             # Mutants are the author's own code: they share an interpreter (a fresh one each would cost a
             # restore per mutant), the guard still checks every case.
-            self._local.runner = PyodideRunner(fresh=False)
+            self._local.runner = PyodideRunner(self._project, fresh=False)
             self._runners.append(self._local.runner)  # list.append is atomic
         return self._local.runner
 

@@ -15,23 +15,24 @@ from . import yamlfile
 from .errors import LoopcraftError, Problem, raise_errors
 from .exercises import MISSING, Case, find_exercise, rel_path
 from .grading import grade
+from .project import Project
 from .pyodide import PyodideRunner
 from .verify import reference_case_problem, reference_load_problem
 
 
-def record(root: Path, name: str) -> tuple[Path, list[Case]]:
+def record(project: Project, name: str) -> tuple[Path, list[Case]]:
     """Record every case of exercise `name` that has no `expected`.
 
     Returns exercise.yaml (relative to the root) and the recorded cases as reloaded from it.
     """
-    root = root.resolve()
+    root = project.root
     ex = find_exercise(root, name, recording=True)
     yaml_path = ex.dir / "exercise.yaml"
     rel = rel_path(yaml_path, root)
     missing = [(i, case) for i, case in enumerate(ex.cases) if case.expected is MISSING]
     if not missing:
         return rel, []
-    with PyodideRunner() as runner:
+    with PyodideRunner(project) as runner:
         # Cases without an expected value pass on whatever the reference solution returns, which they report.
         result = grade(ex, ex.solution_source, runner, cases=[c for _, c in missing], reveal_hidden=True)
     if result.status == "error":

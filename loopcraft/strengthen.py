@@ -33,6 +33,7 @@ from .errors import LoopcraftError, Problem, raise_errors
 from .exercises import MISSING, Case, Exercise, find_exercise, rel_path
 from .grading import grade
 from .mutate import Score, mutants, runtime_files, source_of
+from .project import Project
 from .scenarios import GENERATOR, Generator, GeneratorError, Scenario, find_generator
 
 HARNESS = (Path(__file__).parent / "scenario_runner.py").read_text(encoding="utf-8")
@@ -396,21 +397,21 @@ class Strengthening:
     untold: list[Program]  # missed, and told apart by no scenario
 
 
-def strengthen(root: Path, name: str, *, seed: int = SEED, count: int = STRENGTHEN_SCENARIOS) -> Strengthening:
+def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = STRENGTHEN_SCENARIOS) -> Strengthening:
     """Search `count` scenarios of `seed` for cases that catch what the cases of challenge `name` miss."""
     from .mutate import score
     from .pyodide import PyodideRunner
     from .verify import verify_exercise
 
-    root = root.resolve()
+    root = project.root
     ex = find_exercise(root, name)
     generator = find_generator(root, ex)  # raises GeneratorError
     if generator is None:
         raise LoopcraftError(
             f"{rel_path(ex.dir, root).as_posix()} has no {GENERATOR}: write one first (see docs/authoring.md)"
         )
-    scores, problems = score(root, [(ex, 0.0)], BuildCache(root))
-    with PyodideRunner(fresh=False) as runner:
+    scores, problems = score(project, [(ex, 0.0)], BuildCache(root))
+    with PyodideRunner(project, fresh=False) as runner:
         strength = verify_exercise(root, runner, ex)
         raise_errors([p for p in strength.problems + problems if not p.note and "wrong solution" not in p.message])
         missed = [

@@ -20,6 +20,7 @@ from .errors import Problem
 from .exercises import Case, Exercise, WrongSolution, rel_path
 from .grading import grade
 from .mutate import runtime_files
+from .project import Project
 from .pyodide import PyodideRunner
 
 # Every solution runs as solution.py (see grader/execute.py), so its tracebacks name that file.
@@ -77,11 +78,11 @@ class Strength:
         return "\n".join(lines)
 
 
-def verify(root: Path, exercises: Iterable[Exercise], cache: BuildCache | None = None) -> list[Strength]:
+def verify(project: Project, exercises: Iterable[Exercise], cache: BuildCache | None = None) -> list[Strength]:
     """Run every solution of every exercise; problems (errors and notes) are in each Strength. With a cache, a
     solution's verdicts on unchanged cases come from it, and Pyodide starts only if something must run."""
-    root = root.resolve()
-    with _LazyRunner() as runner:
+    root = project.root
+    with _LazyRunner(project) as runner:
         return [verify_exercise(root, runner, ex, cache) for ex in exercises]
 
 
@@ -89,12 +90,13 @@ class _LazyRunner:
     """A runner started on its first run. The author's own solutions share one interpreter, as a learner's runs
     do in the page (the guard still checks every case); a fresh one per solution would cost a restore each."""
 
-    def __init__(self):
+    def __init__(self, project: Project):
+        self._project = project
         self._runner = None
 
     def run(self, **request) -> list[dict]:
         if self._runner is None:
-            self._runner = PyodideRunner(fresh=False)
+            self._runner = PyodideRunner(self._project, fresh=False)
         return self._runner.run(**request)
 
     def __enter__(self) -> _LazyRunner:

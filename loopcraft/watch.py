@@ -20,6 +20,7 @@ import watchfiles
 from .build import build
 from .errors import ExerciseError, LoopcraftError
 from .exercises import rel_path
+from .project import Project
 from .serve import LiveState, make_server
 
 # grader/ is shipped into the site (py/), so an edit of it is a change of the site too.
@@ -27,12 +28,13 @@ WATCHED = ["exercises", "templates", "schemas", "frontend/src", "grader"]
 
 
 class DevServer:
-    """Serves `out`, rebuilt from `root` whenever a watched folder changes, until close()."""
+    """Serves `out`, rebuilt from the project whenever a watched folder of it changes, until close()."""
 
     def __init__(
-        self, root: Path, out: Path, host: str, port: int, *, isolation: bool, verify: bool, quiet: bool = False
+        self, project: Project, out: Path, host: str, port: int, *, isolation: bool, verify: bool, quiet: bool = False
     ):
-        self.root, self.out = root.resolve(), out.resolve()
+        self.project = project
+        self.root, self.out = project.root, out.resolve()
         self.live = LiveState()
         self.server = make_server(self.out, host, port, isolation, quiet=quiet, live=self.live)
         self._stop = threading.Event()
@@ -52,7 +54,7 @@ class DevServer:
         started = time.monotonic()
         errors: list[str] = []
         try:
-            report = build(self.root, self.out, verify=verify)
+            report = build(self.project, self.out, verify=verify)
         except ExerciseError as exc:
             errors = [str(p) for p in exc.problems]
             summary = f"{len(exc.errors)} problem(s)"

@@ -69,12 +69,14 @@ def quiet_context(browser, **options):
 
 
 def make_project(parent: Path, exercises: Path) -> Path:
-    """A project to build in `parent`/project: tests/fixtures/project (templates, front end, grader stand-ins),
-    a copy of `exercises`, and the repository's node_modules for esbuild and Pyodide."""
+    """A project to build in `parent`/project: tests/fixtures/project (templates, front end stand-ins), a copy of the
+    grader and of `exercises`, and the repository's node_modules for esbuild and Pyodide."""
     # No skip without node_modules: the suite must fail loudly when set-up is incomplete.
     assert (ROOT / "node_modules/.bin/esbuild").exists(), "node_modules missing: run `npm ci` (make setup)"
     root = parent / "project"
     shutil.copytree(FIXTURES / "project", root)
+    # The real grader, copied: a test may edit the project's copy, and the project's runner loads it (`--root`).
+    shutil.copytree(ROOT / "grader", root / "grader", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(exercises, root / "exercises")
     (root / "node_modules").symlink_to(ROOT / "node_modules")
     return root

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 import build as cli
 from loopcraft.errors import Problem
+from loopcraft.project import Project
 from loopcraft.sitewriter import MARKER
 from loopcraft.verify import Strength
 from loopcraft.watch import DevServer
@@ -353,7 +354,7 @@ def test_dev_server_rebuilds_reloads_and_shows_build_errors(course: Path, page: 
     yaml = course / ADD_YAML
     good = yaml.read_text()
     out = course / "site"
-    with DevServer(course, out, "127.0.0.1", 0, isolation=True, verify=False, quiet=True) as dev:
+    with DevServer(Project(course), out, "127.0.0.1", 0, isolation=True, verify=False, quiet=True) as dev:
         host, port = dev.server.server_address[:2]
         page.goto(f"http://{host}:{port}/basics/add/")
         heading = page.locator("h1")

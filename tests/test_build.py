@@ -1,6 +1,6 @@
 """The build: site layout, page contexts, atomic writes, the CLI's errors, and the local server.
 
-These tests build a small project made of tests/fixtures/project (templates, front-end, grader stand-ins)
+These tests build a small project made of tests/fixtures/project (templates, front-end stand-ins), a copy of the grader,
 and tests/fixtures/valid (exercises), with the repository's node_modules for esbuild and Pyodide. They use
 --no-verify; running solutions in Pyodide is covered by the verify integration tests.
 """
@@ -22,6 +22,7 @@ from loopcraft.build import build
 from loopcraft.errors import BuildError
 from loopcraft.exercises import load_course
 from loopcraft.headers import read_headers_file
+from loopcraft.project import Project
 from loopcraft.render import salt, tojson_script
 from loopcraft.serve import make_server, url
 from loopcraft.sitewriter import MARKER
@@ -46,7 +47,7 @@ def page_data(html: str) -> dict:
 
 def test_build_writes_the_whole_site(project: Path):
     out = project / "site"
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     files = sorted(
         p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz")
     )
@@ -64,8 +65,7 @@ def test_build_writes_the_whole_site(project: Path):
         "basics/add/index.html",
         "basics/double/index.html",
         "index.html",
-        "py/grader/__init__.py",
-        "py/grader/canonical.py",
+        *(f"py/{name}" for name in Project(project).grader_files),
         "py/manifest.json",
         "pyodide/pyodide-lock.json",
         "pyodide/pyodide.asm.mjs",
@@ -75,7 +75,8 @@ def test_build_writes_the_whole_site(project: Path):
         "sw.js",
     ]
     manifest = json.loads((out / "py/manifest.json").read_text())
-    assert manifest["files"] == ["grader/__init__.py", "grader/canonical.py"] and len(manifest["hash"]) == 16
+    assert manifest["files"] == Project(project).grader_files and len(manifest["hash"]) == 16
+    assert "grader/execute.py" in manifest["files"] and "grader/__main__.py" not in manifest["files"]
     assert "Hello, " in (out / "assets/app.js").read_text()  # bundled with its import
     assert "../pyodide/pyodide.mjs" in (out / "assets/worker.js").read_text()  # left external
     assert ".highlight" in (out / "assets/highlight.css").read_text()
@@ -86,7 +87,7 @@ def test_build_writes_the_whole_site(project: Path):
 
 def test_hidden_expected_values_are_never_published(project: Path):
     out = project / "site"
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     html = (out / "basics/add/index.html").read_text()
     data = page_data(html)
     visible, _, hidden = data["cases"]
@@ -112,7 +113,7 @@ def test_page_data_is_safe_inside_a_script_element():
 
 def test_failed_build_leaves_the_old_site_untouched(project: Path, capsys: pytest.CaptureFixture):
     out = project / "site"
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     (out / "marker.txt").write_text("old site")
     yaml = project / "exercises/basics/add/exercise.yaml"
     yaml.write_text(yaml.read_text().replace("minutes: 2", "minutes: two").replace("title:", "titl:"))
@@ -131,12 +132,12 @@ def test_failed_build_leaves_the_old_site_untouched(project: Path, capsys: pytes
 
 def test_failure_while_writing_removes_the_staging_dir(project: Path):
     out = project / "site"
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     (out / "marker.txt").write_text("old site")
     (project / "frontend/src/app.js").write_text("import { nothing } from './missing.js';\n")
 
     with pytest.raises(BuildError, match=r"esbuild failed on frontend/src/app.js:\n.*missing\.js"):
-        build(project, out, verify=False)
+        build(Project(project), out, verify=False)
 
     assert (out / "marker.txt").read_text() == "old site"
     assert leftovers(project) == []
@@ -146,7 +147,7 @@ def test_refuses_to_replace_a_folder_it_did_not_build(project: Path):
     (project / "notes").mkdir()
     (project / "notes/todo.txt").write_text("keep me")
     with pytest.raises(BuildError, match="refusing to replace .*notes: it is not a site built by Loopcraft"):
-        build(project, project / "notes", verify=False)
+        build(Project(project), project / "notes", verify=False)
     assert (project / "notes/todo.txt").read_text() == "keep me"
 
 
@@ -155,7 +156,7 @@ def test_missing_inputs_are_listed_together(project: Path):
     (project / "templates/index.html").unlink()
     (project / "node_modules").unlink()
     with pytest.raises(BuildError) as caught:
-        build(project, project / "site", verify=False)
+        build(Project(project), project / "site", verify=False)
     message = str(caught.value)
     assert message.startswith("missing files the build needs (run `npm ci`):\n  templates/index.html\n")
     assert "  frontend/src/worker.js\n" in message and "  node_modules/pyodide/pyodide.asm.wasm" in message
@@ -220,7 +221,7 @@ def test_big_files_have_precompressed_copies(project: Path):
     import subprocess
 
     out = project / "site"
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     for name in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs", "pyodide/pyodide-lock.json"):
         original = (out / name).read_bytes()
         assert gzip.decompress((out / f"{name}.gz").read_bytes()) == original
@@ -234,7 +235,7 @@ def test_big_files_have_precompressed_copies(project: Path):
 
 def test_headers_file_asks_for_cross_origin_isolation(project: Path):
     out = project / "site"
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     blocks = read_headers_file((out / "_headers").read_text())
     assert blocks["/*"]["Cross-Origin-Opener-Policy"] == "same-origin"
     assert blocks["/*"]["Cross-Origin-Embedder-Policy"] == "require-corp"
@@ -269,7 +270,7 @@ def test_the_dev_server_rebuilds_when_the_grader_changes(project: Path):
     from loopcraft.watch import DevServer
 
     shipped = project / "site" / "py" / "grader" / "canonical.py"
-    with DevServer(project, project / "site", "127.0.0.1", 0, isolation=True, verify=False, quiet=True) as dev:
+    with DevServer(Project(project), project / "site", "127.0.0.1", 0, isolation=True, verify=False, quiet=True) as dev:
         assert project / "grader" in dev.watched
         assert "# edited" not in shipped.read_text()
         source = project / "grader" / "canonical.py"

@@ -21,6 +21,7 @@ from loopcraft.build import build
 from loopcraft.cache import FOLDER
 from loopcraft.errors import ExerciseError
 from loopcraft.exercises import _resolve_in
+from loopcraft.project import Project
 from tests.helpers import FIXTURES, make_project
 
 ADD = "exercises/basics/add"
@@ -38,7 +39,7 @@ def files(site: Path) -> dict[str, bytes]:
 def cold_build(project: Path) -> dict[str, bytes]:
     """The site built from the same inputs with no build cache, into a folder of its own."""
     shutil.rmtree(project / FOLDER, ignore_errors=True)
-    build(project, project / "cold", verify=False)
+    build(Project(project), project / "cold", verify=False)
     return files(project / "cold")
 
 
@@ -64,8 +65,8 @@ EDITS = {
 @pytest.mark.parametrize("change", EDITS)
 def test_a_rebuild_writes_what_a_cold_build_writes(project: Path, change: str):
     out = project / "site"
-    build(project, out, verify=False)
-    build(project, out, verify=False)  # this one's replaced site is the spare the next build stages into
+    build(Project(project), out, verify=False)
+    build(Project(project), out, verify=False)  # this one's replaced site is the spare the next build stages into
     before = files(out)
     relative, old, new = EDITS[change]
     if old:
@@ -73,7 +74,7 @@ def test_a_rebuild_writes_what_a_cold_build_writes(project: Path, change: str):
     else:
         (project / relative).write_text(new + (project / relative).read_text())
 
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
 
     rebuilt = files(out)
     assert rebuilt != before
@@ -82,7 +83,7 @@ def test_a_rebuild_writes_what_a_cold_build_writes(project: Path, change: str):
 
 def test_a_rebuild_redoes_only_what_changed(project: Path, monkeypatch: pytest.MonkeyPatch):
     out = project / "site"
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     calls = {"yaml": 0, "page": 0, "esbuild": 0}
 
     def counting(module, name: str, what: str):
@@ -98,11 +99,11 @@ def test_a_rebuild_redoes_only_what_changed(project: Path, monkeypatch: pytest.M
     counting(loopcraft.render, "challenge_context", "page")
     counting(loopcraft.bundle, "_esbuild", "esbuild")
 
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     assert calls == {"yaml": 0, "page": 0, "esbuild": 0}
 
     edit(project, f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up")
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     # The edited file; its page and the next one, which links to it; the service worker, which lists the pages.
     assert calls == {"yaml": 1, "page": 2, "esbuild": 1}
 
@@ -113,24 +114,24 @@ def test_changing_a_schema_invalidates_the_files_it_validated(
     schemas = tmp_path / "schemas"
     shutil.copytree(loopcraft.exercises.SCHEMAS, schemas)
     monkeypatch.setattr(loopcraft.exercises, "SCHEMAS", schemas)
-    build(project, project / "site", verify=False)
+    build(Project(project), project / "site", verify=False)
     schema = schemas / "exercise.schema.json"
     schema.write_text(schema.read_text().replace('"minutes": {', '"minutes": {"maximum": 1, ', 1))
 
     with pytest.raises(ExerciseError) as caught:
-        build(project, project / "site", verify=False)
+        build(Project(project), project / "site", verify=False)
 
     (problem,) = caught.value.problems
     assert str(problem) == f"{ADD}/exercise.yaml:5: minutes: 2 is greater than the maximum of 1"
 
 
 def test_problems_outside_a_cached_file_are_still_found(project: Path):
-    build(project, project / "site", verify=False)
+    build(Project(project), project / "site", verify=False)
     (project / "exercises/basics/double/starter.py").unlink()
     (project / f"{ADD}/wrong/typo.py").write_text("def add(a, b):\n    return a + b + 1\n")
 
     with pytest.raises(ExerciseError) as caught:
-        build(project, project / "site", verify=False)
+        build(Project(project), project / "site", verify=False)
 
     assert [str(p) for p in caught.value.problems] == [
         f"{ADD}/exercise.yaml:18: wrong/typo.py is not listed in wrong_solutions, so the build would never check "
@@ -141,7 +142,7 @@ def test_problems_outside_a_cached_file_are_still_found(project: Path):
 
 def test_corrupt_or_unreadable_entries_are_made_again(project: Path):
     out = project / "site"
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
     entries = sorted(p for p in (project / FOLDER / "entries").rglob("*") if p.is_file())
     assert {p.parent.name for p in entries} == {"yaml", "page", "bundle", "bundle-inputs", "template"}
     for i, entry in enumerate(entries):
@@ -155,15 +156,15 @@ def test_corrupt_or_unreadable_entries_are_made_again(project: Path):
             entry.mkdir()  # cannot be read as a file
     edit(project, f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up")
 
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
 
     assert files(out) == cold_build(project)
 
 
 def test_the_spare_site_is_reused_only_where_it_holds_the_right_bytes(project: Path):
     out = project / "site"
-    build(project, out, verify=False)
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
+    build(Project(project), out, verify=False)
     spare = project / FOLDER / "spare-site"
     page = spare / "basics/add/index.html"
     page.unlink()
@@ -180,7 +181,7 @@ def test_the_spare_site_is_reused_only_where_it_holds_the_right_bytes(project: P
     wasm_br.unlink()
     wasm_br.write_bytes(data[:-1])
 
-    build(project, out, verify=False)
+    build(Project(project), out, verify=False)
 
     assert files(out) == cold_build(project)
     assert not any(p.is_symlink() for p in out.rglob("*"))
@@ -188,8 +189,8 @@ def test_the_spare_site_is_reused_only_where_it_holds_the_right_bytes(project: P
 
 def test_staging_never_writes_into_the_site_being_served(project: Path, monkeypatch: pytest.MonkeyPatch):
     out = project / "site"
-    build(project, out, verify=False)
-    build(project, out, verify=False)  # the spare and the site now share the files that did not change
+    build(Project(project), out, verify=False)
+    build(Project(project), out, verify=False)  # the spare and the site now share the files that did not change
     served = files(out)
     edit(project, f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up")
     edit(project, "templates/challenge.html", "<h1>", "<h1 class=t>")
@@ -199,7 +200,7 @@ def test_staging_never_writes_into_the_site_being_served(project: Path, monkeypa
 
     monkeypatch.setattr(loopcraft.sitewriter, "_swap", fail)
     with pytest.raises(RuntimeError, match="swap failed"):
-        build(project, out, verify=False)
+        build(Project(project), out, verify=False)
 
     assert files(out) == served
     assert sorted(p.name for p in project.iterdir() if p.name.startswith(".")) == [".cache"]
@@ -208,9 +209,9 @@ def test_staging_never_writes_into_the_site_being_served(project: Path, monkeypa
 def test_a_cache_folder_that_cannot_be_written_only_costs_time(project: Path):
     (project / ".cache").mkdir()
     (project / FOLDER).write_text("a file, not a folder")
-    build(project, project / "site", verify=False)
+    build(Project(project), project / "site", verify=False)
     edit(project, f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up")
-    build(project, project / "site", verify=False)
+    build(Project(project), project / "site", verify=False)
     assert files(project / "site") == cold_build(project)
 
 

@@ -16,14 +16,14 @@ import pytest
 
 from loopcraft.build import build
 from loopcraft.headers import CSP, ISOLATION, read_headers_file
+from loopcraft.project import Project
 from loopcraft.serve import make_server, url
-from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("headers") / "site"
-    build(ROOT, out, verify=False)
+    build(Project(), out, verify=False)
     return out
 
 

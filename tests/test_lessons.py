@@ -15,6 +15,7 @@ from loopcraft.build import check
 from loopcraft.errors import ExerciseError
 from loopcraft.exercises import load_course
 from loopcraft.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, run_lessons
+from loopcraft.project import Project
 from tests.helpers import FIXTURES, ROOT
 
 LESSON_YAML = """\
@@ -71,7 +72,7 @@ def problems(root: Path, runner) -> list[str]:
         tracks = load_course(root)
     except ExerciseError as exc:
         return [str(p) for p in exc.errors]
-    _, found = run_lessons(root, [lesson for track in tracks for lesson in track.lessons], runner=runner)
+    _, found = run_lessons(Project(root), [lesson for track in tracks for lesson in track.lessons], runner=runner)
     return [str(p) for p in found if not p.note]
 
 
@@ -81,7 +82,7 @@ def test_a_lesson_loads_in_course_order_and_its_blocks_run(course, pyodide_runne
     assert [ex.slug for ex in track.exercises] == ["add", "double"]
     lesson = track.lessons[0]
     assert [(b.line, b.raises) for b in lesson.blocks] == [(3, False)]
-    runs, found = run_lessons(course, [lesson], runner=pyodide_runner)
+    runs, found = run_lessons(Project(course), [lesson], runner=pyodide_runner)
     assert found == []
     (block,) = runs[("basics", "printing")].blocks
     assert (block.output, block.value, block.error) == ("hello\n", "5", None)
@@ -178,7 +179,7 @@ def test_a_lesson_missing_from_track_yaml_is_an_error(course):
 
 
 def test_check_of_the_real_course_runs_every_lesson_clean():
-    report = check(ROOT, verify=False, lessons=True)
+    report = check(Project(), verify=False, lessons=True)
     assert [str(p) for p in report.problems if not p.note] == []
     lessons = [lesson for track in report.tracks for lesson in track.lessons]
     assert len(lessons) >= 6
@@ -190,7 +191,9 @@ def test_seed_programs_print_what_the_seeds_say(pyodide_runner):
     """Seed 000's weather agent (Paris answered, Atlantis refused) and seed 002's parser (prose refused)."""
     (track,) = load_course(ROOT)
     by_slug = {lesson.slug: lesson for lesson in track.lessons}
-    runs, _ = run_lessons(ROOT, [by_slug["recite-the-loop"], by_slug["the-action-contract"]], runner=pyodide_runner)
+    runs, _ = run_lessons(
+        Project(), [by_slug["recite-the-loop"], by_slug["the-action-contract"]], runner=pyodide_runner
+    )
     weather = runs[("build-an-agent", "recite-the-loop")].blocks[0].output
     assert "STATUS: ok ANSWER: Paris is 18C and cloudy." in weather
     assert "STATUS: ok ANSWER: cannot: unknown city" in weather
@@ -249,7 +252,7 @@ def test_a_lesson_page_has_its_hooks_callouts_and_no_answer_in_plain_sight(pyodi
     from loopcraft.render import render_pages
 
     tracks = load_course(ROOT)
-    runs, _ = run_lessons(ROOT, [lesson for track in tracks for lesson in track.lessons], runner=pyodide_runner)
+    runs, _ = run_lessons(Project(), [lesson for track in tracks for lesson in track.lessons], runner=pyodide_runner)
     pages = render_pages(ROOT / "templates", tracks, "test", lesson_runs=runs)
     lesson = next(item for item in tracks[0].lessons if item.slug == "the-action-contract")
     html = pages["build-an-agent/the-action-contract/index.html"]

@@ -15,6 +15,7 @@ import pytest
 from loopcraft import mutate
 from loopcraft.cache import BuildCache
 from loopcraft.exercises import load_course
+from loopcraft.project import Project
 from tests.helpers import FIXTURES, make_project
 from tests.helpers import run_cli as run
 
@@ -159,14 +160,14 @@ def test_strengthen_proposes_a_case_that_catches_what_a_weakened_case_set_misses
 
 def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch: pytest.MonkeyPatch):
     tracks = load_course(project)
-    first, _ = mutate.score_course(project, tracks, BuildCache(project))
+    first, _ = mutate.score_course(Project(project), tracks, BuildCache(project))
     assert [s.cached for s in first] == [False]
 
     def no_pyodide(*args, **kwargs):
         raise AssertionError("Pyodide started for an unchanged challenge")
 
     monkeypatch.setattr(mutate, "PyodideRunner", no_pyodide)
-    again, problems = mutate.score_course(project, load_course(project), BuildCache(project))
+    again, problems = mutate.score_course(Project(project), load_course(project), BuildCache(project))
     assert [s.cached for s in again] == [True]
     assert (again[0].outcomes, problems) == (first[0].outcomes, [])
 
@@ -174,7 +175,7 @@ def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch:
     yaml = project / YAML
     yaml.write_text(yaml.read_text().replace("limit: 4}\n    expected: 2", "limit: 6}\n    expected: 3"))
     with pytest.raises(AssertionError, match="Pyodide started"):
-        mutate.score_course(project, load_course(project), BuildCache(project))
+        mutate.score_course(Project(project), load_course(project), BuildCache(project))
 
 
 def test_a_second_check_of_an_unchanged_course_starts_no_pyodide(project: Path, monkeypatch: pytest.MonkeyPatch):
@@ -182,7 +183,7 @@ def test_a_second_check_of_an_unchanged_course_starts_no_pyodide(project: Path, 
     from loopcraft import pyodide, verify
     from loopcraft.build import check
 
-    first = check(project)
+    first = check(Project(project))
     assert first.scenarios == {"counting/count-below": 200}
 
     def no_pyodide(*args, **kwargs):
@@ -190,6 +191,6 @@ def test_a_second_check_of_an_unchanged_course_starts_no_pyodide(project: Path, 
 
     for module in (verify, mutate, pyodide):  # check's scenario stage takes pyodide's when it needs one
         monkeypatch.setattr(module, "PyodideRunner", no_pyodide)
-    again = check(project)
+    again = check(Project(project))
     assert [str(p) for p in again.problems] == [str(p) for p in first.problems]
     assert [s.caught for s in again.strengths] == [s.caught for s in first.strengths]

@@ -16,6 +16,7 @@ from grader.canonical import canonical_json, digest
 from loopcraft.build import build
 from loopcraft.errors import ExerciseError
 from loopcraft.exercises import find_exercise, load_course
+from loopcraft.project import Project
 from loopcraft.render import challenge_context, challenge_inputs, salt, solution_key
 from tests.helpers import FIXTURES, ROOT
 
@@ -93,7 +94,7 @@ def test_the_built_site_holds_no_trace_of_a_private_case(tmp_path: Path):
     """Every private case of the real course: its name, its expected value in any of the forms a page writes
     values in, and the digest it would have as a hidden case, are in no byte of the site."""
     out = tmp_path / "site"
-    build(ROOT, out, verify=False)
+    build(Project(), out, verify=False)
     site = b"\n".join(
         path.read_bytes() for path in sorted(out.rglob("*")) if path.is_file() and path.suffix not in {".br", ".gz"}
     )

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from grader.canonical import canonical_json
 from loopcraft.exercises import Part, load_course
 from loopcraft.lessons import run_lessons
+from loopcraft.project import Project
 from loopcraft.render import challenge_context, challenge_inputs, render_pages, salt, solution_key
 from tests.helpers import ROOT, check_golden
 
@@ -48,7 +49,7 @@ def fixture_track():
 def course(pyodide_runner):
     """The real course, rendered with the real templates (its lessons' code run in Pyodide, as a build does)."""
     tracks = load_course(ROOT)
-    runs, _ = run_lessons(ROOT, [lesson for track in tracks for lesson in track.lessons], runner=pyodide_runner)
+    runs, _ = run_lessons(Project(), [lesson for track in tracks for lesson in track.lessons], runner=pyodide_runner)
     return tracks, render_pages(ROOT / "templates", tracks, "test", lesson_runs=runs)
 
 
