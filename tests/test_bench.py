@@ -27,8 +27,20 @@ def test_bench_runs_and_writes_its_results(tmp_path):
     printed = bench("run.py", "--quick", "--out", str(out))
     result = json.loads(out.read_text())
     (network,) = result["browser"].values()
-    for key in ("floor", "editor", "ready", "first_verdict", "second_visit", "rerun", "bytes", "floor_bytes"):
+    for key in (
+        "floor",
+        "editor",
+        "ready",
+        "first_verdict",
+        "second_visit",
+        "closed_early",
+        "rerun",
+        "bytes",
+        "floor_bytes",
+    ):
         assert network[key] > 0, key
+    # The first page of that visit was closed 1 s after Python was ready: the second restored what it kept.
+    assert network["samples"]["closed_early_starts"] == ["restored"]
     assert set(result["build"]) == {"2", "4", "rebuild_one"}
     assert all(b["seconds"] > 0 and b["peak_mb"] > 0 for b in result["build"].values())
     assert result["core_bytes"] > 0 and result["goals"]

@@ -10,7 +10,7 @@ import sys
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, cases_of, serve_time_limit
+from tests.helpers import ROOT, cases_of, serve_time_limit, wait_for_snapshot
 
 CEL = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
 SLOW_LOAD_MS = 90_000  # Pyodide loads in seconds; a restarted worker loads again
@@ -176,6 +176,28 @@ def test_stop_ends_a_run_at_once_and_says_so(page: Page, site_url: str, servers:
     # Python is sound afterwards: the next run passes.
     page.get_by_test_id("upload").set_input_files(CEL / "solution.py")
     assert set(run_and_wait(page).values()) == {"pass"}
+
+
+@pytest.mark.first_visit
+def test_a_first_visit_keeps_pythons_snapshot_though_the_page_is_never_idle(page: Page, isolated_url: str):
+    # This page may do background work (the tests' pages are quiet): the snapshot is such work.
+    page.add_init_script("localStorage.removeItem('loopcraft.background')")
+    serve_time_limit(page, 600)
+    open_challenge(page, isolated_url, "consecutive-error-limit", python=False)
+    # Busy from the start: Run pressed while Python loads, on a loop no limit here ends. A snapshot made only once the
+    # page had been idle for a moment (as it was) would never be made.
+    replace_code(page, looping_on("1+2?"))
+    page.keyboard.press("Control+Enter")
+    expect(page.get_by_test_id("status")).to_have_text(re.compile("Running case 1 of"), timeout=SLOW_LOAD_MS)
+    assert page.locator("body").get_attribute("data-python-start") == "missing"
+    wait_for_snapshot(page)
+    page.get_by_test_id("stop").click()
+    page.close()
+    # The next page, in the same browser, restores Python from it instead of booting it.
+    second = page.context.new_page()
+    second.goto(isolated_url + "build-an-agent/consecutive-error-limit/")
+    expect(second.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_LOAD_MS)
+    assert second.locator("body").get_attribute("data-python-start") == "restored"
 
 
 # The reference solution, wrong on two cases: a visible one in the middle and the hidden last one.
