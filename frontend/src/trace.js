@@ -33,8 +33,10 @@ export function renderTrace(events) {
 function describe(event, modelCall, lastReply) {
   switch (event.kind) {
     case "model": {
+      // A loop may add anything to its transcript (None, a number): what is not a message is shown as it is.
       const rows = (Array.isArray(event.messages) ? event.messages : []).map((m) =>
-        m.role === "assistant" && lastReply && m.content === lastReply.text
+        m === null || typeof m !== "object" ? { label: "", text: repr(m) }
+        : m.role === "assistant" && lastReply && m.content === lastReply.text
           ? { label: "assistant", text: `(the reply of step ${lastReply.step})`, muted: true }
           : { label: text(m.role), text: text(m.content) });
       if (!rows.length) rows.push({ label: "", text: "(no new messages)", muted: true });

@@ -5,12 +5,19 @@ the file itself is refused), in real Chromium, light and dark, on a phone; axe-c
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from loopcraft.classroom import course_exercises
 from loopcraft.classroom.pages import page_name
+from loopcraft.classroom.report import write_class_pages
+from loopcraft.classroom.store import VerdictStore
+from loopcraft.printable import file_name
+from loopcraft.project import Project
+from loopcraft.render import tojson_script
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.class_fixture import DISPATCH, HOSTILE, LIMIT, build
 
@@ -91,6 +98,43 @@ def test_a_hostile_name_is_only_text_and_a_refused_hand_in_says_why(browser: Bro
     page, problems = open_offline(browser, (klass / "feedback" / page_name("refused")).as_uri())
     expect(page.locator('[data-testid="hand-in-error"]')).to_be_visible()
     assert_no_violations_in_either_theme(page, "a refused hand-in's feedback")
+    assert problems == []
+
+
+def test_what_a_learners_loop_left_in_a_trace_never_stops_the_page_drawing_the_other_cases(
+    browser: Browser, klass: Path, tmp_path: Path
+):
+    # A loop may add anything to its transcript, and a sandbox that records it as it is (action_sandbox.py, once
+    # its script is spent) puts None in a trace's messages: the page read `.role` of it and drew no case after it.
+    out = tmp_path / "class"
+    shutil.copytree(klass, out)
+    path = out / "verdicts" / file_name("solo") / f"{LIMIT}.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["result"]["tests"][0]["trace"][:0] = [{"kind": "model", "messages": [None, 5, "text"], "reply": "x"}]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    doc = json.loads((out / "gradebook.json").read_text())
+    exercises = [ex for ex in course_exercises(Project()) if ex.slug in doc["challenges"]]
+    write_class_pages(out, doc, VerdictStore(out), exercises)
+    row = next(r for r in doc["learners"] if r["learner"] == "solo")
+    # And a case the page cannot draw at all (its data damaged by hand): it is shown by its name and status.
+    feedback = out / "feedback" / page_name("solo")
+    html = feedback.read_text(encoding="utf-8")
+    start = html.index('id="feedback-data">') + len('id="feedback-data">')
+    end = html.index("</script>", start)
+    data = json.loads(html[start:end])
+    damaged = data["challenges"][0]["cases"][1]
+    damaged["expected_json"] = "{"
+    feedback.write_text(html[:start] + str(tojson_script(data)) + html[end:], encoding="utf-8")
+    page, problems = open_offline(browser, feedback.as_uri())
+    expect(page.locator('[data-testid="feedback-case"]')).to_have_count(
+        sum(row["challenges"][s]["total"] for s in (LIMIT, DISPATCH))
+    )
+    first = page.locator(f'[data-testid="feedback-case"][data-challenge="{LIMIT}"]').first
+    first.locator('[data-testid="trace"] summary').click()
+    expect(first.locator('[data-testid="trace-step"]').first).to_contain_text("None")
+    shown = page.locator(f'[data-testid="feedback-case"][data-case={json.dumps(damaged["name"], ensure_ascii=False)}]')
+    expect(shown).to_have_attribute("data-status", damaged["result"]["status"])
+    expect(shown.locator('[data-testid="message"]')).to_contain_text("could not be shown here")
     assert problems == []
 
 
