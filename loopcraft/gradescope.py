@@ -101,19 +101,28 @@ def _challenges(project: Project) -> list[tuple[Track, Exercise]]:
     return _chosen(load_course(project.root, cache=BuildCache(project.root)), config["challenges"])
 
 
+def value_text(value) -> str:
+    """A value in a test's output: indented while that costs little, compact otherwise (a list nested 98 deep,
+    indented, grew a bounded result 100 times over), as text any output can hold (a lone surrogate, which no UTF-8
+    file can, escaped: one returned made results.json unwritable, and the student got no score at all)."""
+    compact = json.dumps(value, ensure_ascii=False)
+    indented = json.dumps(value, ensure_ascii=False, indent=1)
+    return lines(indented if len(indented) <= 2 * len(compact) + 2_000 else compact)
+
+
 def case_text(view: dict) -> str:
     """A case as a student reads it in Gradescope's test output, from what they may see of it (`learner_view`)."""
     out = [lines(view["message"])] if view.get("message") else []
     if "expected" in view:
-        out += ["Expected:", json.dumps(view["expected"], ensure_ascii=False, indent=1)]
-        out += ["Your function returned:", json.dumps(view.get("actual"), ensure_ascii=False, indent=1)]
+        out += ["Expected:", value_text(view["expected"])]
+        out += ["Your function returned:", value_text(view.get("actual"))]
     if view.get("output"):
         out += ["Printed:", lines(view["output"])]
     if view.get("trace"):
         out.append("Trace:")
         for event in view["trace"]:
             rest = {key: value for key, value in event.items() if key != "kind"}
-            out.append(f"  {event.get('kind')}: {lines(json.dumps(rest, ensure_ascii=False))}")
+            out.append(lines(f"  {event.get('kind')}: {json.dumps(rest, ensure_ascii=False)}"))
     if view.get("truncated"):
         out.append(f"(cut short: {', '.join(view['truncated'])})")
     return "\n".join(out)

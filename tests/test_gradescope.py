@@ -15,9 +15,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grader.results import PRIVATE_NOTE
+from grader.canonical import canonical_json
+from grader.judge import judge_run
+from grader.results import CASE_CHARS, PRIVATE_NOTE, SUBMISSION_CHARS, value_outcome
 from loopcraft.exercises import find_exercise
-from loopcraft.gradescope import requirements
+from loopcraft.gradescope import requirements, results
+from loopcraft.grading import judged_case
 from tests.helpers import ROOT, course_copy
 
 LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
@@ -149,3 +152,25 @@ def test_an_empty_submission_scores_nothing_and_says_why(course, tmp_path):
     doc = run_autograder(root)
     assert doc["score"] == 0 and {t["status"] for t in doc["tests"]} == {"failed"}
     assert "No Python file (.py) in your submission." in doc["output"]
+
+
+def test_what_a_student_s_code_returns_reaches_results_json_bounded_and_writable():
+    # A lone surrogate returned (no UTF-8 file can hold one) made results.json unwritable: no score at all. A list
+    # nested 97 deep, indented in the output, made a bounded result a hundred times larger.
+    ex = find_exercise(ROOT, LIMIT)
+    deep = [0] * 3_000
+    for _ in range(96):
+        deep = [deep]
+    returned = [{"answer": "\ud800 half", "steps": 1}, deep]
+    outcomes = [
+        value_outcome(canonical_json(returned[i % 2]), "printed \udc00", [{"kind": "tool\ud800", "x": "\ud800"}])
+        for i in range(len(ex.cases))
+    ]
+    result = judge_run([judged_case(c) for c in ex.cases], outcomes, ex.time_limit_seconds)
+    doc = results([(ex, 1.0, result)])
+    written = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")  # run() writes it so
+    jsonschema.validate(json.loads(written), SCHEMA)
+    assert len(written) < 3 * SUBMISSION_CHARS
+    assert all(len(test["output"]) < 3 * CASE_CHARS for test in doc["tests"])
+    shown = [test["output"] for test, case in zip(doc["tests"], ex.cases, strict=True) if not case.hidden]
+    assert any("\\ud800 half" in output for output in shown) and any("[[[[" in output for output in shown)
