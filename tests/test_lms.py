@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from loopcraft.classroom import lms
 from loopcraft.errors import ExerciseError
 from loopcraft.exercises import load_course
 from loopcraft.printable import file_name
@@ -145,7 +146,7 @@ def test_the_canvas_import_has_the_exports_columns_and_the_points_of_the_cases_p
         "twice_18": ("18", "Canvas user 18 is not in the roster"),
         "readme.txt": ("", "no Canvas id: not handed in through Canvas's download"),
     }
-    assert "not in the roster, so not in canvas-import.csv: 3" in (canvas / "stderr.txt").read_text()
+    assert "left out of canvas-import.csv: 3" in (canvas / "stderr.txt").read_text()
 
 
 def test_grading_the_canvas_download_again_grades_nothing_and_writes_the_same_files(canvas, tmp_path):
@@ -298,3 +299,37 @@ def test_points_name_challenges_of_their_track(tmp_path):
     ]
     track.write_text(track.read_text().replace("  no-such-challenge: 2\n", ""))
     assert load_course(course)[0].points_of(LIMIT) == 3 and load_course(course)[0].points_of("other") == 1
+
+
+def test_a_learner_whose_lms_key_a_spreadsheet_would_run_is_listed_never_altered(tmp_path):
+    # Moodle matches an import's rows by a key (email, ID number, username) that a learner may choose: one starting
+    # with "-", "+" or "@" was written neutralised ("'-eve@..."), which Moodle matches with no one, while the run said
+    # every learner was in the import. Such a learner is listed instead; a name is only shown, so neutralised.
+    roster = tmp_path / "worksheet.csv"
+    roster.write_text(
+        csv_text(
+            [
+                ["Identifier", "Full name", "Email address", "Status", "Grade"],
+                ["Participant 11", "Eve Minus", "-eve@example.org", "", ""],
+                ["Participant 12", "Ann Plus", "+ann@example.org", "", ""],
+                ["Participant 13", '=HYPERLINK("http://x.invalid")', "hal@example.org", "", ""],
+            ]
+        ),
+        encoding="utf-8",
+    )
+    cell = {"status": "pass", "passed": 3, "total": 3}
+    rows = [
+        {"learner": f"{name}_{user}", "name": name, "origin": "", "error": None, "notes": [], "lms": {"moodle": user},
+         "challenges": {LIMIT: cell}}
+        for name, user in (("Eve Minus", "11"), ("Ann Plus", "12"), ('=HYPERLINK("http://x.invalid")', "13"))
+    ]  # fmt: skip
+    told = lms.write(
+        tmp_path, {"challenges": [LIMIT], "learners": rows}, lms.prepare("moodle", roster, [TRACK], [LIMIT])
+    )
+    assert told[0] == "moodle-import.csv: 1 of the roster's 3 learners"
+    imported = table(tmp_path / "moodle-import.csv")
+    assert imported[1:] == [['\'=HYPERLINK("http://x.invalid")', "hal@example.org", "1"]]
+    listed = {r[3]: r[4] for r in table(tmp_path / "moodle-unmatched.csv")[1:]}
+    assert set(listed) == {"11", "12"} and all("enter this learner's grade by hand" in why for why in listed.values())
+    cells = [c for path in tmp_path.glob("moodle-*.csv") for r in table(path) for c in r]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")]

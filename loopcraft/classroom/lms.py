@@ -188,6 +188,21 @@ def _match(learner: dict, export: Export, keys: dict[str, list[int]]) -> tuple[i
     return None, f"{'Canvas user' if export.lms == 'canvas' else 'Moodle participant'} {user} is not in the roster"
 
 
+def _unsafe_key(export: Export, roster_row: dict[str, str]) -> str | None:
+    """Why a roster row's import line cannot be written, if it cannot: a cell the LMS matches the learner by (a
+    learner may choose their email) that a spreadsheet would run as a formula. Neutralised, the LMS would match no
+    one with it; as it is, the import is not safe to open. So the learner is listed, to be graded by hand."""
+    keys = ["ID"] if export.lms == "canvas" else MOODLE_KEYS
+    for key in keys:
+        value = roster_row.get(key)
+        if value is not None and csv_cell(value) != value:
+            return (
+                f"the roster's {key} {csv_cell(value)} would be read as a formula by a spreadsheet (or holds a control "
+                "character), and altered the LMS would match no one by it: enter this learner's grade by hand"
+            )
+    return None
+
+
 def _score(cell: dict, points: float) -> str:
     if cell["status"] == "missing":
         return ""
@@ -225,6 +240,9 @@ def write(out: Path, doc: dict, export: Export) -> list[str]:
         if len(learners) > 1:  # several learners for one roster row: none of them is known to be its
             del matched[row]
             unmatched.extend((learner, f"{len(learners)} learners match one roster row") for learner in learners)
+        elif (unsafe := _unsafe_key(export, export.roster.rows[row])) is not None:
+            del matched[row]
+            unmatched.append((learners[0], unsafe))
     known = CANVAS_IDENTITY if export.lms == "canvas" else MOODLE_IDENTITY
     identity = [name for name in known if name in export.roster.header]
     columns = list(export.columns.values())
@@ -243,5 +261,5 @@ def write(out: Path, doc: dict, export: Export) -> list[str]:
     write_atomically(out / f"{export.lms}-unmatched.csv", _csv(listing))
     said = [f"{name}: {len(matched)} of the roster's {len(export.roster.rows)} learners"]
     if unmatched:
-        said.append(f"not in the roster, so not in {name}: {len(unmatched)} (see {export.lms}-unmatched.csv)")
+        said.append(f"left out of {name}: {len(unmatched)} (see {export.lms}-unmatched.csv, which says why)")
     return said
