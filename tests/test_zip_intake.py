@@ -26,7 +26,7 @@ from loopcraft.errors import LoopcraftError
 from loopcraft.exercises import load_course
 from loopcraft.printable import name_from_bytes
 from tests.helpers import ROOT
-from tests.zips import LIMIT, RIGHT, Member, build, canvas_name, deflated, moodle_folder, zip_folder
+from tests.zips import LIMIT, RIGHT, Member, build, canvas_name, deflated, moodle_folder, overlapping, zip_folder
 
 EXERCISES = [ex for track in load_course(ROOT) for ex in track.exercises]
 SLUGS = [ex.slug for ex in EXERCISES]
@@ -477,3 +477,15 @@ def test_an_entry_of_no_learner_never_takes_a_learners_row(tmp_path):
     strays = {id_: learner for id_, learner in learners.items() if learner.error is not None}
     assert sorted(strays) == ["doejohn_11 #1", "doejohn_11 #1 #1"]
     assert all("not named as Canvas names a learner's file" in learner.error for learner in strays.values())
+
+
+def test_entries_whose_data_overlaps_are_refused_and_spend_nothing_of_the_zips_budget(tmp_path):
+    # 260 stored entries, each running over all the later ones: 270 KB read as 34 MB, more than the zip's budget
+    # (100 times its size), so the learners after them were refused. An entry running into the next is damaged.
+    crafted = [f"a{i:03d}/{LIMIT}.py" for i in range(260)]
+    honest = [Member(f"z{i}/{LIMIT}.py", RIGHT, deflate=False) for i in range(3)]
+    learners = read(tmp_path, overlapping(crafted, b"# pad\n" * 150, honest))
+    for i in range(259):
+        assert "overlaps another entry's" in learners[f"a{i:03d}"].sources[LIMIT].error
+    assert learners["a259"].sources[LIMIT].text == "# pad\n" * 150  # the last runs into no other
+    assert [learners[f"z{i}"].sources[LIMIT].text for i in range(3)] == [RIGHT] * 3

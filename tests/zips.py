@@ -110,6 +110,44 @@ def build(members: list[Member], prefix: bytes = b"", zip64: bool = False) -> by
     return out.getvalue()
 
 
+def overlapping(names: list[str], pad: bytes, then: list[Member]) -> bytes:
+    """A zip whose first entries overlap (as in David Fifield's non-recursive zip bomb): each is stored, and its data
+    runs from its own header's end over every later one's header and data, `pad` after each header; then `then`,
+    plain stored entries. Read whole, entry after entry, the same bytes are read as many times as there are
+    entries."""
+
+    def local(name: bytes, data: bytes) -> bytes:
+        return struct.pack(
+            "<4sHHHHHIIIHH", b"PK\x03\x04", 20, 0, 0, 0, 0x21, zlib.crc32(data), len(data), len(data), len(name), 0
+        )
+
+    raws = [name.encode() for name in names]
+    out, at = bytearray(), []
+    for raw in raws:
+        at.append(len(out))
+        out += bytes(30 + len(raw)) + pad
+    end = len(out)
+    for i in reversed(range(len(raws))):  # from the last: a header's checksum covers the later headers
+        start = at[i] + 30 + len(raws[i])
+        out[at[i] : start] = local(raws[i], bytes(out[start:end])) + raws[i]
+    entries = [(raw, at[i], bytes(out[at[i] + 30 + len(raw) : end])) for i, raw in enumerate(raws)]
+    for m in then:
+        entries.append((m.raw, len(out), m.content))
+        out += local(m.raw, m.content) + m.raw + m.content
+    central = b"".join(
+        struct.pack(
+            "<4sBBHHHHHIIIHHHHHII", b"PK\x01\x02", 20, 3, 20, 0, 0, 0, 0x21, zlib.crc32(data), len(data),
+            len(data), len(raw), 0, 0, 0, 0, (stat.S_IFREG | 0o644) << 16, offset,
+        )
+        + raw
+        for raw, offset, data in entries
+    )  # fmt: skip
+    count = len(entries)
+    return (
+        bytes(out) + central + struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, count, count, len(central), len(out), 0)
+    )
+
+
 def zip_folder(folder: Path) -> list[Member]:
     """What a zip tool makes of `folder`: names as the file system's bytes, links and FIFOs kept as what they are
     (a link's data is its target), a folder as an entry of its own."""

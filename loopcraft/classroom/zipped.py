@@ -14,7 +14,8 @@ One learner per LMS user, keyed by the LMS's id (kept in `Learner.lms`, to match
 
 Every hazard of an entry is that entry's learner's, never the class's: a path with `..` or an absolute one, a link
 or a device (the entry's Unix mode), a name that is not UTF-8 (flagged UTF-8 and not, or not flagged and neither
-ASCII nor UTF-8), two entries of one name, an encrypted entry, an unknown compression method, a damaged entry, a zip
+ASCII nor UTF-8), two entries of one name, an encrypted entry, an unknown compression method, a damaged entry (one whose
+data overlaps another's too: read again and again from the same bytes, it would spend the budget below), a zip
 bomb (each entry read through the decompressor up to its cap plus one byte, whatever size it declares; at most
 MAX_RATIO times its compressed size past RATIO_GRACE; the whole zip at most min(TOTAL_BYTES, MAX_RATIO times its own
 size)). An entry that is a challenge's file is that challenge's error; one that is not is left aside and noted; one
@@ -33,7 +34,7 @@ import struct
 import zlib
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import BinaryIO
@@ -152,7 +153,22 @@ def read_index(f: BinaryIO, size: int, path: Path) -> tuple[list[Entry], int]:
         except (ValueError, struct.error) as exc:
             damaged = f"its record in the zip's index is damaged ({exc})"
         entries.append(Entry(raw, flags, method, crc, csize, usize, offset, external >> 16, damaged))
-    return entries, start
+    return _overlapping(entries, cd_offset), start
+
+
+def _overlapping(entries: list[Entry], cd_offset: int) -> list[Entry]:
+    """`entries`, those whose data runs into the next entry's (or into the index) marked damaged. A zip crafted so
+    that entries overlap is read many times over from the same bytes: 260 entries each holding all the later ones
+    spent the whole zip's budget on 270 KB, and the learners after them were refused."""
+    by_offset = sorted(range(len(entries)), key=lambda i: entries[i].offset)
+    out = list(entries)
+    for here, after in zip(by_offset, [*by_offset[1:], None], strict=True):
+        entry = entries[here]
+        limit = cd_offset if after is None else entries[after].offset
+        # Its local header (at least 30 bytes and its name: its extra field may be longer), then its data.
+        if entry.damaged is None and entry.offset + _LOCAL_HEADER.size + len(entry.raw) + entry.csize > limit:
+            out[here] = replace(entry, damaged="its data overlaps another entry's in the zip (a crafted zip)")
+    return out
 
 
 class Reader:
