@@ -158,10 +158,12 @@ def _private(name: str, status: str) -> dict:
     }
 
 
-def failed_submission(names: list[str], message: str, *, private: set[str] = frozenset()) -> RunResult:
+def failed_submission(cases: list, message: str) -> RunResult:
     """The verdict of a submission that could not be run at all (unreadable, too large, or it broke the grader
-    twice): an error, with `message` for the learner, every case an error."""
-    tests = [CaseResult(n, Status.ERROR, message, hidden=n in private, private=n in private) for n in names]
+    twice): an error, with `message` for the learner, every case an error, written as its kind is (`cases`: the
+    challenge's, each with a `name`, `hidden` and `private`). A hidden case written as a visible one showed, on a
+    feedback page and in Gradescope, as a visible case expecting None."""
+    tests = [CaseResult(c.name, Status.ERROR, message, hidden=c.hidden, private=c.private) for c in cases]
     return RunResult(status="error", message=message, tests=tests)
 
 

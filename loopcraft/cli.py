@@ -55,8 +55,7 @@ def format_text(origin: str, doc: dict) -> str:
 
 def _verdict(grader: Grader, exercise: Exercise, source: Source) -> RunResult:
     if source.error is not None:
-        private = {c.name for c in exercise.cases if c.private}
-        return failed_submission([c.name for c in exercise.cases], source.error, private=private)
+        return failed_submission(exercise.cases, source.error)
     return grader.grade(exercise, source.text)
 
 

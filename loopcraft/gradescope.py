@@ -168,8 +168,7 @@ def run(project: Project, root: Path) -> int:
             if source is not None and source.error is None and learner.error is None:
                 result = grader.grade(ex, source.text)
             else:
-                private = {c.name for c in ex.cases if c.private}
-                result = failed_submission([c.name for c in ex.cases], problem, private=private)
+                result = failed_submission(ex.cases, problem)
             graded.append((ex, track.points_of(ex.slug), result))
     for failure in grader.failures:
         print(f"a submission stopped the runner twice; it said: {failure[:2000]}", file=sys.stderr)

@@ -88,8 +88,7 @@ class Grader:
                 self.close()
                 if attempt == 2:
                     self.failures.append(str(exc))
-        private = {c.name for c in exercise.cases if c.private}
-        return failed_submission([c.name for c in exercise.cases], RUNNER_FAILED, private=private)
+        return failed_submission(exercise.cases, RUNNER_FAILED)
 
     def close(self) -> None:
         if self._runner is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,13 +91,19 @@ def test_a_private_case_shows_its_name_and_status_only_unless_the_instructor_ask
 
 
 def test_a_submission_that_could_not_be_run_is_an_error_in_every_case():
-    result = failed_submission(["a", "b"], "a.py: a link; only regular files are read", private={"b"})
+    cases = [
+        SimpleNamespace(name=n, hidden=h, private=p)
+        for n, h, p in [("a", False, False), ("h", True, False), ("b", True, True)]
+    ]
+    result = failed_submission(cases, "a.py: a link; only regular files are read")
     doc = result.to_dict()
     assert doc["status"] == "error" and doc["message"] == "a.py: a link; only regular files are read"
-    assert [(t["name"], t["status"], t["message"]) for t in doc["tests"]] == [
-        ("a", "error", "a.py: a link; only regular files are read"),
-        ("b", "error", PRIVATE_NOTE),
+    assert [(t["name"], t["status"], t["message"], t["hidden"]) for t in doc["tests"]] == [
+        ("a", "error", "a.py: a link; only regular files are read", False),
+        ("h", "error", "a.py: a link; only regular files are read", True),  # written as the hidden case it is
+        ("b", "error", PRIVATE_NOTE, True),
     ]
+    assert "expected" not in doc["tests"][1]
 
 
 def test_time_limits_read_the_same_everywhere():

@@ -149,8 +149,7 @@ def main_class(args, project: Project) -> int:
             elif source.error is not None:
                 # Nothing to run: its verdict is the reason, stored like any other.
                 refused += 1
-                private = {c.name for c in ex.cases if c.private}
-                result = failed_submission([c.name for c in ex.cases], source.error, private=private)
+                result = failed_submission(ex.cases, source.error)
                 store.put(learner, ex.slug, source, sub.key, result.to_dict())
                 _say(f"error: {one_line(source.error)}")
             else:
