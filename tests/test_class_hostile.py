@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -17,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.results import SUBMISSION_CHARS
+from grader.results import PRIVATE_NOTE, SUBMISSION_CHARS, failed_submission
+from loopcraft.classroom import gradebook
+from loopcraft.classroom.intake import Learner, Source
+from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore
 from loopcraft.exercises import find_exercise
 from loopcraft.printable import file_name
 from tests.helpers import ROOT, course_copy
@@ -197,6 +201,103 @@ def test_merge_refuses_what_is_not_a_gradebook_with_its_path_and_why(tmp_path, b
     assert f"{shard / 'gradebook.json'}:" in proc.stderr and said in proc.stderr, proc.stderr
 
 
+def write_shard(folder: Path, course: Path) -> Path:
+    """A shard as `class --shard` leaves it, of one learner whose hand-in was refused (nothing to grade): the verdict
+    file that says so, and the gradebook."""
+    ex = find_exercise(course, SLUG)
+    store = VerdictStore(folder)
+    learner = Learner(id="sam", name="sam", origin="sam/")
+    learner.sources[SLUG] = Source(f"sam/{SLUG}.py", text="def run_agent(**kw):\n    return {}\n")
+    result = failed_submission(ex.cases, "refused")
+    store.put(learner, SLUG, learner.sources[SLUG], "0" * 64, result.to_dict())
+    gradebook.write_book(folder, gradebook.book([SLUG], [gradebook.row(learner, {SLUG: len(ex.cases)}, store)]))
+    return store.path("sam", SLUG)
+
+
+def edit_json(path: Path, change) -> None:
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+
+
+def deep_value(record: dict) -> None:
+    case = next(t for t in record["result"]["tests"] if not t["hidden"])
+    case["actual"] = json.loads("[" * 150 + "]" * 150)
+    case["status"] = "fail"
+
+
+def lying_cell(book: dict) -> None:
+    book["learners"][0]["challenges"][SLUG].update(
+        status="pass", passed=book["learners"][0]["challenges"][SLUG]["total"]
+    )
+
+
+# A folder posing as a shard (or one damaged): what it holds instead of what `class --shard` writes, and what merge
+# must say of it. Each stops the merge with the file's path and why, before anything is written.
+POSING = {
+    "a-verdict-linked-to-dev-zero": (
+        lambda verdict, book: (verdict.unlink(), verdict.symlink_to("/dev/zero")),
+        "a link",
+    ),
+    "a-verdict-that-is-a-fifo": (lambda verdict, book: (verdict.unlink(), os.mkfifo(verdict)), "not a regular file"),
+    "a-gradebook-linked-to-dev-zero": (lambda verdict, book: (book.unlink(), book.symlink_to("/dev/zero")), "a link"),
+    "a-verdict-too-big-to-be-one": (
+        lambda verdict, book: verdict.write_text(" " * VERDICT_BYTES + verdict.read_text()),
+        "over the 16,777,216 bytes",
+    ),
+    "a-source-longer-than-a-hand-in": (
+        lambda verdict, book: edit_json(verdict, lambda r: r.update(source="#" * 300_000)),
+        "not a verdict of this class: at source:",
+    ),
+    "nan-in-a-trace": (
+        lambda verdict, book: verdict.write_text(verdict.read_text().replace('"trace":[]', '"trace":[NaN]', 1)),
+        "NaN is not JSON",
+    ),
+    "a-private-case-with-its-details": (
+        lambda verdict, book: edit_json(verdict, lambda r: r["result"]["tests"][-1].update(output="the inputs")),
+        "at result/tests/",
+    ),
+    "a-hidden-case-with-its-expected-value": (
+        lambda verdict, book: edit_json(
+            verdict, lambda r: next(t for t in r["result"]["tests"] if t["hidden"]).update(expected="x")
+        ),
+        "at result/tests/",
+    ),
+    "a-cell-that-is-not-its-verdict": (lambda verdict, book: edit_json(book, lying_cell), "the gradebook says pass"),
+    "cases-not-the-courses": (
+        lambda verdict, book: edit_json(verdict, lambda r: r["result"]["tests"][0].update(name="another")),
+        "not the course's",
+    ),
+}
+
+
+@pytest.mark.parametrize("posing", list(POSING))
+def test_merge_refuses_a_folder_posing_as_a_shard_with_its_path_and_why(course, tmp_path, posing):
+    shard = tmp_path / "shard"
+    verdict = write_shard(shard, course)
+    make, said = POSING[posing]
+    make(verdict, shard / "gradebook.json")
+    proc = grader("merge", shard, "--out", tmp_path / "merged", "--root", course)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert said in proc.stderr and f"{shard}/" in proc.stderr, proc.stderr
+    assert not (tmp_path / "merged" / "gradebook.json").exists()
+
+
+def test_merge_writes_the_report_of_a_value_deeper_than_any_result(course, tmp_path):
+    # Deeper than a result may be (only a verdict made by hand holds one), the value stopped the report with a
+    # traceback; it is shown as its JSON.
+    shard = tmp_path / "shard"
+    verdict = write_shard(shard, course)
+    edit_json(verdict, lambda r: (deep_value(r), r["result"].update(status="fail")))
+    edit_json(
+        shard / "gradebook.json",
+        lambda b: b["learners"][0]["challenges"][SLUG].update(status="fail"),
+    )
+    proc = grader("merge", shard, "--out", tmp_path / "merged", "--root", course)
+    assert proc.returncode == 0, proc.stderr
+    assert "[" * 150 + "]" * 150 in (tmp_path / "merged" / "report" / "index.html").read_text()
+
+
 STASH = """
 import sys
 
@@ -229,3 +330,9 @@ def test_a_private_case_cannot_hand_its_inputs_to_a_later_case_whatever_the_cour
     assert result["tests"][-1]["output"].count("SEEN") == 1 and "task" in result["tests"][-1]["output"]
     for marker in private_markers(course):
         assert marker not in proc.stdout and json.dumps(marker)[1:-1] not in proc.stdout, marker
+
+
+def test_the_verdict_schema_keeps_of_a_private_case_what_results_writes():
+    schema = json.loads((ROOT / "schemas" / "verdict.schema.json").read_text())
+    private = schema["$defs"]["case"]["allOf"][0]["then"]["properties"]
+    assert private["message"]["const"] == PRIVATE_NOTE

@@ -172,8 +172,26 @@ def main_class(args, project: Project) -> int:
     return 0
 
 
+def _agrees(record: dict, cell: dict, ex: Exercise | None) -> str | None:
+    """Why a shard's verdict cannot be merged as its gradebook's cell says, if it cannot: its cases are not the
+    course's (another version of the challenge, or a file made by hand), or its cell is not what it says."""
+    tests = record["result"]["tests"]
+    if ex is not None:
+        theirs = [(t["name"], bool(t.get("hidden")), bool(t.get("private"))) for t in tests]
+        if theirs != [(c.name, c.hidden or c.private, c.private) for c in ex.cases]:
+            return "its cases are not the course's (graded with another version of the challenge?); grade it again"
+    made = gradebook.cell(record["result"], cell["total"])
+    if made != cell:
+        said, found = (f"{c['status']} {c['passed']}/{c['total']}" for c in (cell, made))
+        return f"the gradebook says {said}, the verdict {found}"
+    return None
+
+
 def main_merge(args, project: Project) -> int:
     slugs, rows, out = None, {}, VerdictStore(args.out)
+    tracks = course(project)
+    exercises = course_exercises(project, tracks)
+    by_slug = {ex.slug: ex for ex in exercises}
     for shard in args.shards:
         doc = gradebook.read_book(shard)
         if slugs is None:
@@ -188,11 +206,12 @@ def main_merge(args, project: Project) -> int:
             if r["error"] is None:
                 for slug, c in r["challenges"].items():
                     if c["status"] != gradebook.MISSING:
-                        out.copy_from(theirs, r["learner"], slug)
-    tracks = course(project)
+                        problem = _agrees(out.copy_from(theirs, r["learner"], slug), c, by_slug.get(slug))
+                        if problem:
+                            raise LoopcraftError(f"{theirs.path(r['learner'], slug)}: {problem}")
     export = _export(args, tracks, slugs)
     doc = gradebook.book(slugs, list(rows.values()))
-    told = write_outputs(args.out, doc, out, course_exercises(project, tracks), export)
+    told = write_outputs(args.out, doc, out, exercises, export)
     _say(f"merged {len(args.shards)} gradebooks, {len(rows)} learners: {args.out / 'gradebook.csv'}")
     for line in told:
         _say(line)

@@ -12,9 +12,10 @@ from ..errors import LoopcraftError
 from ..printable import csv_cell
 from ..schemas import validation_error
 from .intake import Learner
-from .store import VerdictStore, write_atomically
+from .store import VerdictStore, read_json, write_atomically
 
 MISSING = "missing"
+BOOK_BYTES = 1 << 30  # a row is about 2 KB: room for half a million learners, not for /dev/zero
 
 
 def cell(result: dict | None, total: int) -> dict:
@@ -52,10 +53,7 @@ def book(slugs: list[str], rows: list[dict]) -> dict:
 def read_book(folder: Path) -> dict:
     """A shard's gradebook.json, validated; a LoopcraftError (`path: message`) if it cannot be used."""
     path = folder / "gradebook.json"
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
-        raise LoopcraftError(f"{path}: no readable gradebook.json ({type(exc).__name__}: {str(exc)[:200]})") from None
+    doc = read_json(path, BOOK_BYTES, "gradebook.json")
     problem = validation_error(doc, "gradebook.schema.json")
     if problem is None:
         slugs = set(doc["challenges"])

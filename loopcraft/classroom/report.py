@@ -28,6 +28,8 @@ from urllib.parse import quote
 
 import jinja2
 
+from grader.canonical import NotJSONError
+
 from ..exercises import Exercise
 from ..printable import lines, one_line
 from ..render import py_repr
@@ -69,7 +71,7 @@ class CaseTally:
         if key in self.wrong:
             self.wrong[key][0] += 1
         else:
-            text = py_repr(shown) if kind == "value" else lines(shown)
+            text = _value_repr(shown) if kind == "value" else lines(shown)
             self.wrong[key] = [1, kind, text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"]
 
     @property
@@ -79,6 +81,15 @@ class CaseTally:
     def common_wrong(self) -> list[dict]:
         groups = sorted(self.wrong.values(), key=lambda g: (-g[0], g[1], g[2]))
         return [{"count": n, "kind": kind, "text": text} for n, kind, text in groups[:SHOWN_WRONG]]
+
+
+def _value_repr(value) -> str:
+    """A returned value as Python writes it; one past what a result may be (deeper than 100 levels: only a verdict
+    made by hand holds one) as its JSON, rather than no report at all."""
+    try:
+        return py_repr(value)
+    except NotJSONError:
+        return feedback.stored_json(value)
 
 
 @dataclass

@@ -23,7 +23,30 @@ from ..exercises import Exercise
 from ..printable import file_name
 from ..project import Project
 from ..schemas import validation_error
-from .intake import Learner, Source
+from .intake import Learner, Refused, Source, read_regular
+
+# What a kept verdict may weigh: far more than any this store writes (a result of SUBMISSION_CHARS characters, at
+# most 4 bytes each, and a source of SOURCE_BYTES with its escapes: about 6 MB), far less than a FIFO, /dev/zero or
+# a file made to fill the memory that a folder posing as a shard could hold in its place.
+VERDICT_BYTES = 16 * 1024 * 1024
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def read_json(path: Path, cap: int, what: str):
+    """A class file written by this grader (a verdict, a gradebook), read back as intake reads a learner's: a regular
+    file only (a link, a FIFO, a device refused), at most `cap` bytes, UTF-8 (lone surrogates as the store writes
+    them) and strict JSON (no NaN or Infinity, which no browser's JSON reads). A LoopcraftError `path: message` if it
+    is not one."""
+    try:
+        data = read_regular(None, str(path), str(path), cap)
+        return json.loads(data.decode("utf-8", "surrogatepass"), parse_constant=_no_constant)
+    except Refused as exc:  # its reason, said as a learner's file's would be: how big it is, that it is a link...
+        raise LoopcraftError(f"{path}: no readable {what}: {str(exc).removeprefix(f'{path}: ')}") from None
+    except (ValueError, RecursionError) as exc:
+        raise LoopcraftError(f"{path}: no readable {what} ({type(exc).__name__}: {str(exc)[:200]})") from None
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -61,10 +84,7 @@ class VerdictStore:
     def read(self, learner_id: str, slug: str) -> dict:
         """The stored record; raises LoopcraftError (`path: message`) if it is missing or not a verdict."""
         path = self.path(learner_id, slug)
-        try:
-            record = json.loads(path.read_text(encoding="utf-8", errors="surrogatepass"))
-        except (OSError, ValueError, RecursionError) as exc:
-            raise LoopcraftError(f"{path}: no readable verdict ({type(exc).__name__}: {str(exc)[:200]})") from None
+        record = read_json(path, VERDICT_BYTES, "verdict")
         problem = validation_error(record, "verdict.schema.json")
         if problem is None and (record["learner"], record["challenge"]) != (learner_id, slug):
             problem = f"it is the verdict of {record['learner']!r} for {record['challenge']!r}"
@@ -91,9 +111,10 @@ class VerdictStore:
         }
         write_atomically(self.path(learner.id, slug), compact(record) + "\n")
 
-    def copy_from(self, other: VerdictStore, learner_id: str, slug: str) -> None:
-        """`merge`: the other store's record, validated, written here (unless it is this very file)."""
+    def copy_from(self, other: VerdictStore, learner_id: str, slug: str) -> dict:
+        """`merge`: the other store's record, validated, written here (unless it is this very file); returns it."""
         record = other.read(learner_id, slug)
         target = self.path(learner_id, slug)
         if other.path(learner_id, slug).resolve() != target.resolve():
             write_atomically(target, compact(record) + "\n")
+        return record
