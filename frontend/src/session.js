@@ -36,7 +36,9 @@ export const RESTART_REASONS = {
   noAnswer: "no-answer", // interrupted, the case did not answer within the grace (it caught the interrupt)
   stopped: "stopped", // a run was stopped where Python cannot be interrupted
 };
-const IDLE_MS = 1000;
+// Long enough that a learner who only glances at a page leaves before it starts: the service worker's caching of
+// the site (every file fetched and hashed) would otherwise compete with the next page's Python start.
+const IDLE_MS = 3000;
 
 // `early`: a worker the page spawned before its scripts loaded (see challenge.html), used for the first start.
 export function browserSpawner(workerUrl, early = null) {
@@ -113,7 +115,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     worker.post({ type: "init", interruptBuffer, answered, keepSnapshot: background });
   }
 
-  // Background work (the page's offline caching) waits for a moment without a run: it would compete with the
+  // Background work (the page's offline caching) waits for a few seconds without a run: it would compete with the
   // learner's Python for the CPU and the network.
   function armIdle() {
     clearTimeout(idleTimer);

@@ -88,7 +88,7 @@ def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_
         page = context.new_page()
         cached_after_visiting(page, base + "build-an-agent/dispatch-registry/")
         assert page.locator("body").get_attribute("data-python-start") == "missing"  # a first visit boots Python
-        wait_for_snapshot(page)  # made once the page was idle, as the site's caching was
+        wait_for_snapshot(page)  # made as Python started; the site was cached once the page was idle
         assert page.evaluate(SNAPSHOTS_KEPT) == 1
 
         # Tampered copies of the page's script and of Python's worker: online, dropped, the build's fetched and
@@ -172,6 +172,6 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
 @pytest.mark.first_visit
 def test_a_quiet_page_makes_no_snapshot(page: Page, isolated_url: str):
     open_ready(page, isolated_url + "build-an-agent/repeat-guard/")
-    page.wait_for_timeout(3000)  # three times the idle time after which the snapshot would be started
+    page.wait_for_timeout(3000)  # a snapshot, kept as Python starts, would be stored well before this
     assert page.evaluate(SNAPSHOTS_KEPT) == 0
     assert page.locator("body").get_attribute("data-python-start") == "missing"
