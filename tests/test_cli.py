@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 
-from tests.helpers import ROOT, cases_of
+from tests.helpers import ROOT, cases_of, course_copy
 
 EXERCISE = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
 
@@ -42,6 +42,12 @@ def test_json_output_follows_exercism_results_with_hidden_and_expected():
 
 
 def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path):
+    # Bob's loop runs to the limit: a copy of the challenge whose limit is 1 s, as the limit's value is not under test.
+    challenge = (
+        course_copy(tmp_path / "course", [EXERCISE.name], time_limit=1) / "exercises" / "build-an-agent" / EXERCISE.name
+    )
+    tmp_path = tmp_path / "submissions"
+    tmp_path.mkdir()
     shutil.copy(EXERCISE / "solution.py", tmp_path / "alice.py")
     (tmp_path / "bob.py").write_text(
         "def run_agent(task, script, max_steps=5, max_consecutive_errors=3):\n"
@@ -50,7 +56,7 @@ def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path):
         "    return {}\n"
     )
     (tmp_path / "carol.py").write_text("def run_agent(task, script:\n")
-    proc = grade(EXERCISE, tmp_path, "--json")
+    proc = grade(challenge, tmp_path, "--json")
     assert proc.returncode == 1
     docs = {d["file"].rsplit("/", 1)[-1]: d for d in json.loads(proc.stdout)["submissions"]}
     assert docs["alice.py"]["status"] == "pass"
