@@ -1,8 +1,11 @@
-"""The benchmark runs end to end on a tiny setting. No timing is asserted: the numbers are for people."""
+"""The benchmark runs end to end on a tiny setting and writes what it says it writes. No time is asserted: only
+ratios of things measured side by side in the same run whose order is structural, by a wide margin on any machine
+(a memory snapshot restored against Python booted; a warm re-run against a first start; bytes, which do not move)."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -41,6 +44,12 @@ def test_bench_runs_and_writes_its_results(tmp_path):
         assert network[key] > 0, key
     # The first page of that visit was closed 1 s after Python was ready: the second restored what it kept.
     assert network["samples"]["closed_early_starts"] == ["restored"]
+    # A second visit restores what a boot makes (the floor boots: 4-6x as long here); a warm re-run of every case
+    # is tens of milliseconds against a first verdict's seconds; the page fetches what the floor fetches, and its own
+    # code, which is small.
+    assert network["second_visit"] < network["floor"] and network["closed_early"] < network["floor"]
+    assert network["rerun"] < network["first_verdict"] / 5
+    assert 1 <= network["bytes"] / network["floor_bytes"] < 1.3
     assert set(result["build"]) == {"2", "4", "rebuild_one"}
     assert all(b["seconds"] > 0 and b["peak_mb"] > 0 for b in result["build"].values())
     assert result["core_bytes"] > 0 and result["goals"]
@@ -48,10 +57,13 @@ def test_bench_runs_and_writes_its_results(tmp_path):
 
 
 def test_the_fresh_interpreter_benchmark_runs_and_prints_its_ratio():
-    assert "x a plain load (goal: at most 0.25x)" in bench("fresh_interpreter.py", "--submissions", "2")
+    printed = bench("fresh_interpreter.py", "--submissions", "2")
+    ratio = float(re.search(r"= ([0-9.]+)x a plain load \(goal: at most 0\.25x\)", printed).group(1))
+    assert 0 < ratio < 0.5  # a restore from a snapshot against a boot: about 0.06x here
 
 
 def test_the_tiering_benchmark_runs_and_prints_its_ratios():
     printed = bench("tiering.py", "--rounds", "1", "--seconds", "0.3")
-    assert "x the default's CPU time (goal: at most 0.8x)" in printed
-    assert "x the default's speed (goal: at least 0.9x)" in printed
+    cpu = float(re.search(r"([0-9.]+)x the default's CPU time \(goal: at most 0\.8x\)", printed).group(1))
+    speed = float(re.search(r"([0-9.]+)x the default's speed \(goal: at least 0\.9x\)", printed).group(1))
+    assert cpu > 0 and speed > 0  # one round is too noisy for their goals: bench/tiering.py's own runs judge those
