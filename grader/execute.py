@@ -18,6 +18,7 @@ import traceback
 
 from . import guard, trace
 from .canonical import NotJSONError, canonical_json
+from .results import error_outcome, value_outcome
 
 # Bound once at import, before any learner code runs (see guard.py).
 _dumps, _loads = json.dumps, json.loads
@@ -147,29 +148,29 @@ def _check_returned(entry: str, value):
     return canonical_json(value)
 
 
-def _attempt(source: str, sandbox: str, entry: str, args_json: str) -> dict:
-    """Load and call the learner's code; exceptions are kept, to be formatted while the learner's code
-    still counts as running (see run_case)."""
+def _attempt(source: str, sandbox: str, entry: str, args_json: str) -> tuple:
+    """Load and call the learner's code: ("value", canonical JSON) or ("error", phase, message or exception).
+    Exceptions are kept, to be formatted while the learner's code still counts as running (see run_case)."""
     try:
         func = _load(source, sandbox, entry)
     except _LoadError as exc:
-        return {"kind": "error", "phase": "load", "error": str(exc)}
+        return "error", "load", str(exc)
     # BaseException too: sys.exit(), KeyboardInterrupt and friends are learner mistakes, not crashes.
     except BaseException as exc:  # noqa: BLE001
-        return {"kind": "error", "phase": "load", "exception": exc}
+        return "error", "load", exc
     try:
         value = func(**_loads(args_json))
     except BaseException as exc:  # noqa: BLE001
-        return {"kind": "error", "phase": "call", "exception": exc}
+        return "error", "call", exc
     try:
-        return {"kind": "value", "value": _check_returned(entry, value)}
+        return "value", _check_returned(entry, value)
     except NotJSONError as exc:
         error = f"{entry}() must return JSON data, but {exc}."
     except BaseException as exc:  # noqa: BLE001
-        return {"kind": "error", "phase": "return", "exception": exc}
+        return "error", "return", exc
     # Out of the except block, so the exception and the parts of the value its traceback holds are gone.
     _dismantle(value)
-    return {"kind": "error", "phase": "return", "error": error}
+    return "error", "return", error
 
 
 def _dismantle(value) -> None:
@@ -219,9 +220,9 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     sys.stdin = io.StringIO("")
     trace.start()
     try:
-        outcome = _attempt(source, sandbox, entry, args_json)
-        if "exception" in outcome:
-            outcome["error"] = _formatted(outcome.pop("exception"))
+        attempt = _attempt(source, sandbox, entry, args_json)
+        if attempt[0] == "error" and not isinstance(attempt[2], str):
+            attempt = (*attempt[:2], _formatted(attempt[2]))
         gc.collect()
     finally:
         sys.stdout, sys.stderr, sys.stdin = saved
@@ -237,20 +238,19 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
         _SANDBOXES.clear()
         _SOLUTION[:] = [None, None]
         gc.disable()
-        outcome = {
-            "kind": "error",
-            "phase": "call",
-            "restart": True,
-            "error": "Your code changed the grader's environment (" + "; ".join(tampered[:3]) + "). "
-            "Solutions must leave builtins, json, the grader and the interpreter's settings as they are.",
-        }
-    outcome["output"] = out.getvalue()
-    if outcome["kind"] == "value":
-        outcome["trace"] = trace.take("return", value=_loads(outcome["value"]))
-    else:
-        outcome["error"] = _capped_error(outcome["error"])
-        outcome["trace"] = trace.take("raise", error=outcome["error"])
-    return _dumps(outcome)
+    output = out.getvalue()
+    if tampered:
+        error = _capped_error(
+            "Your code changed the grader's environment (" + "; ".join(tampered[:3]) + "). "
+            "Solutions must leave builtins, json, the grader and the interpreter's settings as they are."
+        )
+        # `restart`: the one field besides the outcome's own, which the worker takes off (worker-core.js).
+        return _dumps({**error_outcome(error, "call", output, trace.take("raise", error=error)), "restart": True})
+    if attempt[0] == "value":
+        value = attempt[1]
+        return _dumps(value_outcome(value, output, trace.take("return", value=_loads(value))))
+    error = _capped_error(attempt[2])
+    return _dumps(error_outcome(error, attempt[1], output, trace.take("raise", error=error)))
 
 
 def settle() -> None:

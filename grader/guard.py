@@ -37,6 +37,7 @@ WATCHED_MODULES = (
     "grader.canonical",
     "grader.execute",
     "grader.guard",
+    "grader.results",
     "grader.trace",
 )
 # New keys are tampering in these (elsewhere a new key is an ordinary import or a module's own cache).
@@ -47,6 +48,7 @@ CLOSED_MODULES = (
     "grader.canonical",
     "grader.execute",
     "grader.guard",
+    "grader.results",
     "grader.trace",
 )
 WATCHED_SYS = (

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.results import timeout_message
+
 from .cache import BuildCache
 from .errors import Problem
 from .exercises import Lesson, LiveBlock, rel_path
@@ -97,7 +99,7 @@ def _run(runner, codes: list[str]) -> dict[str, BlockRun]:
             value = json.loads(outcome["value"])
             runs[code] = BlockRun(outcome["output"], value["value"], value["error"])
         elif outcome["kind"] == "timeout":
-            runs[code] = BlockRun(outcome["output"], None, f"Stopped after {LIVE_TIME_LIMIT:g} s, the time limit.")
+            runs[code] = BlockRun(outcome["output"], None, timeout_message(LIVE_TIME_LIMIT))
         else:  # the grader's own error (the block broke its environment, say)
             runs[code] = BlockRun(outcome["output"], None, outcome["error"])
     return runs

@@ -2,7 +2,11 @@
 // them in step). The worker that ran the learner's code only hands back canonical JSON; comparing
 // happens here, out of its reach.
 
+import { timeoutMessage } from "./outcomes.js";
 import { byCodePoint, entriesOf, isDict, parsePy, PyFloat, typePhrase } from "./pyvalue.js";
+
+// The page's modules read the timeout text and the limit's spelling from here.
+export { formatSeconds, timeoutMessage } from "./outcomes.js";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const HIDDEN_FAIL = "Hidden case: your result differs from the expected one.";
@@ -46,10 +50,6 @@ export function failMessage(expected, actual) {
   return "Returned a different value.";
 }
 
-// grader/results.py's format_seconds: milliseconds at most, no trailing zeros.
-export const formatSeconds = (seconds) => Number(seconds).toFixed(3).replace(/\.?0+$/, "");
-export const timeoutMessage = (limit) =>
-  `Stopped after ${formatSeconds(limit)} s, the time limit for one case. Look for a loop that never ends.`;
 
 export async function sha256Hex(text) {
   const bytes = new TextEncoder().encode(text);

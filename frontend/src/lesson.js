@@ -8,7 +8,7 @@ import { createAutosave, isComplete, liveKey, markComplete, rightAnswers, saveRi
 import { focusableScrollers, h } from "./dom.js";
 import { setupThemeToggle } from "./theme.js";
 import { decrypt } from "./solution.js";
-import { sha256Hex } from "./judge.js";
+import { sha256Hex, timeoutMessage } from "./judge.js";
 
 const data = JSON.parse(document.getElementById("lesson-data").textContent);
 const byTestId = (id, root = document) => root.querySelector(`[data-testid="${id}"]`);
@@ -45,7 +45,7 @@ function showOutcome(output, outcome) {
     if (value !== null) parts.push(pre("live-value", value));
     if (error) parts.push(pre("live-error", error));
   } else if (outcome.kind === "timeout") {
-    parts.push(pre("live-error", `Stopped after ${data.time_limit_seconds} s, the time limit. Look for a loop that never ends.`));
+    parts.push(pre("live-error", timeoutMessage(data.time_limit_seconds))); // the text the build records too
   } else {
     parts.push(pre("live-error", outcome.error));
   }
