@@ -100,7 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--site", type=Path, help="a built site (default: build one into a temporary folder)")
     args = parser.parse_args()
-    corpus = hostile_corpus.load()
+    corpus = [item for item in hostile_corpus.load() if item.browser]
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site
         if site is None:

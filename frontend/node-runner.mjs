@@ -1,15 +1,34 @@
 // Runs grading requests in Pyodide under Node.js for the build's checks and the CLI grader.
 // Started by loopcraft/pyodide.py, which holds the node flags (Node's permission model) in one place.
 //
-// Arguments: --grader-root DIR and --grader-files LIST (the grader package Pyodide loads), --replies FD (the file descriptor replies go to), --snapshot FILE (a memory snapshot to start
-// from) or --snapshot-out FD (where to write the one this runner makes, before it says it is ready), --pyodide DIR (the real path of node_modules/pyodide: the permission model lets this process
-// read nothing else but frontend/ and grader/), --reuse (one interpreter for every request: trusted code
-// only), --no-interrupt (stop a case over its limit by replacing the worker, as a page without
-// SharedArrayBuffer does).
+// Arguments (each checked; a wrong one ends the runner with exit code 2 and a line on stderr):
+//   --pyodide DIR          the real path of node_modules/pyodide (the permission model lets this process read
+//                          nothing else but frontend/ and grader/)
+//   --grader-root DIR, --grader-files LIST
+//                          the grader package Pyodide loads: comma-separated paths from DIR
+//   --replies FD           the file descriptor replies go to
+//   --max-request BYTES    a request line longer than this is refused unread
+//   --max-reply BYTES      what one reply's outcomes may take, at most (the cases past it are sent as errors)
+//   --snapshot FILE        a memory snapshot to start from, or
+//   --snapshot-out FD      where to write the one this runner makes, before it says it is ready
+//   --reuse                one interpreter for every request: trusted code only
+//   --no-interrupt         stop a case over its limit by replacing the worker, as a page without
+//                          SharedArrayBuffer does
 //
-// Requests on stdin, one JSON object a line: {"id", "source", "sandbox", "entry", "cases": [{"name", "args"}], "time_limit"}
-// Replies on the file descriptor given by --replies, a channel of their own, one JSON object a line: first {"ready": true, "version",
-// "load_ms", "snapshot"} or {"ready": false, "error"}, then for each request {"id", "outcomes": [...]} or {"id", "error"}.
+// Requests on stdin, one JSON object a line:
+//   {"id", "source", "sandbox", "entry", "cases": [{"name", "args"}], "time_limit", "budget"}
+//   time_limit: seconds a case may take; budget (optional, seconds): what all the request's cases may take
+//   together (see session.js).
+// Replies on the file descriptor given by --replies, a channel of their own, one JSON object a line, each with a
+// `type`; an error also has a `kind`:
+//   {"type": "ready", "version", "load_ms", "snapshot"}        first, once: Python is up
+//   {"type": "outcomes", "id", "outcomes": [...]}              a request's outcomes, one per case, in order
+//   {"type": "error", "id", "kind", "message"}                 kind "start": Python could not start (first, then the
+//                          runner ends; id null); "request": the request was refused (not JSON, not a request, too
+//                          long: id null when it could not be read); "runner": the runner itself failed during the
+//                          request (it ends after saying so)
+// `snapshot`: "kept" (restored from --snapshot), "made" (written to --snapshot-out), "unusable" (--snapshot could
+// not be restored: the host drops it, and Python booted plainly) or "none".
 // stdout and stderr carry only diagnostics (a stray console.log, Node's own warnings), never a reply.
 //
 // Every interpreter starts from a memory snapshot of Python with the grader imported, made before any learner
@@ -17,32 +36,98 @@
 // to --snapshot-out, for the host to keep). Unless --reuse, every request (one submission) gets a fresh
 // interpreter restored from it (see worker-core.js, "renew"). The bytes are kept here, so a worker replaced
 // after a timeout restores them too.
+//
+// Nothing a submission does ends the runner: its worker catches what fails in it (worker-core.js), a worker that
+// dies all the same is replaced (session.js), and every outcome and reply is capped.
 import { closeSync, readFileSync, writeSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
+import { tooLargeToSend, unsendable } from "./src/outcomes.js";
 import { createSession } from "./src/session.js";
 
 const workerUrl = new URL("./node-worker.mjs", import.meta.url);
-const argv = process.argv.slice(2);
-const option = (name) => argv.includes(name);
-const value = (name) => argv[argv.indexOf(name) + 1];
-const pyodideDir = value("--pyodide");
-// The grader's files as the host lists them (loopcraft.project.Project.grader_files, the list the browser gets
-// too), as paths from --grader-root.
-const graderRoot = value("--grader-root");
-const graderFiles = value("--grader-files").split(",");
-const REPLIES = Number(value("--replies"));
-const fresh = !option("--reuse");
+
+function options() {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    options: {
+      pyodide: { type: "string" },
+      "grader-root": { type: "string" },
+      "grader-files": { type: "string" },
+      replies: { type: "string" },
+      "max-request": { type: "string" },
+      "max-reply": { type: "string" },
+      snapshot: { type: "string" },
+      "snapshot-out": { type: "string" },
+      reuse: { type: "boolean", default: false },
+      "no-interrupt": { type: "boolean", default: false },
+    },
+  });
+  for (const name of ["pyodide", "grader-root", "grader-files", "replies", "max-request", "max-reply"]) {
+    if (!values[name]) throw new Error(`--${name} is required`);
+  }
+  const whole = (name) => {
+    if (!/^\d+$/.test(values[name])) throw new Error(`--${name} must be a whole number, not ${JSON.stringify(values[name])}`);
+    return Number(values[name]);
+  };
+  if (values.snapshot && values["snapshot-out"]) throw new Error("--snapshot and --snapshot-out exclude each other");
+  return {
+    pyodideDir: values.pyodide,
+    // The grader's files as the host lists them (loopcraft.project.Project.grader_files, the list the browser gets
+    // too), as paths from --grader-root.
+    graderRoot: values["grader-root"],
+    graderFiles: values["grader-files"].split(","),
+    replies: whole("replies"),
+    maxRequest: whole("max-request"),
+    maxReply: whole("max-reply"),
+    snapshotFile: values.snapshot ?? null,
+    snapshotOut: values["snapshot-out"] === undefined ? null : whole("snapshot-out"),
+    fresh: !values.reuse,
+    interrupt: !values["no-interrupt"],
+  };
+}
+
+let config;
+try {
+  config = options();
+} catch (error) {
+  process.stderr.write(`node-runner.mjs: ${error.message}\n`);
+  process.exit(2);
+}
+
+function writeAll(fd, bytes) {
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
+}
+
+function reply(obj) {
+  writeAll(config.replies, Buffer.from(`${JSON.stringify(obj)}\n`, "utf8"));
+}
+
+// The request being answered, for a failure of the runner's own to name.
+let current = null;
+
+// A failure of the runner's own code (never of a submission's: its worker catches those) ends the runner, after
+// saying so: the host starts another, and grades that submission again in it.
+function failed(error) {
+  try {
+    reply({ type: "error", id: current, kind: "runner", message: `the runner failed: ${error?.stack ?? error}` });
+  } finally {
+    process.exit(1);
+  }
+}
+process.on("uncaughtException", failed);
+process.on("unhandledRejection", failed);
+
 // Bytes of the memory snapshot: read from disk, or once the first worker has made them.
-let snapshot = option("--snapshot") ? new Uint8Array(readFileSync(value("--snapshot"))) : null;
-let snapshotOut = option("--snapshot-out") ? Number(value("--snapshot-out")) : null;
-// Told the host with "ready": "kept" (restored from --snapshot), "made" (written to --snapshot-out),
-// "unusable" (--snapshot could not be restored: the host drops it, and Python booted plainly) or "none".
+let snapshot = config.snapshotFile ? new Uint8Array(readFileSync(config.snapshotFile)) : null;
+let snapshotOut = config.snapshotOut;
 let snapshotState = snapshot ? "kept" : snapshotOut !== null ? "made" : "none";
 // A reusing runner with no snapshot to keep boots Python plainly: making one would only cost time.
-const plain = !fresh && snapshotState === "none";
+const plain = !config.fresh && snapshotState === "none";
 
 function spawn() {
+  const { pyodideDir, graderRoot, graderFiles } = config;
   const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderRoot, graderFiles, snapshot, plain } });
   return {
     post: (message) => worker.postMessage(message),
@@ -54,17 +139,12 @@ function spawn() {
         else onMessage(message);
       });
       worker.on("error", onError);
+      worker.on("messageerror", onError);
+      // After "error" this comes too, and is ignored (the session has replaced the worker by then).
+      worker.on("exit", (code) => onError(new Error(`its worker thread ended (exit code ${code})`)));
     },
     terminate: () => worker.terminate(),
   };
-}
-
-function writeAll(fd, bytes) {
-  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
-}
-
-function write(obj) {
-  writeAll(REPLIES, Buffer.from(`${JSON.stringify(obj)}\n`, "utf8"));
 }
 
 // Arrives before the worker's "ready", so the host finds the file whole when it reads that.
@@ -76,42 +156,119 @@ function keep(bytes) {
   snapshotOut = null;
 }
 
-// One submission's reply that cannot be written (a value V8 cannot turn into a string, say) costs that
-// submission only: each outcome that cannot be encoded becomes an error outcome.
-function encodable(outcome) {
-  try {
-    JSON.stringify(outcome);
-    return outcome;
-  } catch (error) {
-    return { kind: "error", phase: "return", output: "", trace: [], error: `The grader could not send this result back: ${error?.message ?? error}` };
+// A submission's outcomes, as the text of a JSON list of at most maxReply bytes: an outcome that cannot be
+// encoded, or that would take the reply past the cap, is sent as an error outcome for that case only.
+function encoded(outcomes) {
+  const parts = [];
+  let size = 2;
+  for (const outcome of outcomes) {
+    let text;
+    try {
+      text = JSON.stringify(outcome);
+    } catch (error) {
+      text = JSON.stringify(unsendable(error));
+    }
+    const bytes = Buffer.byteLength(text, "utf8") + 1;
+    if (size + bytes > config.maxReply) text = JSON.stringify(tooLargeToSend(config.maxReply));
+    parts.push(text);
+    size += Buffer.byteLength(text, "utf8") + 1;
+  }
+  return `[${parts.join(",")}]`;
+}
+
+let ready = false;
+const session = createSession({
+  spawn,
+  fresh: config.fresh,
+  onState: (state, detail) => {
+    if (state === "ready" && !ready) {
+      ready = true;
+      reply({ type: "ready", version: detail.version, load_ms: detail.loadMs, snapshot: snapshotState });
+    } else if (state === "error" && !ready) {
+      reply({ type: "error", id: null, kind: "start", message: detail.message });
+      process.exit(1);
+    }
+  },
+  useInterrupt: config.interrupt,
+});
+
+// The request lines on stdin, each at most `max` bytes; a longer one is skipped whole and comes as null.
+async function* requestLines(input, max) {
+  let parts = [];
+  let size = 0;
+  let tooLong = false;
+  for await (const chunk of input) {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline;
+      if (!tooLong && size + end - start > max) {
+        tooLong = true;
+        parts = [];
+      }
+      if (!tooLong) {
+        parts.push(chunk.subarray(start, end));
+        size += end - start;
+      }
+      if (newline === -1) break;
+      yield tooLong ? null : Buffer.concat(parts).toString("utf8");
+      parts = [];
+      size = 0;
+      tooLong = false;
+      start = newline + 1;
+    }
   }
 }
 
-let fatal = null;
-const session = createSession({
-  spawn,
-  fresh,
-  onState: (state, detail) => {
-    if (state === "ready") write({ ready: true, version: detail.version, load_ms: detail.loadMs, snapshot: snapshotState });
-    if (state === "error") {
-      fatal = detail.message;
-      write({ ready: false, error: detail.message });
-    }
-  },
-  useInterrupt: !option("--no-interrupt"),
-});
+const isText = (value) => typeof value === "string";
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
-const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-for await (const line of lines) {
-  if (!line.trim()) continue;
+// The request, or what is wrong with it.
+function readRequest(line) {
   let request;
   try {
     request = JSON.parse(line);
-    // No default limit here: every request carries its exercise's (loopcraft/pyodide.py always sends one).
-    const outcomes = await session.run({ ...request, timeLimitMs: Math.round(Number(request.time_limit) * 1000) });
-    write({ id: request.id, outcomes: outcomes.map(encodable) });
   } catch (error) {
-    write({ id: request?.id ?? null, error: fatal ?? String(error?.message ?? error) });
+    return { problem: `not JSON (${error.message})` };
   }
+  if (!isObject(request)) return { problem: "not a JSON object" };
+  const id = Number.isInteger(request.id) ? request.id : null;
+  const { source, sandbox, entry, cases, time_limit: limit, budget = null } = request;
+  let problem = null;
+  if (id === null) problem = "its id is not a whole number";
+  else if (![source, sandbox, entry].every(isText)) problem = "source, sandbox and entry must be strings";
+  else if (!Array.isArray(cases) || !cases.every((c) => isObject(c) && isText(c.name) && isObject(c.args))) {
+    problem = "cases must be a list of {name, args}";
+  } else if (!(typeof limit === "number" && limit > 0)) problem = "time_limit must be a number of seconds over 0";
+  else if (!(budget === null || (typeof budget === "number" && budget > 0))) problem = "budget must be a number of seconds over 0";
+  return problem ? { id, problem } : { id, request };
+}
+
+for await (const line of requestLines(process.stdin, config.maxRequest)) {
+  if (line === null) {
+    reply({ type: "error", id: null, kind: "request", message: `a request was longer than ${config.maxRequest} bytes` });
+    continue;
+  }
+  if (!line.trim()) continue;
+  const { id, request, problem } = readRequest(line);
+  if (problem) {
+    reply({ type: "error", id, kind: "request", message: `not a grading request: ${problem}` });
+    continue;
+  }
+  current = id;
+  let outcomes;
+  try {
+    // No default limit here: every request carries its exercise's (loopcraft/pyodide.py always sends one).
+    outcomes = await session.run({
+      ...request,
+      timeLimitMs: Math.round(request.time_limit * 1000),
+      budgetMs: request.budget === null || request.budget === undefined ? Infinity : Math.round(request.budget * 1000),
+    });
+  } catch (error) {
+    // Python could not be started again in a new worker: there is nothing left to grade with.
+    failed(error);
+  }
+  writeAll(config.replies, Buffer.from(`{"type":"outcomes","id":${id},"outcomes":${encoded(outcomes)}}\n`, "utf8"));
+  current = null;
 }
 process.exit(0);

@@ -45,5 +45,12 @@ serveWorker({
   readGraderFiles,
   post: (message) => parentPort.postMessage(message),
   listen: (handler) => parentPort.on("message", handler),
+  // Handled here, these end no thread: in a worker thread Node raises them on the worker's own process object.
+  onUncaught: (handler) => {
+    process.on("unhandledRejection", handler);
+    process.on("uncaughtException", handler);
+  },
+  // Node reports a task's unhandled rejections once its microtasks have run, before the next setImmediate.
+  nextTask: () => new Promise((resolve) => setImmediate(resolve)),
   snapshots: workerData.plain ? null : snapshots,
 });

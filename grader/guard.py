@@ -298,45 +298,75 @@ def restore(before: dict) -> None:
     sys.__dict__.update(before["sys"])
 
 
-def cut_javascript_handles() -> None:
-    """In Pyodide, drop the JavaScript objects Python still holds once Pyodide has started: the `js` and
-    `pyodide_js` entries unregisterJsModule leaves in sys.modules, what loaded modules keep in their globals,
-    and every other reference to those objects the garbage collector knows of (the import system's loaders
-    of `js` and `pyodide_js` keep one each). From any of them learner code could climb to the JavaScript
-    global scope (the worker, or Node.js and its file system). tests/test_pyodide_runner.py and
-    tests/hostile/js_found_through_gc.py walk everything gc reaches to prove none is left."""
-    try:
-        from pyodide.ffi import JsProxy
-    except ImportError:  # plain CPython: there is no JavaScript to reach
+def _no_javascript(cls, *args, **kwargs):
+    raise TypeError("JavaScript errors cannot be made here: solutions have no way to JavaScript")
+
+
+def cut_javascript() -> int | None:
+    """In Pyodide, take from Python every way to JavaScript that Pyodide leaves once started: run before any
+    learner code, the JavaScript side being done by worker-core.js (closeWayToJavaScript).
+
+    - The JavaScript objects Python holds (JsProxy): the `js` and `pyodide_js` modules that unregisterJsModule
+      leaves in sys.modules, what modules keep in their globals, and every other reference the garbage collector
+      knows of (the import system's loaders keep one each).
+    - The functions that make JavaScript objects or call into JavaScript: those of `_pyodide_core` (create_proxy,
+      to_js, run_sync, raw_call, trigger_fatal_error, ...), wherever Python keeps them (pyodide.ffi, the event
+      loop), and the module itself from sys.modules, emptied. The copy of its dict that lets
+      `_imp.create_builtin` make it again is emptied by the worker.
+    - JsException(name, message), which makes a new JavaScript Error: its constructor is replaced for good (every
+      other JavaScript type refuses to be instantiated, and so does this one once its own `__new__` is gone).
+
+    From any of these, learner code could climb to the JavaScript global scope (the worker, or Node.js and its
+    file system) or leave JavaScript work that fails later (a rejected promise) and takes the runner down.
+    Returns the address of `_pyodide_core` (its id), for the worker.
+    tests/hostile/js_found_through_gc.py walks everything gc reaches to prove none is left; the corpus's
+    rejects_a_promise_through_the_ffi.py, kills_its_worker.py and calls_eval_through_ctypes.py try each way."""
+    core = sys.modules.get("_pyodide_core")
+    if core is None:  # plain CPython: there is no JavaScript to reach
         return
+    from pyodide.ffi import JsProxy
+
+    core.JsException.__new__ = staticmethod(_no_javascript)
+    function = types.BuiltinFunctionType
+    # A builtin function is equal to another only if both are the same module's same function.
+    makers = {value for value in vars(core).values() if type(value) is function}
     # isinstance against JsProxy goes through a metaclass written in Python: slow enough, over every global of
     # every module, to delay Python's start-up by a tenth of a second. Its answer depends only on the type.
-    is_handle: dict[type, bool] = {}
+    is_proxy: dict[type, bool] = {function: False}
 
     def handle(value) -> bool:
         kind = type(value)
-        if kind not in is_handle:
-            is_handle[kind] = isinstance(value, JsProxy)
-        return is_handle[kind]
+        if kind is function:
+            return value in makers
+        if kind not in is_proxy:
+            is_proxy[kind] = isinstance(value, JsProxy)
+        return is_proxy[kind]
 
-    cut = []
+    cut = list(makers)
     for name, module in list(sys.modules.items()):
-        if handle(module):
+        if handle(module) or module is core:
             cut.append(sys.modules.pop(name))
             continue
         namespace = getattr(module, "__dict__", None)
         if isinstance(namespace, dict):
             for key, value in list(namespace.items()):
-                if handle(value):
+                if handle(value) or value is core:
                     cut.append(namespace.pop(key))
     gc.collect()
     for holder in gc.get_referrers(*cut):
-        if holder is cut:
+        if holder is cut or type(holder) is function:  # a function of core's, holding core
             continue
         if type(holder) is list:
             holder[:] = [item for item in holder if not handle(item)]
             continue
+        if type(holder) is types.CellType:
+            holder.cell_contents = None
+            continue
         namespace = holder if type(holder) is dict else getattr(holder, "__dict__", None)
         if isinstance(namespace, dict):
-            for key in [key for key, value in namespace.items() if handle(value)]:
+            for key in [key for key, value in namespace.items() if handle(value) or value is core]:
                 del namespace[key]
+    # The module object itself stays reachable (CPython keeps a slot for it): nothing is left in it.
+    for key in [key for key in vars(core) if not key.startswith("__")]:
+        delattr(core, key)
+    return id(core)

@@ -21,6 +21,12 @@ from .project import Project
 
 # Said to the learner whose submission took the runner down twice (an instructor sees the runner's own words too).
 RUNNER_FAILED = "Grading your code stopped the grader itself, twice, so this submission has no verdict but this error."
+# An untrusted submission's cases together run for at most this long (or one time limit, if longer): a submission
+# that loops in every case costs that, not a time limit per case (the course's 19 cases at 3 s would take 57 s). A
+# case starts only while its whole time limit is left of it; the cases after are errors that say why
+# (frontend/src/outcomes.js, notRun). A case that swallows the interrupt may overrun it by the grace the driver
+# gives it (session.js) and a new worker.
+SUBMISSION_BUDGET_S = 30
 
 
 def judged_case(case: Case, *, reveal_hidden: bool = False) -> dict:
@@ -32,11 +38,18 @@ def judged_case(case: Case, *, reveal_hidden: bool = False) -> dict:
 
 
 def grade(
-    exercise: Exercise, source: str, runner, *, cases: list[Case] | None = None, reveal_hidden: bool = False
+    exercise: Exercise,
+    source: str,
+    runner,
+    *,
+    cases: list[Case] | None = None,
+    reveal_hidden: bool = False,
+    budget: float | None = None,
 ) -> RunResult:
     """Run `source` on the exercise's cases (or `cases`) in the runner's Pyodide and judge the outcomes.
 
     `reveal_hidden`: judge hidden cases as visible, with expected and actual values (for authors only).
+    `budget`: seconds all the cases may take together (none: each case has its limit only).
     """
     cases = exercise.cases if cases is None else cases
     # Private cases run last, whatever their place in the course: the cases of a run share one interpreter, so code
@@ -48,6 +61,7 @@ def grade(
         entry=exercise.entry,
         cases=[{"name": cases[i].name, "args": cases[i].args} for i in order],
         time_limit=exercise.time_limit_seconds,
+        budget=budget,
     )
     outcomes = [None] * len(cases)
     for i, outcome in zip(order, ran, strict=True):
@@ -63,7 +77,7 @@ class Grader:
     submission is graded once more in the new one, so a failure of the machine is not taken for the learner's;
     failing again, the submission's verdict is an error (`RUNNER_FAILED`, and `failures` keeps the runner's own
     words for the instructor). A runner that cannot start at all raises: that is the machine's problem, not any
-    learner's."""
+    learner's. Each submission's cases share a budget of SUBMISSION_BUDGET_S seconds."""
 
     def __init__(self, project: Project | None = None):
         self.project = project or Project()
@@ -83,9 +97,12 @@ class Grader:
         for attempt in (1, 2):
             runner = self._runner or self._fresh_runner()
             try:
-                return grade(exercise, source, runner)
+                budget = max(SUBMISSION_BUDGET_S, exercise.time_limit_seconds)
+                return grade(exercise, source, runner, budget=budget)
             except RunnerError as exc:
                 self.close()
+                if exc.kind == "start":  # Python could not start: no submission is to blame
+                    raise
                 if attempt == 2:
                     self.failures.append(str(exc))
         return failed_submission(exercise.cases, RUNNER_FAILED)

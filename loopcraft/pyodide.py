@@ -10,9 +10,11 @@ The snapshot (Python booted, the grader imported, no learner code run) is kept o
 worker. The first runner without one makes it and hands the bytes back on a descriptor of their own; runners
 started meanwhile wait for it rather than each boot Python.
 
-Protocol: requests as JSON lines on the runner's stdin; replies as JSON lines on a pipe of their own
-(a file descriptor the runner inherits, named by `--replies`), so nothing the runner or a library prints can pose as a reply. Its
-stdout and stderr are drained as they come by a thread, and their last lines explain a runner that stops.
+Protocol (node-runner.mjs documents every message): requests as JSON lines on the runner's stdin; replies as JSON
+lines on a pipe of their own (a file descriptor the runner inherits, named by `--replies`), so nothing the runner or
+a library prints can pose as a reply, each with a `type` ("ready", "outcomes", "error" with a `kind`). Its stdout
+and stderr are drained as they come by a thread, and their last lines explain a runner that stops. Both ways are
+capped (REQUEST_BYTES, REPLY_BYTES): a request over its cap is never sent, and its cases become errors.
 """
 
 from __future__ import annotations
@@ -30,12 +32,22 @@ import threading
 import time
 from pathlib import Path
 
-from .errors import BuildError
+from grader.results import error_outcome
+
+from .errors import BuildError, LoopcraftError
 from .project import Project
 
 STDERR_KEPT = 50  # lines of the runner's diagnostics kept to explain a failure
 SNAPSHOT_WAIT_S = 60  # how long a runner waits for another to make the snapshot (it takes seconds)
 WASM_TIERING_BUDGET = 180_000_000  # V8's default is 1,800,000 (see node_command)
+# A request line the host sends and the runner reads, at most: a submission (256 KB at most from intake, about six
+# times that once its control characters are escaped in JSON), the provided code and the cases' arguments fit many
+# times over. Far below V8's longest string (about 512 million characters), which a longer line once overran.
+REQUEST_BYTES = 16 * 2**20
+# What one reply's outcomes may take, at most. Each outcome is capped inside the interpreter (a value at a million
+# characters of JSON, a trace at half a million): enough to judge a few cases at their largest; past it, a case's
+# outcome is sent as an error that says so (outcomes.js, tooLargeToSend).
+REPLY_BYTES = 16 * 2**20
 # What shapes the memory the snapshot holds, besides the grader's files and Node's and Pyodide's versions.
 SNAPSHOT_MAKERS = ["frontend/node-runner.mjs", "frontend/node-worker.mjs", "frontend/src/worker-core.js"]
 
@@ -107,7 +119,8 @@ def runner_command(
 ) -> list[str]:
     """`snapshot`: the file to restore the first interpreter from, a descriptor to write a new snapshot to, or
     None (no snapshot kept: a fresh runner makes its own, a reusing one boots Python plainly)."""
-    options = ["--replies", str(replies)] + ([] if interrupt else ["--no-interrupt"]) + ([] if fresh else ["--reuse"])
+    options = ["--replies", str(replies), "--max-request", str(REQUEST_BYTES), "--max-reply", str(REPLY_BYTES)]
+    options += ([] if interrupt else ["--no-interrupt"]) + ([] if fresh else ["--reuse"])
     script = project.frontend / "node-runner.mjs"
     if isinstance(snapshot, Path):
         return node_command(node, script, project, (snapshot,)) + options + ["--snapshot", str(snapshot)]
@@ -116,14 +129,28 @@ def runner_command(
     )
 
 
-class RunnerError(BuildError):
-    """The runner process itself failed (not one submission). `kind`: "start" (it could not start Python: the
-    machine's problem), else "stopped" (the process ended), "protocol" (it answered out of turn or not in
-    JSON) or "failed" (it reported a failure of its own)."""
+class RunnerError(LoopcraftError):
+    """The runner process itself failed (not one submission). `kind`, one of KINDS: "start" (it could not start
+    Python: the machine's problem), else "stopped" (the process ended), "protocol" (it answered out of turn, or not
+    with a reply), "refused" (it refused a request: the host's mistake) or "failed" (it failed during a request)."""
+
+    KINDS = ("start", "stopped", "protocol", "refused", "failed")
 
     def __init__(self, message: str, kind: str):
+        assert kind in self.KINDS, kind
         super().__init__(message)
         self.kind = kind
+
+
+# The kind of RunnerError each kind of error reply is (node-runner.mjs).
+_ERROR_KINDS = {"start": "start", "request": "refused", "runner": "failed"}
+
+
+def request_too_large(size: int) -> str:
+    return (
+        f"This submission is too large to grade: sending it with its cases takes {size:,} bytes, over the "
+        f"{REQUEST_BYTES:,} the grader takes."
+    )
 
 
 class PyodideRunner:
@@ -219,6 +246,7 @@ class PyodideRunner:
         return RunnerError(message, "start" if self.version is None else kind)
 
     def _read(self) -> dict:
+        """The next reply: an object with a `type` ("ready", "outcomes" or "error", which has a `kind`)."""
         line = self._replies.readline()
         if not line:
             self._proc.wait(timeout=10) if self._proc.poll() is None else None
@@ -227,12 +255,26 @@ class PyodideRunner:
             reply = json.loads(line)
         except ValueError as exc:
             raise self._failure(f"sent a reply that is not JSON ({exc}): {line[:200]!r}", "protocol") from None
-        if not isinstance(reply, dict):
-            raise self._failure(f"sent a reply that is not an object: {line[:200]!r}", "protocol")
+        if not isinstance(reply, dict) or reply.get("type") not in ("ready", "outcomes", "error"):
+            raise self._failure(f"sent what is not a reply: {line[:200]!r}", "protocol")
+        if reply["type"] == "error":
+            kind = _ERROR_KINDS.get(reply.get("kind"), "protocol")
+            said = {"start": "could not start Pyodide", "refused": "refused a request", "failed": "failed"}
+            raise self._failure(f"{said.get(kind, 'sent an error of no known kind')}: {reply.get('message')}", kind)
         return reply
 
-    def run(self, *, source: str, sandbox: str, entry: str, cases: list[dict], time_limit: float) -> list[dict]:
-        """Outcomes (see docs/architecture.md), one per case, in order."""
+    def run(
+        self,
+        *,
+        source: str,
+        sandbox: str,
+        entry: str,
+        cases: list[dict],
+        time_limit: float,
+        budget: float | None = None,
+    ) -> list[dict]:
+        """Outcomes (see docs/architecture.md), one per case, in order. `budget`: seconds all the cases may take
+        together (node-runner.mjs); a case starts only while its whole time limit is left of it."""
         request_id = next(self._ids)
         request = {
             "id": request_id,
@@ -241,27 +283,30 @@ class PyodideRunner:
             "entry": entry,
             "cases": [{"name": c["name"], "args": c["args"]} for c in cases],
             "time_limit": time_limit,
+            "budget": budget,
         }
+        line = (json.dumps(request) + "\n").encode("utf-8", "surrogatepass")
+        if len(line) > REQUEST_BYTES:
+            return [error_outcome(request_too_large(len(line)), "load") for _ in cases]
         try:
-            self._proc.stdin.write((json.dumps(request) + "\n").encode("utf-8", "surrogatepass"))
+            self._proc.stdin.write(line)
             self._proc.stdin.flush()
         except BrokenPipeError:
             raise self._failure("is not running", "stopped") from None
-        while True:
-            reply = self._read()
-            if "ready" in reply:
-                self._ready(reply)
-                continue
-            if reply.get("id") != request_id:
-                raise self._failure(f"answered out of turn: {str(reply)[:200]}", "protocol")
-            if "error" in reply:
-                raise self._failure(f"failed: {reply['error']}", "failed")
-            return [_checked(outcome) for outcome in reply["outcomes"]]
+        if self.version is None:
+            self._ready(self._read())
+        reply = self._read()
+        if reply["type"] != "outcomes" or reply.get("id") != request_id:
+            raise self._failure(f"answered out of turn: {str(reply)[:200]}", "protocol")
+        outcomes = reply.get("outcomes")
+        if not isinstance(outcomes, list) or len(outcomes) != len(cases):
+            raise self._failure(f"sent {str(outcomes)[:100]} for {len(cases)} cases", "protocol")
+        return [_checked(outcome) for outcome in outcomes]
 
     def _ready(self, reply: dict) -> None:
-        """The runner's first reply: Python has started (or could not)."""
-        if not reply.get("ready"):
-            raise self._failure(f"could not start Pyodide: {reply.get('error', reply)}", "start")
+        """The runner's first reply: Python has started (an error reply, that it could not, was raised already)."""
+        if reply["type"] != "ready":
+            raise self._failure(f"answered before it was ready: {str(reply)[:200]}", "protocol")
         self.version = reply.get("version")
         self.load_ms = reply.get("load_ms")
         self.snapshot = reply.get("snapshot")
@@ -316,6 +361,7 @@ _OUTCOME_KINDS = {"value": ("value",), "error": ("error",), "timeout": ()}
 def _checked(outcome) -> dict:
     """An outcome the host can judge, or an `error` outcome for this one case: a malformed or
     undecodable outcome never aborts the batch."""
+    problem = "the grader's result for it was malformed"
     if isinstance(outcome, dict) and outcome.get("kind") in _OUTCOME_KINDS:
         texts = _OUTCOME_KINDS[outcome["kind"]]
         if all(isinstance(outcome.get(key), str) for key in texts) and isinstance(outcome.get("output", ""), str):
@@ -326,14 +372,4 @@ def _checked(outcome) -> dict:
                 return outcome
             except (ValueError, RecursionError) as exc:
                 problem = f"its return value could not be read back ({type(exc).__name__})"
-        else:
-            problem = "the grader's result for it was malformed"
-    else:
-        problem = "the grader's result for it was malformed"
-    return {
-        "kind": "error",
-        "phase": "return",
-        "output": "",
-        "trace": [],
-        "error": f"This case could not be graded: {problem}.",
-    }
+    return error_outcome(f"This case could not be graded: {problem}.", "grader")

@@ -11,6 +11,9 @@ Each file is a solution of `consecutive-error-limit` whose header says what must
                                 so it marks the files that look for what an earlier submission left, and
                                 those whose attack aims at later ones; the folder run checks every file
                                 after them against its own expectations.
+  # also-plain: yes             in the browser, run on a page served without headers too (no CSP, no isolation):
+                                for the defences that must not depend on them
+  # runs-in: cli                graded on the command line only (what it attacks, the page does not have)
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ class Hostile:
     output_ends: str | None
     trace_under: int | None
     alone: bool
+    plain: bool
+    browser: bool
 
 
 def load() -> list[Hostile]:
@@ -59,6 +64,8 @@ def load() -> list[Hostile]:
                 output_ends=header.get("expect-output-ends"),
                 trace_under=int(header["expect-trace-under"]) if "expect-trace-under" in header else None,
                 alone=header.get("also-alone") == "yes",
+                plain=header.get("also-plain") == "yes",
+                browser=header.get("runs-in", "cli, browser") != "cli",
             )
         )
     return found

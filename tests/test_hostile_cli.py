@@ -3,8 +3,10 @@ never a forged pass. One grader process grades the whole corpus, as an instructo
 look for what other submissions left, or attack later ones, are also graded alone, and get the same verdict
 either way.
 
-The corpus is graded against a copy of its challenge whose time limit is 1 s, not 3: every loop in it runs to the
-limit, and what is under test is that it ends in a verdict (the browser's corpus test keeps the real limit)."""
+The corpus is graded against a copy of its challenge whose time limit is 2 s, not 3: every loop in it runs to the
+limit, and what is under test is that it ends in a verdict. Not 1 s: the files that walk everything gc reaches
+(js_found_through_gc, reads_earlier_submissions) take about 0.4 s of CPU in their one case, and on a machine busy
+with other work a case at 1 s timed out."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from tests import hostile_corpus
 from tests.helpers import ROOT
 
 ALONE = [item.name for item in hostile_corpus.load() if item.alone]
-LIMIT_S = 1
+LIMIT_S = 2
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
-import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
@@ -34,16 +34,16 @@ def test_verdicts_come_from_python_3_14(pyodide_runner):
 
 
 def test_an_infinite_loop_is_interrupted_and_the_next_case_runs(pyodide_runner):
-    started = time.monotonic()
+    # The second case finds what the first left in its interpreter: it was interrupted, not replaced.
     outcomes = pyodide_runner.run(
-        source="def f(n):\n    while n:\n        pass\n    return n\n",
+        source="import sys\ndef f(n):\n    sys.left = getattr(sys, 'left', 0) + 1\n    while n:\n        pass\n    return sys.left\n",
         sandbox="",
         entry="f",
         cases=[{"name": "loops", "args": {"n": 1}}, {"name": "returns", "args": {"n": 0}}],
         time_limit=0.5,
     )
     assert [o["kind"] for o in outcomes] == ["timeout", "value"]
-    assert time.monotonic() - started < 3  # an interrupt, not a worker restart
+    assert outcomes[1]["value"] == "2"
 
 
 def test_a_loop_that_swallows_the_interrupt_gets_a_new_worker(pyodide_runner):
@@ -64,8 +64,6 @@ def test_deep_recursion_is_an_error_and_python_survives(pyodide_runner):
 
 
 def test_no_javascript_object_is_reachable_from_learner_code(pyodide_runner):
-    import json
-
     for _ in range(2):  # the first interpreter of the runner and one restored for a later submission
         walk = hostile_corpus.named(hostile_corpus.JAVASCRIPT_WALK).source
         result = json.loads(one(pyodide_runner, walk, entry="walk_for_javascript", time_limit=60)["value"])
@@ -224,3 +222,126 @@ def test_an_outcome_the_host_cannot_read_is_an_error_for_that_case_only():
     ):
         outcome = _checked(bad)
         assert outcome["kind"] == "error" and outcome["error"].startswith("This case could not be graded")
+
+
+# --- A runner nothing a submission does can end --------------------------------------------------------------------
+
+# Preloaded into every worker thread (probe_env): the ways a worker can fail that learner code no longer has (see
+# the corpus's kills_its_worker.py and rejects_a_promise_through_the_ffi.py), set off by a case's arguments. Its
+# listener goes in just before the worker's own (listening earlier would take messages the worker is not yet
+# there to hear), and so runs first, in the same task.
+FAILING_WORKER = """
+import { isMainThread, parentPort } from "node:worker_threads";
+if (!isMainThread) {
+  let armed = false;
+  const fail = (message) => {
+    const how = message.type === "run-case" ? message.args.fail : message.type === "renew" && armed ? "die" : null;
+    if (how === "die") process.exit(7);
+    if (how === "reject") Promise.reject(new Error("a promise left rejected"));
+    if (how === "throw") setImmediate(() => { throw new Error("thrown after the case"); });
+    if (how === "die-at-renew") armed = true;
+  };
+  const on = parentPort.on.bind(parentPort);
+  parentPort.on = (event, listener) => (event === "message" && on("message", fail), on(event, listener));
+}
+"""
+ALIVE = "import sys\ndef f(fail=None):\n    return sys.version_info[0]\n"
+
+
+def fail(runner, *hows):
+    return runner.run(
+        source=ALIVE,
+        sandbox="",
+        entry="f",
+        cases=[{"name": str(how), "args": {"fail": how}} for how in hows],
+        time_limit=3,
+    )
+
+
+def test_a_worker_that_dies_during_a_case_costs_that_case_only_and_a_new_worker_goes_on(monkeypatch):
+    probe_env(monkeypatch, FAILING_WORKER)
+    with PyodideRunner() as runner:
+        died, after = fail(runner, "die", None)
+        assert died["kind"] == "error" and died["phase"] == "grader"
+        assert died["error"] == (
+            "The grader's Python stopped while running this case, so it has no result: "
+            "its worker thread ended (exit code 7)."
+        )
+        assert after["value"] == "3"
+        assert [o["value"] for o in fail(runner, None)] == ["3"]
+
+
+def test_a_worker_that_dies_between_submissions_costs_no_verdict(monkeypatch):
+    probe_env(monkeypatch, FAILING_WORKER)
+    with PyodideRunner() as runner:
+        assert [o["value"] for o in fail(runner, "die-at-renew", None)] == ["3", "3"]
+        # The next submission's renew ends the worker; a new one grades it.
+        assert [o["value"] for o in fail(runner, None, None)] == ["3", "3"]
+
+
+def test_what_fails_in_the_worker_after_a_case_returned_ends_that_case_as_a_crash(monkeypatch):
+    probe_env(monkeypatch, FAILING_WORKER)
+    with PyodideRunner() as runner:
+        rejected, thrown, after = fail(runner, "reject", "throw", None)
+        assert rejected["error"] == "Python crashed while running your code: a promise left rejected"
+        assert thrown["error"] == "Python crashed while running your code: thrown after the case"
+        assert after["value"] == "3"
+
+
+def test_a_request_over_its_cap_is_not_sent_and_its_cases_are_errors(pyodide_runner):
+    huge = "x = 1\n" * (pyodide.REQUEST_BYTES // 6 + 1)
+    outcomes = pyodide_runner.run(
+        source=huge, sandbox="", entry="f", cases=[{"name": "a", "args": {}}] * 2, time_limit=3
+    )
+    assert {o["phase"] for o in outcomes} == {"load"}
+    assert outcomes[0]["error"].startswith("This submission is too large to grade: sending it with its cases takes")
+    assert one(pyodide_runner, "def f():\n    return 1\n")["value"] == "1"
+
+
+def test_the_runner_refuses_a_request_line_over_its_cap_or_not_a_request_and_goes_on(pyodide_runner):
+    for line in (b"x" * (pyodide.REQUEST_BYTES + 1), b"[1, 2]", b'{"id": 99, "cases": 3}'):
+        pyodide_runner._proc.stdin.write(line + b"\n")
+        pyodide_runner._proc.stdin.flush()
+        with pytest.raises(RunnerError) as refused:
+            pyodide_runner._read()
+        assert refused.value.kind == "refused"
+    assert one(pyodide_runner, "def f():\n    return 1\n")["value"] == "1"
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        ([], "--pyodide is required"),
+        (["--pyodide", "--replies", "3"], "argument is ambiguous"),
+        (["--replies"], "argument missing"),
+        (["--no-such-flag"], "Unknown option '--no-such-flag'"),
+    ],
+)
+def test_the_runner_checks_its_arguments(argv, said):
+    proc = subprocess.run(
+        ["node", str(ROOT / "frontend" / "node-runner.mjs"), *argv], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2 and proc.stderr.startswith("node-runner.mjs: ") and said in proc.stderr
+
+
+def test_the_runner_checks_a_numbers_argument():
+    good = pyodide.runner_command(pyodide.find_node(Project()), Project(), 1, snapshot=None)
+    bad = [*good[good.index(str(ROOT / "frontend" / "node-runner.mjs")) :], "--max-reply", "lots"]
+    proc = subprocess.run(["node", *bad], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--max-reply must be a whole number" in proc.stderr
+
+
+def test_a_submission_whose_every_case_loops_costs_its_budget(pyodide_runner):
+    outcomes = pyodide_runner.run(
+        source=LOOP,
+        sandbox="",
+        entry="f",
+        cases=[{"name": str(i), "args": {}} for i in range(8)],
+        time_limit=0.25,
+        budget=1,
+    )
+    kinds = [o["kind"] for o in outcomes]
+    # Each case that ran used its whole limit, so at most four fit; the rest did not start.
+    ran = kinds.index("error")
+    assert 1 <= ran <= 4 and kinds == ["timeout"] * ran + ["error"] * (8 - ran)
+    assert outcomes[-1]["error"].startswith("Not run: this submission's cases had used up their 1 s of grading time")

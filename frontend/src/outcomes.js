@@ -2,6 +2,9 @@
 // verdict), as grader/results.py makes them: value_outcome, error_outcome, timeout_outcome, PHASES and the one
 // timeout text. Every outcome made in JavaScript (the worker, the driver, the Node runner) is made here;
 // tests/golden/outcomes.json holds both sides to the same results (tests/test_outcomes.py).
+//
+// Also here: the learner-facing texts of the outcomes only JavaScript makes (the grader's Python could not give
+// one), so that each is written once.
 
 // Where an error came from: the learner's code could not be loaded, raised when called, returned what cannot be
 // sent; or the grading machinery failed around it.
@@ -20,3 +23,31 @@ export const timeoutOutcome = (output = "") => ({ kind: "timeout", output, trace
 export const formatSeconds = (seconds) => Number(seconds).toFixed(3).replace(/\.?0+$/, "");
 export const timeoutMessage = (limit) =>
   `Stopped after ${formatSeconds(limit)} s, the time limit for one case. Look for a loop that never ends.`;
+
+const reason = (error) => String(error?.message ?? error);
+
+// The case stopped Python itself (os._exit, a fatal error, the JavaScript stack overflowing): a new interpreter
+// takes over for the next case.
+export const crashed = (error) => errorOutcome(`Python crashed while running your code: ${reason(error)}`, "call");
+
+// The worker running Python died or failed outside Python's reach while this case ran; a new one goes on.
+export const workerFailed = (error) =>
+  errorOutcome(`The grader's Python stopped while running this case, so it has no result: ${reason(error)}.`, "grader");
+
+// The outcome could not be turned into text (a value V8 cannot stringify, say).
+export const unsendable = (error) => errorOutcome(`The grader could not send this result back: ${reason(error)}`, "grader");
+
+// The Node runner's reply for one submission is capped (loopcraft/pyodide.py, REPLY_BYTES).
+export const tooLargeToSend = (bytes) =>
+  errorOutcome(
+    `This case's result was not sent back: with the cases before it, the submission's results would pass the ${bytes.toLocaleString("en-US")} bytes they may take.`,
+    "return",
+  );
+
+// A submission's cases share a time budget on the command line (loopcraft/grading.py, SUBMISSION_BUDGET_S); a
+// case starts only while its whole time limit is left of it.
+export const notRun = (budget) =>
+  errorOutcome(
+    `Not run: this submission's cases had used up their ${formatSeconds(budget)} s of grading time before its turn (a case that loops uses its whole time limit).`,
+    "grader",
+  );

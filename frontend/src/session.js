@@ -15,16 +15,23 @@
 //
 // A case that broke its interpreter (or tampered with the grader) but answered is followed by a renew, on a page
 // too: a new interpreter in the same worker, restored from the snapshot (or booted, when there is none yet), and
-// nothing of the broken one survives. Only a worker that never answered is replaced.
+// nothing of the broken one survives; so is a failure the worker caught outside any case ("failed"). Only a worker
+// that never answered, or that failed or ended once ready (a Node worker thread that died), is replaced: the case
+// in flight then ends as an error, and the run goes on in the new one.
 //
 // A page's run can end early: `stop()` cuts the case in flight short the way a timeout does (an interrupt, or a new
 // worker when there is none or it goes unanswered) and runs no more cases; `stopAt(outcome)`, given to run(), ends
 // the run after the first case it is true of (a page stops at a timeout: a loop costs one time limit, not one a case).
 // Either way run() resolves with the outcomes of the cases that ran to the end, fewer than asked.
 //
+// `budgetMs` (the Node runner's, per submission), given to run(): a case starts only while that much time, less what
+// the run's cases took so far, still holds its whole limit; the cases after are not run, each an error saying why.
+//
 // States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs, snapshot}, as
 // the worker said: "restored", "missing" or undefined);
 // "running"; "finished" (a run is over); "restarting" ({reason}: one of RESTART_REASONS); "error" ({message}).
+
+import { notRun, timeoutOutcome, workerFailed } from "./outcomes.js";
 
 const SIGINT = 2;
 // Generous: a busy machine can be slow to turn the interrupt into an answer; waiting costs only time, while a
@@ -35,6 +42,7 @@ export const RESTART_REASONS = {
   noInterrupt: "no-interrupt", // a case ran out of time where Python cannot be interrupted (no SharedArrayBuffer)
   noAnswer: "no-answer", // interrupted, the case did not answer within the grace (it caught the interrupt)
   stopped: "stopped", // a run was stopped where Python cannot be interrupted
+  workerFailed: "worker-failed", // the worker failed or ended after Python was ready
 };
 // Long enough that a learner who only glances at a page leaves before it starts: the service worker's caching of
 // the site (every file fetched and hashed) would otherwise compete with the next page's Python start.
@@ -69,6 +77,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   let settle = null; // {resolve, reject} of `ready`
   let used = false; // the current interpreter has run learner code
   let loaded = false; // the current worker has said "ready" (a run stopped while Python loads ends before that)
+  let broken = false; // the worker caught a failure outside any case: renewed before the next one
   let pending = null; // {runId, index, resolve, cut} for the case in flight
   let stopRun = null; // ends the run in progress early (see stop())
   let runCounter = 0;
@@ -90,8 +99,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     expectReady();
     // An interrupt left over from the worker being replaced would stop the new one's start-up.
     if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
-    worker = spawn();
-    worker.listen(
+    const current = (worker = spawn());
+    current.listen(
       (message) => {
         if (message.type === "ready") {
           loaded = true;
@@ -103,11 +112,15 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         } else if (message.type === "fatal") {
           settle.reject(new Error(message.message));
           onState("error", { message: message.message });
+        } else if (message.type === "failed") {
+          broken = true;
         } else if (message.type === "case-done" && pending && message.runId === pending.runId && message.index === pending.index) {
           pending.resolve(message);
         }
       },
       (error) => {
+        if (worker !== current) return; // replaced already
+        if (loaded) return lost(error);
         settle.reject(error);
         onState("error", { message: error.message });
       },
@@ -124,6 +137,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
 
   function renew() {
     used = false;
+    broken = false;
     expectReady();
     worker.post({ type: "renew" });
     return ready;
@@ -139,17 +153,24 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     start("restarting", { reason });
   }
 
-  // Resolves with {message, ended, reason}: message is the worker's case-done, or null when the worker never answered
-  // (no interrupt available, or learner code that ignored it: `reason` says which); ended is null, or why the case
-  // was cut short: "timeout" (over its limit) or "stopped" (stop()).
+  function lost(error) {
+    if (pending) return pending.resolve(null, RESTART_REASONS.workerFailed, error);
+    const waiting = settle; // a run may be waiting for this worker (a renew): it gets the next one instead
+    restart(RESTART_REASONS.workerFailed);
+    ready.then(waiting.resolve, waiting.reject);
+  }
+
+  // Resolves with {message, ended, reason, error}: message is the worker's case-done, or null when the worker never
+  // answered (no interrupt available, learner code that ignored it, or a worker that failed: `reason` says which, and
+  // `error` what failed); ended is null, or why the case was cut short: "timeout" (over its limit) or "stopped".
   function runOne(runId, index, timeLimitMs, request) {
     return new Promise((resolve) => {
       let ended = null;
       const timers = [];
-      const finish = (message, reason = null) => {
+      const finish = (message, reason = null, error = null) => {
         timers.forEach(clearTimeout);
         pending = null;
-        resolve({ message, ended, reason });
+        resolve({ message, ended, reason, error });
       };
       const answeredBefore = answered && Atomics.load(answered, 0);
       const cut = (why) => {
@@ -169,7 +190,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   }
 
   async function run(
-    { source, sandbox, entry, cases, timeLimitMs = defaultTimeLimitMs },
+    { source, sandbox, entry, cases, timeLimitMs = defaultTimeLimitMs, budgetMs = Infinity },
     { onCaseStart = () => {}, onCaseDone = () => {}, stopAt = () => false } = {},
   ) {
     if (!(timeLimitMs > 0)) throw new Error(`no time limit for this run (got ${timeLimitMs})`);
@@ -191,14 +212,25 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
       await unlessStopped(ready);
       if (fresh && used && !stopped) await renew();
       if (!stopped) onState("running");
+      const started = performance.now();
       for (const [index, { args }] of cases.entries()) {
         if (stopped) break;
+        if (performance.now() - started + timeLimitMs > budgetMs) {
+          const outcome = notRun(budgetMs / 1000);
+          outcomes.push(outcome);
+          onCaseDone(index, outcome);
+          continue;
+        }
+        if (broken) {
+          await unlessStopped(renew());
+          if (stopped) break;
+        }
         onCaseStart(index);
         used = true;
-        const { message, ended, reason } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
+        const { message, ended, reason, error } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
         if (ended !== "stopped") {
           // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
-          const outcome = ended === "timeout" ? { kind: "timeout", output: message?.outcome.output ?? "" } : message.outcome;
+          const outcome = ended === "timeout" ? timeoutOutcome(message?.outcome.output) : (message?.outcome ?? workerFailed(error));
           outcomes.push(outcome);
           onCaseDone(index, outcome);
           if (stopAt(outcome)) stopped = true;

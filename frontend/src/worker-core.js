@@ -9,11 +9,17 @@
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
 //   worker -> driver  {type: "ready", version, snapshot}              snapshot: "restored" | "missing" | undefined (not supported)
 //                     {type: "renewed"}                                answers "renew": the next case runs in the new interpreter
-//                     {type: "case-done", runId, index, outcome, crashed}
+//                     {type: "case-done", runId, index, outcome, crashed}   crashed: renew before the next case
+//                     {type: "failed", message}                       something failed outside any case: renew
 //                     {type: "fatal", message}                        Python could not start
 //                     {type: "snapshot-done", saved}                   saved: bytes stored, or 0 when it failed
-// One case at a time, and only when asked: an interrupt meant for a case that has just finished can then
-// never reach the next one, because the buffer is cleared before each case starts.
+// (The Node runner's worker also sends its runner {type: "snapshot-bytes", bytes} and {type: "snapshot-unusable"},
+// see ../node-worker.mjs.) One case at a time, and only when asked: an interrupt meant for a case that has just
+// finished can then never reach the next one, because the buffer is cleared before each case starts.
+//
+// Nothing learner code does ends the worker: a failure outside any call (an unhandled rejection, an uncaught
+// exception) is caught (`onUncaught`) and ends the case in flight as a crash, or is told as "failed"; either way
+// the interpreter is renewed before the next case.
 //
 // Python boots on "init", or at once when the worker is created with `eager` (the page's worker, spawned
 // before the page's own script has even loaded): the worker says nothing until "init" all the same.
@@ -28,31 +34,131 @@
 // same state, so `random` is re-seeded. The file system is not in the snapshot: the grader's files are written
 // again on every start, so tracebacks quote the same lines either way.
 
+import * as outcomes from "./outcomes.js";
+
 const PY_ROOT = "/lib/loopcraft";
 // The grader captures what learner code prints; anything written past it (os.write(1, ...)) is
 // dropped, so it can neither flood the console nor pose as the Node runner's own output.
 const discard = () => {};
 
-// Learner code must not reach JavaScript: from there it could post forged verdicts to the page or,
-// under Node, read the exercises' hidden expected values from disk. Pyodide's `js` and `pyodide_js`
-// modules go, and so do the Function constructors, the one step from any JavaScript object (a list
-// passed through pyodide.ffi.to_js, say) to running arbitrary JavaScript. Pyodide needs neither once
-// loaded. unregisterJsModule leaves the modules themselves in sys.modules and in the import system's
-// loaders: grader.guard.cut_javascript_handles, run right after, drops those and every other JavaScript
-// object Python holds (tests/hostile/js_found_through_gc.py walks gc to prove it). Under Node the runner also
-// runs with code generation from strings disallowed and under the permission model (loopcraft/pyodide.py).
-// docs/threat-model.md has the rest.
+// Learner code must not reach JavaScript: from there it could post forged verdicts to the page, send what it
+// likes to another origin or, under Node, read the exercises' hidden expected values from disk; and JavaScript
+// work it leaves behind (a rejected promise) fails later, outside any case, and takes the runner down. Nothing
+// here depends on response headers: the page's CSP and Node's flags (loopcraft/pyodide.py) come on top.
+//
+// Per interpreter, once it is up and before any learner code runs:
+// - Pyodide's `js` and `pyodide_js` modules go; grader.guard.cut_javascript then drops every JavaScript object
+//   Python holds and every function of `_pyodide_core` that makes one or calls JavaScript, wherever Python keeps
+//   them (tests/hostile/js_found_through_gc.py walks gc to prove it). It answers with that module's address:
+//   the copy of its dict CPython keeps to make it again (`_imp.create_builtin`) is emptied here.
+// - Builtin modules that would undo all of it are taken out of CPython's table of builtins, so that no import,
+//   importlib or `_imp` call can create them: `_ctypes` (its foreign calls reach emscripten_run_script, i.e.
+//   JavaScript's eval, and every function of the interpreter) and CPython's own test modules, which break the
+//   interpreter's memory safety on purpose.
+const CLOSED_BUILTINS = new Set([
+  "_ctypes",
+  "_testbuffer",
+  "_testcapi",
+  "_testclinic",
+  "_testclinic_limited",
+  "_testinternalcapi",
+  "_testlimitedcapi",
+  "_xxtestfuzz",
+]);
+
 function closeWayToJavaScript(pyodide) {
   pyodide.unregisterJsModule("js");
   pyodide.unregisterJsModule("pyodide_js");
+  const core = pyodide.pyimport("grader.guard").cut_javascript();
+  const M = pyodide._module;
+  for (const name of SCRIPT_RUNNERS) {
+    if (M[`_${name}`] !== undefined) M[`_${name}`] = refuseScript;
+  }
+  // PyModuleDef (stable ABI, 32 bits): PyObject_HEAD (8 bytes), m_init, m_index, m_copy, m_name.
+  const def = M._PyModule_GetDef(core);
+  if (!def || M.UTF8ToString(M.HEAPU32[(def + 20) >>> 2]) !== "_pyodide_core") {
+    throw new Error("the grader could not find _pyodide_core's definition to close it");
+  }
+  const copy = M.HEAPU32[(def + 16) >>> 2];
+  if (copy) M._PyDict_Clear(copy);
+  // CPython's table of builtins (struct _inittab: name, init function; 8 bytes an entry, ended by a null name).
+  // A name whose first byte becomes "!" matches no module name. Each is a string of its own (a null byte
+  // before it), so no other string changes with it.
+  const closed = [];
+  for (let entry = M.HEAPU32[M._PyImport_Inittab >>> 2]; M.HEAPU32[entry >>> 2]; entry += 8) {
+    const name = M.HEAPU32[entry >>> 2];
+    if (CLOSED_BUILTINS.has(M.UTF8ToString(name)) && M.HEAPU8[name - 1] === 0) {
+      closed.push(M.UTF8ToString(name));
+      M.HEAPU8[name] = 0x21;
+    }
+  }
+  // The test modules close where this Pyodide has them; ctypes it has, and must close.
+  if (!closed.includes("_ctypes")) throw new Error("the grader could not close Python's builtin _ctypes");
+}
+
+// Once per worker, before Python starts: what is left of JavaScript's ways to turn text into code, in case some
+// JavaScript object were ever reached all the same. Pyodide needs none of them (it runs with code generation
+// refused under Node, and under the page's CSP). Function stays for `instanceof Function` and Function.prototype,
+// but neither it nor the constructors reached through any function's prototype can make code. Timers take
+// functions only (a string would be evaluated). WebSocket goes: Python's socket module opens one (Emscripten's
+// SOCKFS) to any address it is given, with no JavaScript. eval itself stays, for the browser tests' tooling
+// (Playwright evaluates in the worker with it); the interpreter's own ways to it are cut (closeScriptImports).
+export function closeCodeFromText(scope) {
   for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
     Object.defineProperty(Object.getPrototypeOf(fn), "constructor", { value: undefined });
   }
+  const refused = function Function() {
+    throw new EvalError("code from text is not available in the grader's worker");
+  };
+  refused.prototype = Function.prototype;
+  scope.Function = refused;
+  for (const name of ["setTimeout", "setInterval"]) {
+    const timer = scope[name];
+    scope[name] = (handler, ...rest) => {
+      if (typeof handler !== "function") throw new TypeError(`${name} takes a function only, here`);
+      return timer.call(scope, handler, ...rest);
+    };
+  }
+  delete scope.WebSocket;
+}
+
+// While learner code runs, no WebAssembly is compiled or instantiated: learner Python can write a module of its
+// own to the file system and load it as an extension module (dlopen), and that module's imports reach every
+// JavaScript function Pyodide's code may call, emscripten_run_script among them.
+const WASM_MAKERS = ["Module", "Instance", "compile", "compileStreaming", "instantiate", "instantiateStreaming"];
+function refuseWebAssembly() {
+  throw new WebAssembly.CompileError("no WebAssembly can be loaded while learner code runs");
+}
+function withoutNewWebAssembly(run) {
+  const kept = WASM_MAKERS.map((name) => [name, WebAssembly[name]]);
+  for (const name of WASM_MAKERS) WebAssembly[name] = refuseWebAssembly;
+  try {
+    return run();
+  } finally {
+    for (const [name, original] of kept) WebAssembly[name] = original;
+  }
+}
+
+// The functions of Emscripten's library that run JavaScript text (eval, or a script loaded from a URL). The
+// interpreter never calls them; an extension module or a foreign call could link to them by name. They are
+// replaced in the interpreter's imports before it is instantiated, and in what it exports to later links.
+const SCRIPT_RUNNERS = [
+  "emscripten_run_script",
+  "emscripten_run_script_int",
+  "emscripten_run_script_string",
+  "emscripten_async_run_script",
+  "emscripten_async_load_script",
+];
+function refuseScript() {
+  throw new EvalError("the grader's Python runs no JavaScript");
+}
+function closeScriptImports(imports) {
+  for (const name of SCRIPT_RUNNERS) if (name in imports) imports[name] = refuseScript;
 }
 
 // Pyodide 314 only logs a failure to fetch or instantiate its WebAssembly, and loadPyodide then never settles:
 // the page would say "Loading Python…" forever. So `load` runs with WebAssembly's instantiation watched, and
-// fails with the reason instead.
+// fails with the reason instead. The interpreter's imports are closed there too (SCRIPT_RUNNERS).
 async function failingLoudly(load) {
   const originals = { instantiate: WebAssembly.instantiate, instantiateStreaming: WebAssembly.instantiateStreaming };
   let fail;
@@ -60,6 +166,7 @@ async function failingLoudly(load) {
   failed.catch(() => {}); // once `load` has settled, a late failure is nobody's to handle
   for (const [name, original] of Object.entries(originals)) {
     WebAssembly[name] = (...args) => {
+      if (args[1]?.env) closeScriptImports(args[1].env);
       const result = original.apply(WebAssembly, args);
       result.catch((error) => fail(new Error(`its WebAssembly could not be loaded: ${error?.message ?? error}`)));
       return result;
@@ -100,8 +207,22 @@ export function takeOnRead(buffer) {
 }
 
 // snapshots (optional): {find(): Promise<null | {bytes: Promise<ArrayBuffer>}>, save(bytes), discard()}
-export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, snapshots = null, eager = false }) {
+// onUncaught(handler): has `handler(error)` called for whatever fails in this worker outside any call (an
+// unhandled rejection, an uncaught exception) instead of letting it end the worker.
+// nextTask (optional): resolves once the worker's unhandled failures of the task that ran a case have been
+// reported (Node: setImmediate); without it, a case answers at once and a later failure is told as "failed".
+export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false }) {
+  closeCodeFromText(globalThis);
   let runCase = null;
+  // What failed outside any call since the current interpreter last answered: it may be in any state now.
+  let failure = null;
+  let inCase = false;
+  onUncaught((error) => {
+    const first = failure === null;
+    failure ??= error;
+    // During a case it becomes that case's outcome (see run); otherwise the driver is told, and renews.
+    if (first && !inCase) post({ type: "failed", message: String(error?.message ?? error) });
+  });
   let interruptBuffer = null;
   let keepWanted; // settled by "init": whether a first start keeps its snapshot
   const keepSnapshot = new Promise((resolve) => (keepWanted = resolve));
@@ -151,7 +272,6 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     // What a restore starts from, as makeSnapshotBytes makes it: kept in the background once Python is ready.
     if (snapshotting && await keepSnapshot) snapshots.save(pyodide.makeMemorySnapshot()).catch(() => {});
     closeWayToJavaScript(pyodide);
-    pyodide.pyimport("grader.guard").cut_javascript_handles();
     pyodide.pyimport("grader.execute").settle();
     return { pyodide, restored };
   }
@@ -184,6 +304,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   // The old interpreter is dropped whole; JavaScript's garbage collector frees its memory.
   function renew() {
     runCase = null;
+    failure = null;
     booting = boot();
     return serve(() => ({ type: "renewed" }));
   }
@@ -200,12 +321,13 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     post({ type: "snapshot-done", saved });
   }
 
-  function run({ runId, index, source, sandbox, entry, args }) {
+  async function run({ runId, index, source, sandbox, entry, args }) {
     if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
     let outcome;
     let crashed = false;
+    inCase = true;
     try {
-      outcome = JSON.parse(runCase(source, sandbox, entry, JSON.stringify(args)));
+      outcome = JSON.parse(withoutNewWebAssembly(() => runCase(source, sandbox, entry, JSON.stringify(args))));
       if (!isOutcome(outcome)) throw new Error("the grader returned a malformed result (was it tampered with?)");
       crashed = Boolean(outcome.restart); // the grader saw its environment tampered with
       delete outcome.restart;
@@ -213,7 +335,15 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       // Only the interpreter itself failing lands here (learner exceptions are outcomes already),
       // e.g. the JavaScript stack overflowing under very deep recursion; this Pyodide is unusable now.
       crashed = true;
-      outcome = { kind: "error", phase: "call", output: "", error: `Python crashed while running your code: ${error?.message ?? error}` };
+      outcome = outcomes.crashed(error);
+    }
+    // Whatever the case left to fail once it returned (a rejected promise) fails before it answers.
+    if (nextTask) await nextTask();
+    inCase = false;
+    if (failure !== null) {
+      crashed = true;
+      outcome = outcomes.crashed(failure);
+      failure = null;
     }
     if (answered) Atomics.add(answered, 0, 1);
     post({ type: "case-done", runId, index, outcome, crashed });

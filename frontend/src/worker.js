@@ -45,6 +45,17 @@ serveWorker({
   readGraderFiles,
   post: (message) => self.postMessage(message),
   listen: (handler) => self.addEventListener("message", (event) => handler(event.data)),
+  // Cancelled, neither reaches the page as an error of the worker's.
+  onUncaught: (handler) => {
+    self.addEventListener("unhandledrejection", (event) => {
+      event.preventDefault();
+      handler(event.reason);
+    });
+    self.addEventListener("error", (event) => {
+      event.preventDefault();
+      handler(event.error ?? event.message);
+    });
+  },
   // Cache Storage needs a secure context (https or localhost); elsewhere Python simply starts plainly.
   snapshots: globalThis.caches ? snapshots : null,
   // The session's worker boots Python as soon as it exists; the snapshot maker must start from nothing.

@@ -1,5 +1,6 @@
 # expect-status: error, fail
 # expect-message: Python crashed while running your code: Program terminated with exit(1)
+# also-plain: yes
 # os._exit ends the interpreter itself: that case is an error, Python is restarted for the rest.
 import os
 
