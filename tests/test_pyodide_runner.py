@@ -258,34 +258,38 @@ def fail(runner, *hows):
     )
 
 
-def test_a_worker_that_dies_during_a_case_costs_that_case_only_and_a_new_worker_goes_on(monkeypatch):
-    probe_env(monkeypatch, FAILING_WORKER)
-    with PyodideRunner() as runner:
-        died, after = fail(runner, "die", None)
-        assert died["kind"] == "error" and died["phase"] == "grader"
-        assert died["error"] == (
-            "The grader's Python stopped while running this case, so it has no result: "
-            "its worker thread ended (exit code 7)."
-        )
-        assert after["value"] == "3"
-        assert [o["value"] for o in fail(runner, None)] == ["3"]
+@pytest.fixture(scope="module")
+def failing_runner():
+    """One runner for the tests of failing workers (each starts a runner's worth of CPU otherwise): whatever a test
+    leaves of it, the runner goes on, which is what they are about."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        probe_env(monkeypatch, FAILING_WORKER)
+        with PyodideRunner() as runner:
+            yield runner
 
 
-def test_a_worker_that_dies_between_submissions_costs_no_verdict(monkeypatch):
-    probe_env(monkeypatch, FAILING_WORKER)
-    with PyodideRunner() as runner:
-        assert [o["value"] for o in fail(runner, "die-at-renew", None)] == ["3", "3"]
-        # The next submission's renew ends the worker; a new one grades it.
-        assert [o["value"] for o in fail(runner, None, None)] == ["3", "3"]
+def test_a_worker_that_dies_during_a_case_costs_that_case_only_and_a_new_worker_goes_on(failing_runner):
+    died, after = fail(failing_runner, "die", None)
+    assert died["kind"] == "error" and died["phase"] == "grader"
+    assert died["error"] == (
+        "The grader's Python stopped while running this case, so it has no result: "
+        "its worker thread ended (exit code 7)."
+    )
+    assert after["value"] == "3"
+    assert [o["value"] for o in fail(failing_runner, None)] == ["3"]
 
 
-def test_what_fails_in_the_worker_after_a_case_returned_ends_that_case_as_a_crash(monkeypatch):
-    probe_env(monkeypatch, FAILING_WORKER)
-    with PyodideRunner() as runner:
-        rejected, thrown, after = fail(runner, "reject", "throw", None)
-        assert rejected["error"] == "Python crashed while running your code: a promise left rejected"
-        assert thrown["error"] == "Python crashed while running your code: thrown after the case"
-        assert after["value"] == "3"
+def test_a_worker_that_dies_between_submissions_costs_no_verdict(failing_runner):
+    assert [o["value"] for o in fail(failing_runner, "die-at-renew", None)] == ["3", "3"]
+    # The next submission's renew ends the worker; a new one grades it.
+    assert [o["value"] for o in fail(failing_runner, None, None)] == ["3", "3"]
+
+
+def test_what_fails_in_the_worker_after_a_case_returned_ends_that_case_as_a_crash(failing_runner):
+    rejected, thrown, after = fail(failing_runner, "reject", "throw", None)
+    assert rejected["error"] == "Python crashed while running your code: a promise left rejected"
+    assert thrown["error"] == "Python crashed while running your code: thrown after the case"
+    assert after["value"] == "3"
 
 
 def test_a_request_over_its_cap_is_not_sent_and_its_cases_are_errors(pyodide_runner):
