@@ -49,7 +49,8 @@ def _safe(value, budget: list[int], depth: int = 0):
         return value
     if value is None or isinstance(value, (bool, float)):
         budget[0] -= 5
-        return value if not isinstance(value, float) or value == value else repr(value)
+        # NaN and the infinities have no JSON form: as text, like anything else JSON cannot hold.
+        return value if not isinstance(value, float) or value - value == 0 else repr(value)
     if isinstance(value, int):
         value = int(value)
         budget[0] -= 20

@@ -269,6 +269,8 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     writeGraderFiles(pyodide, files);
     if (restored) pyodide.runPython("import random; random.seed()");
     else importGrader(pyodide);
+    // Emscripten sets "_" to the path of the script that started it: under Node, where the grader is installed.
+    pyodide.runPython("import os; os.environ.pop('_', None)");
     // What a restore starts from, as makeSnapshotBytes makes it: kept in the background once Python is ready.
     if (snapshotting && await keepSnapshot) snapshots.save(pyodide.makeMemorySnapshot()).catch(() => {});
     closeWayToJavaScript(pyodide);
