@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from loopcraft.exercises import find_exercise  # noqa: E402
 from loopcraft.grading import grade  # noqa: E402
+from loopcraft.project import Project  # noqa: E402
 from loopcraft.pyodide import PyodideRunner  # noqa: E402
 
 CHALLENGES = ["consecutive-error-limit", "dispatch-registry"]
@@ -55,7 +56,7 @@ def make_class(folder: Path, learners: int) -> int:
 def submission_cost(samples: int) -> float:
     """Seconds per submission for one runner grading one submission after another (its start-up excluded)."""
     exercises = [find_exercise(ROOT, slug) for slug in CHALLENGES]
-    with PyodideRunner() as runner:
+    with PyodideRunner(Project()) as runner:
         grade(exercises[0], exercises[0].solution_source, runner)  # start-up
         started = time.perf_counter()
         for i in range(samples):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from loopcraft.project import Project  # noqa: E402
 from loopcraft.pyodide import PyodideRunner  # noqa: E402
 
 SUBMISSION = {
@@ -42,10 +43,10 @@ def per_submission(runner: PyodideRunner, count: int) -> list[float]:
 
 
 def measure(count: int) -> dict:
-    with PyodideRunner(fresh=False, kept_snapshot=False) as reusing:
+    with PyodideRunner(Project(), fresh=False, kept_snapshot=False) as reusing:
         reused = per_submission(reusing, count)
         plain_load = reusing.load_ms / 1000
-    with PyodideRunner(kept_snapshot=False) as fresh_runner:
+    with PyodideRunner(Project(), kept_snapshot=False) as fresh_runner:
         fresh = per_submission(fresh_runner, count)
         fresh_start = fresh_runner.load_ms / 1000
     cost = statistics.median(fresh) - statistics.median(reused)

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from loopcraft.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT  # noqa: E402
+from loopcraft.project import Project  # noqa: E402
 from loopcraft.pyodide import PyodideRunner  # noqa: E402
 
 
@@ -31,7 +32,7 @@ def main() -> None:
     repeat = parser.parse_args().repeat
     world = (ROOT / "exercises/build-an-agent/agent_sandbox.py").read_text()
     loop = (ROOT / "exercises/build-an-agent/repeat-guard/solution.py").read_text()
-    with PyodideRunner() as runner:
+    with PyodideRunner(Project()) as runner:
 
         def floor():
             runner.run(

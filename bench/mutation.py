@@ -71,6 +71,7 @@ def families(exercises: Path, scenarios: int = 1000) -> dict:
     from loopcraft import mutate
     from loopcraft.cache import BuildCache
     from loopcraft.exercises import load_course
+    from loopcraft.project import Project
     from loopcraft.pyodide import PyodideRunner
     from loopcraft.scenarios import find_generator
     from loopcraft.strengthen import Differ, Program, search
@@ -83,7 +84,7 @@ def families(exercises: Path, scenarios: int = 1000) -> dict:
         scores, _ = mutate.score(
             project, [(ex, track.mutation_threshold) for track in tracks for ex in track.exercises], BuildCache(project)
         )
-        with PyodideRunner(fresh=False) as runner:
+        with PyodideRunner(Project(), fresh=False) as runner:
             for score in scores:
                 ex = score.exercise
                 made = {(m.line, m.change): m for m in mutate.mutants(ex.solution_source)}

@@ -79,8 +79,8 @@ class Grader:
     words for the instructor). A runner that cannot start at all raises: that is the machine's problem, not any
     learner's. Each submission's cases share a budget of SUBMISSION_BUDGET_S seconds."""
 
-    def __init__(self, project: Project | None = None):
-        self.project = project or Project()
+    def __init__(self, project: Project):
+        self.project = project
         self._runner = None
         self.failures: list[str] = []  # what the runner said each time a submission broke it twice
 

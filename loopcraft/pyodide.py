@@ -39,6 +39,10 @@ from .project import Project
 
 STDERR_KEPT = 50  # lines of the runner's diagnostics kept to explain a failure
 SNAPSHOT_WAIT_S = 60  # how long a runner waits for another to make the snapshot (it takes seconds)
+# How long a runner may stay silent before it is taken for hung and stopped: far above a boot of Python on a loaded
+# machine (seconds) and above any submission's run (a budget of 30 s, plus a new worker after a case that ignored
+# its interrupt), so that only a runner stuck for good reaches it, and a class run never waits forever on one.
+SILENCE_S = 600
 WASM_TIERING_BUDGET = 180_000_000  # V8's default is 1,800,000 (see node_command)
 # A request line the host sends and the runner reads, at most: a submission (256 KB at most from intake, about six
 # times that once its control characters are escaped in JSON), the provided code and the cases' arguments fit many
@@ -159,14 +163,14 @@ class PyodideRunner:
 
     def __init__(
         self,
-        project: Project | None = None,
+        project: Project,
         *,
         interrupt: bool = True,
         fresh: bool = True,
         kept_snapshot: bool = True,
     ):
         """`kept_snapshot=False` neither uses nor keeps the snapshot on disk (the benchmark's baseline)."""
-        project = project or Project()
+        self.silence_s = SILENCE_S
         node = find_node(project)
         self._snapshot = snapshot_file(node, project)
         self._new_snapshot = None  # the temporary file a snapshot is being written to, when none was kept
@@ -247,7 +251,21 @@ class PyodideRunner:
 
     def _read(self) -> dict:
         """The next reply: an object with a `type` ("ready", "outcomes" or "error", which has a `kind`)."""
-        line = self._replies.readline()
+        silent = threading.Event()
+
+        def give_up() -> None:
+            silent.set()
+            self._proc.kill()  # the read below then ends
+
+        watchdog = threading.Timer(self.silence_s, give_up)
+        watchdog.start()
+        try:
+            line = self._replies.readline()
+        finally:
+            watchdog.cancel()
+        if silent.is_set():
+            self._proc.wait()
+            raise self._failure(f"said nothing for {self.silence_s:g} s and was stopped", "stopped")
         if not line:
             self._proc.wait(timeout=10) if self._proc.poll() is None else None
             raise self._failure(f"stopped unexpectedly (exit code {self._proc.poll()})", "stopped")

@@ -43,9 +43,10 @@ def _site_build(request, tmp_path_factory):
 @pytest.fixture(scope="session")
 def pyodide_runner():
     """One Pyodide under Node for the whole session: it takes seconds to load."""
+    from loopcraft.project import Project
     from loopcraft.pyodide import PyodideRunner
 
-    with PyodideRunner() as runner:
+    with PyodideRunner(Project()) as runner:
         yield runner
 
 

@@ -52,7 +52,7 @@ def test_a_loop_that_swallows_the_interrupt_gets_a_new_worker(pyodide_runner):
 
 
 def test_without_an_interrupt_buffer_the_worker_is_restarted():
-    with PyodideRunner(interrupt=False) as runner:
+    with PyodideRunner(Project(), interrupt=False) as runner:
         assert one(runner, LOOP, time_limit=0.5)["kind"] == "timeout"
         assert one(runner, "def f():\n    return 'alive'\n")["value"] == '"alive"'
 
@@ -105,7 +105,7 @@ def test_a_kept_snapshot_that_cannot_be_restored_is_dropped_and_grading_goes_on(
 
 def test_trusted_code_can_share_one_interpreter():
     counts = "import sys\ndef f():\n    sys.runs = getattr(sys, 'runs', 0) + 1\n    return sys.runs\n"
-    with PyodideRunner(fresh=False) as runner:
+    with PyodideRunner(Project(), fresh=False) as runner:
         assert [one(runner, counts)["value"] for _ in range(3)] == ["1", "2", "3"]
 
 
@@ -151,7 +151,7 @@ def test_the_runner_process_may_not_start_a_child_process_write_or_read_outside_
     unrestricted = subprocess.run(["node", "-e", ""], capture_output=True, text=True, timeout=60)
     assert 'PROBE main {"child":"allowed","write":"allowed","read":"allowed"}' in unrestricted.stderr
     target.unlink()
-    with PyodideRunner() as runner:
+    with PyodideRunner(Project()) as runner:
         assert one(runner, "def f():\n    return 1\n")["value"] == "1"
         said = "\n".join(runner._diagnostics)
     denied = '{"child":"ERR_ACCESS_DENIED","write":"ERR_ACCESS_DENIED","read":"ERR_ACCESS_DENIED"}'
@@ -172,7 +172,7 @@ if (!isMainThread) {
 }
 """,
     )
-    with PyodideRunner() as runner:
+    with PyodideRunner(Project()) as runner:
         for expected in ("1", "2"):
             assert one(runner, f"def f():\n    print('{{\"id\": 9}}')\n    return {expected}\n")["value"] == expected
         assert any("forged" in line for line in runner._diagnostics)
@@ -188,7 +188,7 @@ if (isMainThread) writeSync(Number(process.argv[process.argv.indexOf("--replies"
 """,
     )
     with (
-        PyodideRunner() as runner,
+        PyodideRunner(Project()) as runner,
         pytest.raises(RunnerError, match=r"frontend/node-runner.mjs\) sent a reply that is not JSON"),
     ):
         one(runner, "def f():\n    return 1\n")
@@ -264,7 +264,7 @@ def failing_runner():
     leaves of it, the runner goes on, which is what they are about."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         probe_env(monkeypatch, FAILING_WORKER)
-        with PyodideRunner() as runner:
+        with PyodideRunner(Project()) as runner:
             yield runner
 
 
@@ -349,3 +349,12 @@ def test_a_submission_whose_every_case_loops_costs_its_budget(pyodide_runner):
     ran = kinds.index("error")
     assert 1 <= ran <= 4 and kinds == ["timeout"] * ran + ["error"] * (8 - ran)
     assert outcomes[-1]["error"].startswith("Not run: this submission's cases had used up their 1 s of grading time")
+
+
+def test_a_runner_that_says_nothing_is_stopped_and_reported_not_waited_for(monkeypatch):
+    # No runner can boot Python in 50 ms: this one is silent for longer than it may be, as a hung one is for good.
+    monkeypatch.setattr(pyodide, "SILENCE_S", 0.05)
+    with pytest.raises(RunnerError) as raised:
+        with PyodideRunner(Project()) as runner:
+            one(runner, "def f():\n    return 1\n")
+    assert raised.value.kind == "start" and "said nothing for 0.05 s and was stopped" in str(raised.value)
