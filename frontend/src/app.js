@@ -355,10 +355,16 @@ async function startRun() {
             expected: parsePy(testCase.expected_json),
             actual: outcome.kind === "value" ? parsePy(outcome.value) : undefined,
           };
-          // Code that cannot be loaded is said once, above the cases (showLoadError), not in a card.
+          // Code that cannot be loaded is said once, above the cases (showLoadError), not in a card. A card's body is
+          // made at once, while the worker runs the next case; the page draws it with the others (createBatch).
           const shown = !isLoadError(outcome);
-          verdicts[index] = judgeCase(testCase, outcome, data.time_limit_seconds)
-            .then((result) => (shown && progress.add(() => results.show(index, result, values)), result));
+          verdicts[index] = judgeCase(testCase, outcome, data.time_limit_seconds).then((result) => {
+            if (shown) {
+              const body = results.body(testCase, result, values);
+              progress.add(() => results.show(index, result, body));
+            }
+            return result;
+          });
         },
         stopAt: endsTheRun,
       },

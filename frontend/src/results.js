@@ -40,13 +40,15 @@ export function createResults(container) {
     running(index) {
       setStatus(rows[index], "running");
     },
-    /** result: the judge's verdict for the case at index; values: its expected and actual values, Python-typed
-     * (pyvalue.js: what is shown must be what Python holds), for a visible case. */
-    show(index, result, values) {
+    /** The body of a case's card, made as soon as its verdict is in (while the next case runs, not when the page
+     * draws): result, the judge's verdict; values, its expected and actual values, Python-typed (pyvalue.js: what
+     * is shown must be what Python holds), for a visible case. */
+    body: (testCase, result, values) => renderBody(testCase, result, values).filter(Boolean), // parts left out are null
+    /** Puts the verdict of the case at index, and its body (above), in its card. */
+    show(index, result, body) {
       const row = rows[index];
       setStatus(row, result.status);
-      // Parts left out (no trace, say) are null.
-      row.body.replaceChildren(...renderBody(row.testCase, result, values).filter(Boolean));
+      row.body.replaceChildren(...body);
       row.card.open = result.status !== "pass";
     },
     /** The run ended before these rows' cases got a verdict: they say "Not run" (the page says why, once). */
