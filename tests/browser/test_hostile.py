@@ -18,8 +18,10 @@ from tests.helpers import ARTIFACTS, cases_of, serve_time_limit
 
 CORPUS = {item.name: item for item in hostile_corpus.load() if item.browser}
 # The limit the tests serve the page, not the challenge's 3 s: what is under test is that every loop ends in the
-# verdict the corpus expects, and each loop costs the whole limit (bench/hostile_timings.py keeps the real one).
-LIMIT_S = 1
+# verdict the corpus expects, and each loop costs the whole limit (bench/hostile_timings.py keeps the real one). Not
+# 1 s: the items that walk everything the collector reaches take up to half a second, and must finish on a busy
+# machine (a page's run ends at its first timeout, so a loop costs one limit, whatever its cases).
+LIMIT_S = 2
 # Without cross-origin isolation there is no interrupt: a loop past the limit costs a new worker, every loop the
 # same way (no interrupt is tried, so none can be swallowed), as test_learner's loop test on the plain page shows.
 # Here the plain page gets the items marked `also-plain`: a crash, which is renewed in its worker as on an isolated
