@@ -59,7 +59,7 @@ class HostRunner:
         if self._collecting:
             gc.enable()
 
-    def run(self, source, sandbox, entry, cases, time_limit):
+    def run(self, source, sandbox, entry, cases, time_limit, budget=None):
         return [json.loads(run_case(source, sandbox, entry, json.dumps(c["args"]))) for c in cases]
 
 
