@@ -45,15 +45,22 @@ def serve_time_limit(page, seconds: float) -> None:
 SNAPSHOTS_KEPT = """async () => (await (await caches.open("loopcraft-snapshot")).keys()).length"""
 
 
-def wait_for_snapshot(page, timeout_ms: int = 120_000) -> None:
-    """Wait until the page has kept its memory snapshot of Python (made once it has been idle for a second):
-    from then on a restarted worker restores Python instead of booting it. Polled from here: the site's CSP
-    refuses the string evaluation `wait_for_function` would need."""
+def wait_until(page, script: str, arg=None, *, timeout_ms: int = 120_000, what: str = "the page's state"):
+    """Wait until `script` (a function evaluated in the page, given `arg`) returns something true, and return it:
+    a wait on the page's state, never a fixed sleep. Polled from here every 200 ms: the site's CSP refuses the string
+    evaluation `wait_for_function` would need, and polling on every frame slows a busy page."""
     for _ in range(timeout_ms // 200):
-        if page.evaluate(SNAPSHOTS_KEPT):
-            return
+        found = page.evaluate(script, arg)
+        if found:
+            return found
         page.wait_for_timeout(200)
-    raise AssertionError(f"no memory snapshot was kept within {timeout_ms} ms")
+    raise AssertionError(f"{what} was not reached within {timeout_ms} ms")
+
+
+def wait_for_snapshot(page, timeout_ms: int = 120_000) -> None:
+    """Wait until the page has kept its memory snapshot of Python: from then on a restarted worker restores Python
+    instead of booting it."""
+    wait_until(page, SNAPSHOTS_KEPT, timeout_ms=timeout_ms, what="a kept memory snapshot")
 
 
 def quiet(context):

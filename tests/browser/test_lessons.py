@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, serve_time_limit
+from tests.helpers import ROOT, serve_time_limit, wait_until
 
 pytestmark = pytest.mark.browser
 SLOW_MS = 120_000
@@ -71,7 +71,11 @@ def test_a_live_block_shows_its_recorded_output_then_runs_and_edits(page: Page, 
     expect(recorded).not_to_contain_text("ZeroDivisionError")
     block_code(page, block, "def f():\n    return 1 / 0\n\nf()\n")
     # Edits are saved per block: a reload keeps them; Reset brings the lesson's code back.
-    page.wait_for_timeout(600)
+    wait_until(
+        page,
+        "() => Object.keys(localStorage).some((k) => k.startsWith('loopcraft:live:') && localStorage[k].includes('1 / 0'))",
+        what="the edited block saved",
+    )
     page.reload()
     block = page.get_by_test_id("live-block").first
     expect(block.locator(".cm-content")).to_contain_text("return 1 / 0")

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.helpers import ROOT, SNAPSHOTS_KEPT, cases_of, wait_for_snapshot
+from tests.helpers import ROOT, SNAPSHOTS_KEPT, cases_of, wait_for_snapshot, wait_until
 from tests.support import serve, stop
 
 SLOW_MS = 120_000
@@ -129,7 +129,8 @@ def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_
         assert page.evaluate(TAMPER) == urls
         page.reload()
         page.wait_for_load_state("load")
-        page.wait_for_timeout(1000)
+        # Once the service worker has served (or failed) both files, it has deleted both tampered copies.
+        wait_until(page, f"async (urls) => (await Promise.all(urls.map({CACHED_TEXT}))).every((t) => t === null)", urls)
         assert page.evaluate("self.planted") is None
         assert all(w.evaluate("self.planted") is None for w in page.workers)
         assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
