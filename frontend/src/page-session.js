@@ -32,8 +32,12 @@ export function createPageSession({ timeLimitMs, onState }) {
     timeLimitMs,
     background,
     onState: (state, detail) => {
-      // How Python started: "restored" from the snapshot an earlier page made, or "missing" (booted).
-      if (state === "ready") document.body.dataset.pythonStart = detail.snapshot ?? "plain";
+      // How Python started: "restored" from the snapshot an earlier page made, or "missing" (booted); and whether
+      // this start is keeping a snapshot for the next page (decided as Python starts, never later).
+      if (state === "ready") {
+        document.body.dataset.pythonStart = detail.snapshot ?? "plain";
+        document.body.dataset.snapshotKeeping = String(Boolean(detail.keeping));
+      }
       onState(state, detail);
     },
   });

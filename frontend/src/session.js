@@ -106,7 +106,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
           loaded = true;
           settle.resolve();
           armIdle();
-          onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started), snapshot: message.snapshot });
+          onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started), snapshot: message.snapshot, keeping: message.keeping });
         } else if (message.type === "renewed") {
           settle.resolve();
         } else if (message.type === "fatal") {

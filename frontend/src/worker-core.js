@@ -7,7 +7,8 @@
 //                     {type: "run-case", runId, index, source, sandbox, entry, args}
 //                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
-//   worker -> driver  {type: "ready", version, snapshot}              snapshot: "restored" | "missing" | undefined (not supported)
+//   worker -> driver  {type: "ready", version, snapshot, keeping}     snapshot: "restored" | "missing" | undefined (not supported);
+//                                                                    keeping: this start is keeping a snapshot of itself
 //                     {type: "renewed"}                                answers "renew": the next case runs in the new interpreter
 //                     {type: "case-done", runId, index, outcome, crashed}   crashed: renew before the next case
 //                     {type: "failed", message}                       something failed outside any case: renew
@@ -271,20 +272,22 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     else importGrader(pyodide);
     // Emscripten sets "_" to the path of the script that started it: under Node, where the grader is installed.
     pyodide.runPython("import os; os.environ.pop('_', None)");
-    // What a restore starts from, as makeSnapshotBytes makes it: kept in the background once Python is ready.
-    if (snapshotting && await keepSnapshot) snapshots.save(pyodide.makeMemorySnapshot()).catch(() => {});
+    // What a restore starts from, as makeSnapshotBytes makes it: kept in the background once Python is ready. Only
+    // here: a start that keeps none will never keep one (the page says which, for tests of a quiet page).
+    const keeping = snapshotting && await keepSnapshot;
+    if (keeping) snapshots.save(pyodide.makeMemorySnapshot()).catch(() => {});
     closeWayToJavaScript(pyodide);
     pyodide.pyimport("grader.execute").settle();
-    return { pyodide, restored };
+    return { pyodide, restored, keeping };
   }
 
   // Answers with `reply(pyodide, restored)` once the interpreter being booted is ready.
   async function serve(reply) {
     try {
-      const { pyodide, restored } = await booting;
+      const { pyodide, restored, keeping } = await booting;
       if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer));
       runCase = pyodide.pyimport("grader.execute").run_case;
-      post(reply(pyodide, restored));
+      post(reply(pyodide, restored, keeping));
     } catch (error) {
       post({ type: "fatal", message: String(error?.message ?? error) });
     }
@@ -296,10 +299,11 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     keepWanted(keep);
     booting ??= boot();
     const told = snapshots && !snapshots.makeAtStart;
-    return serve((pyodide, restored) => ({
+    return serve((pyodide, restored, keeping) => ({
       type: "ready",
       version: pyodide.runPython("import sys; sys.version.split()[0]"),
       snapshot: told ? (restored ? "restored" : "missing") : undefined,
+      keeping,
     }));
   }
 

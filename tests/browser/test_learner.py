@@ -190,6 +190,7 @@ def test_a_first_visit_keeps_pythons_snapshot_though_the_page_is_never_idle(page
     page.keyboard.press("Control+Enter")
     expect(page.get_by_test_id("status")).to_have_text(re.compile("Running case 1 of"), timeout=SLOW_LOAD_MS)
     assert page.locator("body").get_attribute("data-python-start") == "missing"
+    assert page.locator("body").get_attribute("data-snapshot-keeping") == "true"
     wait_for_snapshot(page)
     page.get_by_test_id("stop").click()
     page.close()
