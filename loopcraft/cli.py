@@ -13,6 +13,9 @@ Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts c
 grading core. What a report shows of each case is grader/results.py's rule: a private case's name and status only
 (unless --private-details, the instructor's own copy), every part bounded. Exit codes: 0 every case passes (for
 `class` and `merge`: the gradebook is written), 1 any case fails, errs or times out, 2 bad input.
+
+`main(argv, runners)` grades in runners lent by the caller (loopcraft.grading.Runners) instead of starting its own:
+a process that runs many commands (the tests) pays for a runner's start once.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from .classroom.intake import Source, read_solutions
 from .classroom.lms import LMSS
 from .errors import LoopcraftError
 from .exercises import Exercise, find_exercise
-from .grading import Grader
+from .grading import Grader, Runners
 from .printable import lines, one_line
 from .project import Project
 
@@ -59,10 +62,10 @@ def _verdict(grader: Grader, exercise: Exercise, source: Source) -> RunResult:
     return grader.grade(exercise, source.text)
 
 
-def _grade_one_exercise(args: argparse.Namespace, project: Project) -> int:
+def _grade_one_exercise(args: argparse.Namespace, project: Project, runners: Runners | None) -> int:
     exercise = find_exercise(project.root, args.exercise)
     sources = read_solutions(args.solution)
-    with Grader(project) as grader:
+    with Grader(project, runners) as grader:
         results = [(source, _verdict(grader, exercise, source)) for source in sources]
     for failure in grader.failures:
         print(f"warning: a submission stopped the runner twice; it said: {one_line(failure)[:2000]}", file=sys.stderr)
@@ -235,7 +238,7 @@ def _parser(command: str | None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, runners: Runners | None = None) -> int:
     # Learner text may hold anything, lone surrogates included: a report prints it escaped rather than crash.
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(errors="backslashreplace")
@@ -245,14 +248,14 @@ def main(argv: list[str] | None = None) -> int:
     project = Project() if args.root is None else Project(args.root)
     try:
         if command is None:
-            return _grade_one_exercise(args, project)
+            return _grade_one_exercise(args, project, runners)
         from . import classroom
 
         if command == "class":
             args.shard, whence = shard_of(args.shard, args.shards, dict(os.environ))
             if whence:
                 print(f"shard {args.shard[0]}/{args.shard[1]}, from {whence}", file=sys.stderr)
-            return classroom.main_class(args, project)
+            return classroom.main_class(args, project, runners)
         return classroom.main_merge(args, project)
     except LoopcraftError as exc:
         print(f"error: {exc}", file=sys.stderr)

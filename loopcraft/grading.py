@@ -7,10 +7,13 @@ grader.judge, out of the learner code's reach. The page judges with frontend/src
 test holds to the same messages (tests/test_judge_agreement.py).
 
 `Grader` is how untrusted submissions are graded one after another: whatever a submission does to the runner
-ends in a verdict for that submission, and the next one is graded as if it had been alone.
+ends in a verdict for that submission, and the next one is graded as if it had been alone. `Runners` lends runners
+to graders, for a caller that grades many times in one process.
 """
 
 from __future__ import annotations
+
+import threading
 
 from grader.canonical import canonical_json
 from grader.judge import judge_run
@@ -70,8 +73,59 @@ def grade(
     return judge_run(judged, outcomes, exercise.time_limit_seconds)
 
 
+class Runners:
+    """Runners lent to graders and given back, for a caller that grades many times in one process (the tests; a
+    service would be another): a runner starts in about a CPU-second, a submission graded in one that is running
+    costs a fraction of that. Lending one is safe as grading in it twice is: every submission gets a fresh
+    interpreter (loopcraft/pyodide.py), so no grader finds anything of another's; a runner that failed is never given
+    back (Grader closes it). A runner serves any project that would start the same one (`key`). Thread-safe: a class
+    graded with --jobs N borrows N at once. `close` ends the idle ones; the lender closes the pool when done."""
+
+    def __init__(self):
+        self._idle: dict[tuple, list] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @staticmethod
+    def key(project: Project) -> tuple:
+        """What a runner is started with, besides the installation's Node, Pyodide and front end: the grader files it
+        loads, and where its memory snapshot is kept (loopcraft/pyodide.py, runner_command and snapshot_file)."""
+        return project.grader_root, project.grader_hash, project.snapshots
+
+    def take(self, project: Project):
+        """An idle runner for `project`, or a new one."""
+        with self._lock:
+            idle = self._idle.get(self.key(project))
+            if idle:
+                return idle.pop()
+        from .pyodide import PyodideRunner
+
+        return PyodideRunner(project)
+
+    def give_back(self, project: Project, runner) -> None:
+        with self._lock:
+            if not self._closed:
+                self._idle.setdefault(self.key(project), []).append(runner)
+                return
+        runner.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle = [runner for runners in self._idle.values() for runner in runners]
+            self._idle.clear()
+        for runner in idle:
+            runner.close()
+
+    def __enter__(self) -> Runners:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 class Grader:
-    """Grades untrusted submissions one after another in a runner of its own.
+    """Grades untrusted submissions one after another in a runner of its own, or one lent by `runners`.
 
     A runner that fails during a submission (its process or worker dies, it answers nonsense) is replaced, and the
     submission is graded once more in the new one, so a failure of the machine is not taken for the learner's;
@@ -79,16 +133,20 @@ class Grader:
     words for the instructor). A runner that cannot start at all raises: that is the machine's problem, not any
     learner's. Each submission's cases share a budget of SUBMISSION_BUDGET_S seconds."""
 
-    def __init__(self, project: Project):
+    def __init__(self, project: Project, runners: Runners | None = None):
         self.project = project
+        self._runners = runners
         self._runner = None
         self.failures: list[str] = []  # what the runner said each time a submission broke it twice
 
     def _fresh_runner(self):
-        from .pyodide import PyodideRunner  # needs Node and Pyodide, so only once something is graded
+        # Started only once something is graded: it needs Node and Pyodide.
+        if self._runners is not None:
+            self._runner = self._runners.take(self.project)
+        else:
+            from .pyodide import PyodideRunner
 
-        self.close()
-        self._runner = PyodideRunner(self.project)
+            self._runner = PyodideRunner(self.project)
         return self._runner
 
     def grade(self, exercise: Exercise, source: str) -> RunResult:
@@ -100,7 +158,8 @@ class Grader:
                 budget = max(SUBMISSION_BUDGET_S, exercise.time_limit_seconds)
                 return grade(exercise, source, runner, budget=budget)
             except RunnerError as exc:
-                self.close()
+                self._runner = None
+                runner.close()  # failed: never given back
                 if exc.kind == "start":  # Python could not start: no submission is to blame
                     raise
                 if attempt == 2:
@@ -108,9 +167,13 @@ class Grader:
         return failed_submission(exercise.cases, RUNNER_FAILED)
 
     def close(self) -> None:
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
+        """Ends the grader's runner, or gives it back to the runners it was lent by."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            if self._runners is not None:
+                self._runners.give_back(self.project, runner)
+            else:
+                runner.close()
 
     def __enter__(self) -> Grader:
         return self

@@ -51,6 +51,16 @@ def pyodide_runner():
 
 
 @pytest.fixture(scope="session")
+def runners():
+    """Runners lent to the gradings a test runs in this process (loopcraft.grading.Runners, tests.helpers.run_grader):
+    each starts once a session, not once a command."""
+    from loopcraft.grading import Runners
+
+    with Runners() as pool:
+        yield pool
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     try:
         return {**browser_type_launch_args, **launch_options(test=True)}

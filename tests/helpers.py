@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,6 +134,31 @@ def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
     code = build.main(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def run_grader(runners, *argv) -> subprocess.CompletedProcess:
+    """`python -m grader ARGV...` run in this process, grading in `runners` (the session's): what the process would
+    give, its exit code, stdout and stderr (UTF-8, as the command's are here). For what only a process shows (the
+    status `python -m` exits with, a stream's encoding, a defence whose failure would hang or fill the process)
+    tests run the real one; the others run it here, sparing a Python start and a runner start each time."""
+    from loopcraft.cli import main
+
+    streams = [io.TextIOWrapper(io.BytesIO(), encoding="utf-8") for _ in range(2)]
+    with contextlib.redirect_stdout(streams[0]), contextlib.redirect_stderr(streams[1]):
+        try:
+            code = main([str(arg) for arg in argv], runners)
+        except SystemExit as exc:  # argparse refusing the arguments
+            code = exc.code
+    for stream in streams:
+        stream.flush()
+    out, err = (stream.buffer.getvalue().decode("utf-8") for stream in streams)
+    return subprocess.CompletedProcess(["python", "-m", "grader", *map(str, argv)], code, out, err)
+
+
+def grader_process(*argv, **options) -> subprocess.CompletedProcess:
+    """`python -m grader ARGV...` as a process of its own, run from the repository, its output as text."""
+    command = [sys.executable, "-m", "grader", *map(str, argv)]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900, **options)
 
 
 def cases_of(slug: str, *, page: bool = True):

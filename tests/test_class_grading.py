@@ -1,4 +1,6 @@
-"""`python -m grader class` and `merge`: a whole class graded, sharded, merged and resumed, as real subprocesses.
+"""`python -m grader class` and `merge`: a whole class graded, sharded, merged and resumed. The commands run in this
+process, grading in the session's runners (tests.helpers.run_grader); a merge, a class run that has nothing left to
+grade and a refused input run as real processes, for their exit status and streams.
 
 The class is graded against a copy of two challenges with a 1 s limit (`--root`): the looping learner's case runs
 to the limit, and what is under test is what comes of it, not the limit's value."""
@@ -8,14 +10,12 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from grader.results import learner_view
-from tests.helpers import ROOT, course_copy
+from tests.helpers import ROOT, course_copy, grader_process, run_grader
 
 COURSE = ROOT / "exercises" / "build-an-agent"
 LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
@@ -24,17 +24,6 @@ LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
 @pytest.fixture(scope="module")
 def course(tmp_path_factory) -> Path:
     return course_copy(tmp_path_factory.mktemp("course"), [LIMIT, DISPATCH], time_limit=1)
-
-
-def grader(*args, course: Path | None = None, **kwargs):
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *map(str, args), *(["--root", str(course)] if course else [])],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        **kwargs,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +56,9 @@ def klass(tmp_path_factory, course) -> Path:
 
 
 @pytest.fixture(scope="module")
-def whole(klass, course, tmp_path_factory) -> Path:
+def whole(klass, course, tmp_path_factory, runners) -> Path:
     out = tmp_path_factory.mktemp("whole")
-    proc = grader("class", klass, "--out", out, "--jobs", "2", course=course)
+    proc = run_grader(runners, "class", klass, "--out", out, "--jobs", "2", "--root", course)
     assert proc.returncode == 0, proc.stderr
     return out
 
@@ -109,9 +98,9 @@ def test_the_gradebook_has_a_row_per_learner_and_a_column_per_challenge(whole):
     assert by_learner["eve"][LIMIT] == "missing" and by_learner["eve"]["passed"] == "0"
 
 
-def test_each_verdict_is_the_one_grading_the_file_alone_gives(whole, klass, course):
+def test_each_verdict_is_the_one_grading_the_file_alone_gives(whole, klass, course, runners):
     stored = json.loads((whole / "verdicts" / "ben" / f"{LIMIT}.json").read_text())["result"]
-    alone = grader(LIMIT, klass / "ben" / f"{LIMIT}.py", "--json", course=course)
+    alone = run_grader(runners, LIMIT, klass / "ben" / f"{LIMIT}.py", "--json", "--root", course)
     assert alone.returncode == 1
     doc = json.loads(alone.stdout)
     assert doc.pop("file") == str(klass / "ben" / f"{LIMIT}.py")
@@ -120,23 +109,25 @@ def test_each_verdict_is_the_one_grading_the_file_alone_gives(whole, klass, cour
     assert {**stored, "tests": [learner_view(t) for t in stored["tests"]]} == doc
 
 
-def test_two_shards_merged_equal_the_whole_class(klass, whole, course, tmp_path):
+def test_two_shards_merged_equal_the_whole_class(klass, whole, course, tmp_path, runners):
     for k in (1, 2):
-        proc = grader("class", klass, "--out", tmp_path / f"s{k}", "--shard", f"{k}/2", "--jobs", "1", course=course)
+        proc = run_grader(
+            runners, "class", klass, "--out", tmp_path / f"s{k}", "--shard", f"{k}/2", "--jobs", "1", "--root", course
+        )
         assert proc.returncode == 0, proc.stderr
         assert f"shard {k}/2 of 7" in proc.stderr
     assert set(cells(tmp_path / "s1")).isdisjoint(cells(tmp_path / "s2"))
-    proc = grader("merge", tmp_path / "s1", tmp_path / "s2", "--out", tmp_path / "merged")
+    proc = grader_process("merge", tmp_path / "s1", tmp_path / "s2", "--out", tmp_path / "merged")
     assert proc.returncode == 0, proc.stderr
     pages = ["report/index.html", *(f"feedback/{p.name}" for p in (whole / "feedback").glob("*.html"))]
     for name in ("gradebook.json", "gradebook.csv", *pages):
         assert (tmp_path / "merged" / name).read_bytes() == (whole / name).read_bytes(), name
     # The merged folder holds every verdict, so grading the class into it again redoes nothing.
-    again = grader("class", klass, "--out", tmp_path / "merged", course=course)
-    assert "8 submissions, 8 already graded, grading 0" in again.stderr
+    again = grader_process("class", klass, "--out", tmp_path / "merged", "--root", course)
+    assert again.returncode == 0 and "8 submissions, 8 already graded, grading 0" in again.stderr
 
 
-def test_a_crashed_run_resumes_without_redoing_finished_verdicts(klass, whole, course, tmp_path):
+def test_a_crashed_run_resumes_without_redoing_finished_verdicts(klass, whole, course, tmp_path, runners):
     # What a run killed part-way leaves: some verdicts written, one cut short (as a write without the store's atomic
     # rename would leave it), a temporary file of a write that never finished, and no gradebook.
     out = tmp_path / "crashed"
@@ -147,32 +138,33 @@ def test_a_crashed_run_resumes_without_redoing_finished_verdicts(klass, whole, c
         lost.unlink()
     verdicts[3].write_text(verdicts[3].read_text()[:100])
     (verdicts[4].parent / f".{verdicts[4].name}.123.456.tmp").write_text("{")
-    resumed = grader("class", klass, "--out", out, course=course)
+    resumed = run_grader(runners, "class", klass, "--out", out, "--root", course)
     assert resumed.returncode == 0, resumed.stderr
     assert "8 submissions, 4 already graded, grading 4" in resumed.stderr
     for name in ("gradebook.json", "gradebook.csv"):
         assert (out / name).read_bytes() == (whole / name).read_bytes()
 
 
-def test_a_changed_submission_is_graded_again(klass, whole, course, tmp_path):
+def test_a_changed_submission_is_graded_again(klass, whole, course, tmp_path, runners):
     copy = tmp_path / "class"
     shutil.copytree(klass, copy)
     shutil.copytree(whole, tmp_path / "out")
     shutil.copy(COURSE / LIMIT / "solution.py", copy / "ben" / f"{LIMIT}.py")
-    proc = grader("class", copy, "--out", tmp_path / "out", course=course)
+    proc = run_grader(runners, "class", copy, "--out", tmp_path / "out", "--root", course)
     assert "8 submissions, 7 already graded, grading 1" in proc.stderr
     assert cells(tmp_path / "out")["ben"][LIMIT]["status"] == "pass"
 
 
-def test_bad_class_input_exits_2_with_a_clear_message(tmp_path):
-    assert "not a folder" in grader("class", tmp_path / "nope", "--out", tmp_path / "o").stderr
-    bad_shard = grader("class", tmp_path, "--out", tmp_path / "o", "--shard", "3/2")
+def test_bad_class_input_exits_2_with_a_clear_message(tmp_path, runners):
+    nope = grader_process("class", tmp_path / "nope", "--out", tmp_path / "o")
+    assert nope.returncode == 2 and "not a folder" in nope.stderr
+    bad_shard = run_grader(runners, "class", tmp_path, "--out", tmp_path / "o", "--shard", "3/2")
     assert bad_shard.returncode == 2 and "K must be between 1 and N" in bad_shard.stderr
-    merge = grader("merge", tmp_path / "nothing", "--out", tmp_path / "o")
+    merge = run_grader(runners, "merge", tmp_path / "nothing", "--out", tmp_path / "o")
     assert merge.returncode == 2 and "no readable gradebook.json" in merge.stderr
 
 
-def test_a_learner_may_hand_in_the_progress_file_the_site_exports(course, tmp_path):
+def test_a_learner_may_hand_in_the_progress_file_the_site_exports(course, tmp_path, runners):
     klass = tmp_path / "class"
     klass.mkdir()
     entries = {
@@ -186,7 +178,7 @@ def test_a_learner_may_hand_in_the_progress_file_the_site_exports(course, tmp_pa
         )
     )
     (klass / "hal.json").write_text('{"format": "something-else"}')
-    proc = grader("class", klass, "--out", tmp_path / "out", course=course)
+    proc = run_grader(runners, "class", klass, "--out", tmp_path / "out", "--root", course)
     assert proc.returncode == 0, proc.stderr
     assert "hal.json: not a progress file" in proc.stderr
     got = cells(tmp_path / "out")

@@ -1,25 +1,18 @@
-"""`python -m grader`: the instructors' command line, run as a real subprocess."""
+"""`python -m grader`: the instructors' command line. What only a process shows (its exit status, what it prints to
+a real stream) is checked on the real command; the rest runs its `main` in this process (tests.helpers.run_grader)."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 
-from tests.helpers import ROOT, cases_of, course_copy
+from tests.helpers import ROOT, cases_of, course_copy, grader_process, run_grader
 
 EXERCISE = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
 
 
-def grade(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=300
-    )
-
-
 def test_a_correct_solution_exits_0_with_one_line_per_case():
-    proc = grade("consecutive-error-limit", EXERCISE / "solution.py")
+    proc = grader_process("consecutive-error-limit", EXERCISE / "solution.py")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     total = len(cases_of("consecutive-error-limit", page=False))  # private ones included
@@ -27,8 +20,8 @@ def test_a_correct_solution_exits_0_with_one_line_per_case():
     assert lines[-1].strip() == f"{total} of {total} cases passed: pass"
 
 
-def test_json_output_follows_exercism_results_with_hidden_and_expected():
-    proc = grade("consecutive-error-limit", EXERCISE / "wrong" / "no_reset.py", "--json")
+def test_json_output_follows_exercism_results_with_hidden_and_expected(runners):
+    proc = run_grader(runners, "consecutive-error-limit", EXERCISE / "wrong" / "no_reset.py", "--json")
     assert proc.returncode == 1
     doc = json.loads(proc.stdout)
     assert doc["version"] == 3 and doc["status"] == "fail" and doc["message"] is None
@@ -41,7 +34,7 @@ def test_json_output_follows_exercism_results_with_hidden_and_expected():
         assert ("expected" in test) == (not test["hidden"])
 
 
-def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path):
+def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path, runners):
     # Bob's loop runs to the limit: a copy of the challenge whose limit is 1 s, as the limit's value is not under test.
     challenge = (
         course_copy(tmp_path / "course", [EXERCISE.name], time_limit=1) / "exercises" / "build-an-agent" / EXERCISE.name
@@ -56,7 +49,7 @@ def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path):
         "    return {}\n"
     )
     (tmp_path / "carol.py").write_text("def run_agent(task, script:\n")
-    proc = grade(challenge, tmp_path, "--json")
+    proc = run_grader(runners, challenge, tmp_path, "--json")
     assert proc.returncode == 1
     docs = {d["file"].rsplit("/", 1)[-1]: d for d in json.loads(proc.stdout)["submissions"]}
     assert docs["alice.py"]["status"] == "pass"
@@ -66,8 +59,8 @@ def test_a_folder_of_submissions_is_graded_file_by_file(tmp_path):
     assert docs["carol.py"]["status"] == "error" and "SyntaxError" in docs["carol.py"]["message"]
 
 
-def test_bad_input_exits_2_with_a_clear_message(tmp_path):
-    unknown = grade("no-such-challenge", EXERCISE / "solution.py")
+def test_bad_input_exits_2_with_a_clear_message(tmp_path, runners):
+    unknown = grader_process("no-such-challenge", EXERCISE / "solution.py")
     assert unknown.returncode == 2 and "unknown exercise 'no-such-challenge'" in unknown.stderr
-    missing = grade("consecutive-error-limit", tmp_path / "missing.py")
+    missing = run_grader(runners, "consecutive-error-limit", tmp_path / "missing.py")
     assert missing.returncode == 2 and "no such file" in missing.stderr

@@ -30,7 +30,7 @@ from grader.results import failed_submission
 from ..cache import BuildCache
 from ..errors import LoopcraftError
 from ..exercises import Exercise, Track, load_course
-from ..grading import Grader
+from ..grading import Grader, Runners
 from ..printable import one_line
 from ..project import Project
 from . import gradebook, intake, lms, report, zipped
@@ -66,16 +66,19 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def _grade_all(todo: list[Submission], jobs: int, store: VerdictStore, project: Project) -> list[str]:
-    """Grade in `jobs` runners at once, storing each verdict as it comes; returns what the runner said about each
-    submission that broke it (their verdicts are errors, stored like any other)."""
+def _grade_all(
+    todo: list[Submission], jobs: int, store: VerdictStore, project: Project, runners: Runners | None
+) -> list[str]:
+    """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes;
+    returns what the runner said about each submission that broke it (their verdicts are errors, stored like any
+    other)."""
     local = threading.local()
     graders: list[Grader] = []
     lock = threading.Lock()
 
     def work(sub: Submission) -> None:
         if getattr(local, "grader", None) is None:
-            local.grader = Grader(project)
+            local.grader = Grader(project, runners)
             with lock:
                 graders.append(local.grader)
         result = local.grader.grade(sub.exercise, sub.source.text)
@@ -120,7 +123,7 @@ def _export(args, tracks: list[Track], slugs: list[str]) -> lms.Export | None:
     return None if args.lms is None else lms.prepare(args.lms, args.roster, tracks, slugs)
 
 
-def main_class(args, project: Project) -> int:
+def main_class(args, project: Project, runners: Runners | None = None) -> int:
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     if args.challenge is not None:
@@ -161,7 +164,7 @@ def main_class(args, project: Project) -> int:
         f"{kept} already graded, "
         f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)"
     )
-    for failure in _grade_all(todo, jobs, store, project):
+    for failure in _grade_all(todo, jobs, store, project, runners):
         _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     doc = gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
