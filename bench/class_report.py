@@ -30,8 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
 from grader.execute import run_case, settle  # noqa: E402
 from loopcraft.classroom import course_exercises, gradebook, write_outputs  # noqa: E402
@@ -39,6 +38,7 @@ from loopcraft.classroom.intake import Learner, Source  # noqa: E402
 from loopcraft.classroom.store import VerdictStore  # noqa: E402
 from loopcraft.exercises import Exercise  # noqa: E402
 from loopcraft.grading import grade  # noqa: E402
+from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from loopcraft.project import Project  # noqa: E402
 
 GOAL_S = 30.0

@@ -17,12 +17,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from loopcraft.exercises import find_exercise  # noqa: E402
+from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from tests import hostile_corpus  # noqa: E402
 from tests.browser.conftest import ReturningBrowser  # noqa: E402
 from tests.browser.test_hostile import Learner  # noqa: E402

@@ -26,8 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
+
+from loopcraft.project import INSTALL as ROOT  # noqa: E402
 
 EDITED = "exercises/build-an-agent/dispatch-registry/exercise.yaml"
 

@@ -26,9 +26,9 @@ from functools import partial
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
+from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from loopcraft.serve import SiteHandler  # noqa: E402
 from tests import support  # noqa: E402
 

@@ -21,11 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from tests.support import launch_options, serve, stop  # noqa: E402
 
 CHALLENGE = "build-an-agent/repeat-guard/"

@@ -28,8 +28,9 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 
 from .cache import BuildCache
 from .errors import LoopcraftError, Problem, has_errors, raise_errors
+from .project import INSTALL
 
-SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMAS = INSTALL / "schemas"
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _FENCES = MarkdownIt("commonmark")  # only to find a lesson's fenced blocks and their lines

@@ -12,9 +12,9 @@ import threading
 import time
 from pathlib import Path
 
+from loopcraft.project import INSTALL as ROOT
 from loopcraft.pyodide import WASM_TIERING_BUDGET
 
-ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless and quiet: no sandbox (containers and root), no GPU, nothing phoning home while it is timed.
 FLAGS = [
