@@ -2,7 +2,8 @@
 
 Each file is a solution of `consecutive-error-limit` whose header says what must come of it:
   # include: reference          the reference solution is put in front of the file's own code
-  # expect-status: a, b         exactly these statuses appear among the cases
+  # expect-status: a, b         exactly these statuses appear among the cases; `timeout` among them marks a file
+                                that loops (`Hostile.loops`)
   # expect-message: text        a case that does not pass has this in its message ({limit}: the time limit's seconds)
   # expect-output-ends: text    some case's printed output ends with this
   # expect-trace-under: n       every case's trace is under n characters as JSON
@@ -46,6 +47,12 @@ class Hostile:
     plain: bool
     browser: bool
 
+    @property
+    def loops(self) -> bool:
+        """Some case of it must run to the time limit: a test may grade it at a short limit, and the others at a long
+        one, far from any limit."""
+        return "timeout" in self.statuses
+
 
 def load() -> list[Hostile]:
     found = []
@@ -75,9 +82,9 @@ def named(name: str) -> Hostile:
     return next(item for item in load() if item.name == name)
 
 
-def write(folder: Path) -> list[Hostile]:
-    """Write the corpus, includes expanded, as plain solution files into `folder`."""
-    corpus = load()
+def write(folder: Path, corpus: list[Hostile] | None = None) -> list[Hostile]:
+    """Write the corpus (or these items of it), includes expanded, as plain solution files into `folder`."""
+    corpus = load() if corpus is None else corpus
     for item in corpus:
         (folder / f"{item.name}.py").write_text(item.source, encoding="utf-8")
     return corpus
