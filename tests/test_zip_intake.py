@@ -1,7 +1,7 @@
 """Zips in (loopcraft/classroom/zipped.py), proven by generation: zips in each layout with hostile entries among good
 ones, each hazard its own learner's error and nothing of it ever read as a solution; damaged zips a clear error or a
-learner's, never a traceback. Nothing here grades but the command-line runs at the end, whose zips hold nothing to
-grade."""
+learner's, never a traceback. Nothing here grades but the command-line runs at the end (in this process,
+tests.helpers.run_grader), whose zips hold nothing to grade."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ import json
 import re
 import stat
 import struct
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -25,7 +23,7 @@ from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, read_folder
 from loopcraft.errors import LoopcraftError
 from loopcraft.exercises import load_course
 from loopcraft.printable import name_from_bytes
-from tests.helpers import ROOT
+from tests.helpers import ROOT, run_grader
 from tests.zips import LIMIT, RIGHT, Member, build, canvas_name, deflated, moodle_folder, overlapping, zip_folder
 
 EXERCISES = [ex for track in load_course(ROOT) for ex in track.exercises]
@@ -47,6 +45,8 @@ HAZARDS = [
     "other_local_name",
     "cut_short",
 ]
+# The lying bomb's data: 30 MB deflated once (a tenth of a CPU-second), not once for every zip that holds one.
+BOMB = deflated(b"#" * 30_000_000)
 
 
 def read(tmp_path: Path, data: bytes, challenge: str | None = None, name: str = "class.zip"):
@@ -75,7 +75,7 @@ def hostile(kind: str, name: str, marker: str) -> list[Member]:
     if kind == "twice":
         return [Member(name, code), Member(name, code)]
     if kind == "lying_bomb":
-        return [Member(name, code, compressed=deflated(b"#" * 30_000_000))]
+        return [Member(name, code, compressed=BOMB)]
     if kind == "ratio_bomb":
         return [Member(name, code + "#" * 150_000)]
     if kind == "too_big":
@@ -398,15 +398,11 @@ def test_what_is_not_a_zip_stops_the_run_with_a_clear_message(tmp_path):
     assert prefixed["ada"].sources[LIMIT].text == RIGHT  # a self-extractor's stub before the archive
 
 
-def grader(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
-
-
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(classes())
-def test_the_class_command_on_a_hostile_zip_ends_with_a_row_per_learner_and_no_traceback(tmp_path_factory, generated):
+def test_the_class_command_on_a_hostile_zip_ends_with_a_row_per_learner_and_no_traceback(
+    tmp_path_factory, runners, generated
+):
     layout, members, expected, _ = generated
     # Only what needs no runner: the good entries are dropped (their grading is the other tests' business).
     members = [
@@ -418,7 +414,7 @@ def test_the_class_command_on_a_hostile_zip_ends_with_a_row_per_learner_and_no_t
         return
     tmp = tmp_path_factory.mktemp("cli")
     (tmp / "class.zip").write_bytes(build(members))
-    proc = grader("class", tmp / "class.zip", "--out", tmp / "out")
+    proc = run_grader(runners, "class", tmp / "class.zip", "--out", tmp / "out")
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "grading 0 with" in proc.stderr
     rows = json.loads((tmp / "out" / "gradebook.json").read_text())["learners"]
