@@ -2,18 +2,18 @@
 each ends in its own row (an error saying why, or a verdict shown harmlessly), the honest learners get the verdicts
 they get alone, and no output holds a private case's input, a host file's text, a control character, a formula, or
 more than its bound. No attack here loops, so the challenge keeps its own time limit, far above what any case
-takes."""
+takes. The hostile class, and a merge of what a failed defence would hang on or read without end, run as real
+processes; the other commands run in this process, grading in the session's runners (tests.helpers.run_grader)."""
 
 from __future__ import annotations
 
 import csv
+import functools
 import importlib.util
 import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,7 @@ from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore
 from loopcraft.exercises import find_exercise
 from loopcraft.printable import file_name
-from tests.helpers import ROOT, course_copy
+from tests.helpers import ROOT, course_copy, grader_process, run_grader
 
 SLUG = "consecutive-error-limit"
 HONEST = {"ada": "solution.py", "ben": "wrong/no_reset.py"}
@@ -38,12 +38,6 @@ def attack(path: Path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def grader(*args) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=900
-    )
 
 
 def honest_class(folder: Path, course: Path) -> Path:
@@ -67,7 +61,9 @@ def graded(course, tmp_path_factory):
     for path in ATTACKS:
         attack(path).build(folder, course, SLUG)
     out = base / "out"
-    proc = grader("class", folder, "--out", out, "--root", course, "--jobs", "2")
+    # A process of its own: a defence that failed here (a FIFO read, a link to /dev/zero followed) would hang or fill
+    # it, and its timeout ends the test.
+    proc = grader_process("class", folder, "--out", out, "--root", course, "--jobs", "2")
     return out, proc
 
 
@@ -99,10 +95,10 @@ def test_every_attack_ends_in_a_row_of_its_own_and_the_class_is_graded(graded):
             assert any(want["message"] in text for text in said), (learner, said[:3])
 
 
-def test_honest_learners_get_the_verdicts_they_get_alone(graded, course, tmp_path):
+def test_honest_learners_get_the_verdicts_they_get_alone(graded, course, tmp_path, runners):
     out, _ = graded
     alone = tmp_path / "out"
-    proc = grader("class", honest_class(tmp_path / "class", course), "--out", alone, "--root", course)
+    proc = run_grader(runners, "class", honest_class(tmp_path / "class", course), "--out", alone, "--root", course)
     assert proc.returncode == 0, proc.stderr
     for learner in HONEST:
         assert verdict(out, learner) == verdict(alone, learner)
@@ -152,13 +148,13 @@ def test_gradebook_cells_are_safe_to_open_in_a_spreadsheet(graded):
     assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
 
 
-def test_the_text_report_shows_each_file_name_on_one_line(tmp_path, course):
+def test_the_text_report_shows_each_file_name_on_one_line(tmp_path, course, runners):
     folder = tmp_path / "submissions"
     folder.mkdir()
     challenge = course / "exercises" / "build-an-agent" / SLUG
     (folder / "x\n  PASS    forged.py").write_bytes((challenge / "wrong/no_reset.py").read_bytes())
     (folder / "\x1b[2J.py").write_bytes((challenge / "solution.py").read_bytes())
-    proc = grader(challenge, folder)
+    proc = run_grader(runners, challenge, folder)
     assert proc.returncode == 1, proc.stderr
     forged = "x\\x0a \\x20PASS \\x20\\x20\\x20forged.py:"  # a name's runs of spaces shown as such, as everywhere
     assert forged in proc.stdout and "\\x1b[2J.py:" in proc.stdout
@@ -192,11 +188,11 @@ def test_the_text_report_shows_each_file_name_on_one_line(tmp_path, course):
     ],
     ids=["a-list", "a-row-without-learner", "a-row-without-a-challenge", "nested-too-deep"],
 )
-def test_merge_refuses_what_is_not_a_gradebook_with_its_path_and_why(tmp_path, book, said):
+def test_merge_refuses_what_is_not_a_gradebook_with_its_path_and_why(tmp_path, runners, book, said):
     shard = tmp_path / "shard"
     shard.mkdir()
     (shard / "gradebook.json").write_text(book if isinstance(book, str) else json.dumps(book))
-    proc = grader("merge", shard, "--out", tmp_path / "merged")
+    proc = run_grader(runners, "merge", shard, "--out", tmp_path / "merged")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"{shard / 'gradebook.json'}:" in proc.stderr and said in proc.stderr, proc.stderr
 
@@ -271,19 +267,24 @@ POSING = {
 }
 
 
+IN_A_PROCESS = {"a-verdict-linked-to-dev-zero", "a-verdict-that-is-a-fifo", "a-gradebook-linked-to-dev-zero"}
+
+
 @pytest.mark.parametrize("posing", list(POSING))
-def test_merge_refuses_a_folder_posing_as_a_shard_with_its_path_and_why(course, tmp_path, posing):
+def test_merge_refuses_a_folder_posing_as_a_shard_with_its_path_and_why(course, tmp_path, runners, posing):
     shard = tmp_path / "shard"
     verdict = write_shard(shard, course)
     make, said = POSING[posing]
     make(verdict, shard / "gradebook.json")
-    proc = grader("merge", shard, "--out", tmp_path / "merged", "--root", course)
+    # What a failed defence would hang on or read without end runs as a process of its own; the rest here.
+    merge = grader_process if posing in IN_A_PROCESS else functools.partial(run_grader, runners)
+    proc = merge("merge", shard, "--out", tmp_path / "merged", "--root", course)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert said in proc.stderr and f"{shard}/" in proc.stderr, proc.stderr
     assert not (tmp_path / "merged" / "gradebook.json").exists()
 
 
-def test_merge_writes_the_report_of_a_value_deeper_than_any_result(course, tmp_path):
+def test_merge_writes_the_report_of_a_value_deeper_than_any_result(course, tmp_path, runners):
     # Deeper than a result may be (only a verdict made by hand holds one), the value stopped the report with a
     # traceback; it is shown as its JSON.
     shard = tmp_path / "shard"
@@ -293,7 +294,7 @@ def test_merge_writes_the_report_of_a_value_deeper_than_any_result(course, tmp_p
         shard / "gradebook.json",
         lambda b: b["learners"][0]["challenges"][SLUG].update(status="fail"),
     )
-    proc = grader("merge", shard, "--out", tmp_path / "merged", "--root", course)
+    proc = run_grader(runners, "merge", shard, "--out", tmp_path / "merged", "--root", course)
     assert proc.returncode == 0, proc.stderr
     assert "[" * 150 + "]" * 150 in (tmp_path / "merged" / "report" / "index.html").read_text()
 
@@ -311,7 +312,7 @@ with open("/tmp/cases-seen") as _file:
 """
 
 
-def test_a_private_case_cannot_hand_its_inputs_to_a_later_case_whatever_the_courses_order(tmp_path):
+def test_a_private_case_cannot_hand_its_inputs_to_a_later_case_whatever_the_courses_order(tmp_path, runners):
     # The cases of a run share an interpreter: code that keeps every case's arguments in a file and prints them
     # would show a private case's inputs in the output of any published case run after it. Private cases run last,
     # wherever the course lists them: here, first.
@@ -323,7 +324,7 @@ def test_a_private_case_cannot_hand_its_inputs_to_a_later_case_whatever_the_cour
     ex = find_exercise(course, SLUG)
     assert ex.cases[0].private and not ex.cases[-1].private
     (tmp_path / "stash.py").write_text(STASH + ex.solution_source)
-    proc = grader(SLUG, tmp_path / "stash.py", "--json", "--root", course)
+    proc = run_grader(runners, SLUG, tmp_path / "stash.py", "--json", "--root", course)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert [t["name"] for t in result["tests"]] == [c.name for c in ex.cases]
