@@ -1,6 +1,7 @@
 """Job arrays: `class` takes its shard from the variables Slurm, a Kubernetes Indexed Job or GitLab's parallel jobs
-set; a simulated array (a process per index, the variables set as each system sets them) merged gives the one-machine
-run's files byte for byte."""
+set; a simulated array (a run of the command per index, the variables set as each system sets them) merged gives the
+one-machine run's files byte for byte. The commands run in this process, one after another, grading in the session's
+runners (tests.helpers.run_grader): what each reads of its environment is what a process would."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ import csv
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ import pytest
 from loopcraft.cli import shard_of
 from loopcraft.errors import LoopcraftError
 from loopcraft.exercises import find_exercise
-from tests.helpers import ROOT, course_copy
+from tests.helpers import course_copy, run_grader
 from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text
 
 OUTPUTS = ["gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv"]
@@ -61,7 +60,7 @@ def test_the_shard_comes_from_the_array_s_variables():
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory) -> Path:
+def course(tmp_path_factory, runners) -> Path:
     """Five learners of a Canvas assignment (three to grade, two refused at intake), and the roster; and the class
     graded on one machine."""
     root = tmp_path_factory.mktemp("array")
@@ -81,42 +80,33 @@ def course(tmp_path_factory) -> Path:
     roster = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title]]
     roster += [[f"S{user}", str(user), f"s{user}", f"l{user}", "A", ""] for user in (11, 12, 13, 14)]
     (root / "roster.csv").write_text(csv_text(roster))
-    one = run(root, root / "one")
+    one = run(runners, root, root / "one")
     assert one.returncode == 0, one.stderr
     return root
 
 
-def run(root: Path, out: Path, *extra, env: dict[str, str] | None = None, wait: bool = True):
-    command = [sys.executable, "-m", "grader", "class", str(root / "class.zip"), "--out", str(out), "--jobs", "1"]
-    command += ["--challenge", LIMIT, "--lms", "canvas", "--roster", str(root / "roster.csv"), *map(str, extra)]
-    command += ["--root", str(root / "course")]
+def run(runners, root: Path, out: Path, *extra, env: dict[str, str] | None = None):
+    argv = ["class", root / "class.zip", "--out", out, "--jobs", "1", "--challenge", LIMIT, "--lms", "canvas"]
+    argv += ["--roster", root / "roster.csv", *extra, "--root", root / "course"]
     # Whatever array variables the test's own environment holds, only the simulated system's are set.
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "JOB_COMPLETION", "CI_NODE"))}
-    proc = subprocess.Popen(
-        command, cwd=ROOT, env={**clean, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    if not wait:
-        return proc
-    stdout, stderr = proc.communicate(timeout=600)
-    return subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
+    with pytest.MonkeyPatch.context() as patch:
+        for name in list(os.environ):
+            if name.startswith(("SLURM_", "JOB_COMPLETION", "CI_NODE")):
+                patch.delenv(name)
+        for name, value in (env or {}).items():
+            patch.setenv(name, value)
+        return run_grader(runners, *argv)
 
 
-def array(root: Path, name: str, tasks: list[tuple[dict[str, str], list[str]]]) -> Path:
-    """Run every task at once, as the system would, each into a folder of its own; merge them."""
-    procs = [run(root, root / name / f"task-{i}", *extra, env=env, wait=False) for i, (env, extra) in enumerate(tasks)]
-    for i, proc in enumerate(procs):
-        _, stderr = proc.communicate(timeout=600)
-        assert proc.returncode == 0, stderr
-        assert f"shard {i + 1}/{len(tasks)}, from " in stderr
+def array(runners, root: Path, name: str, tasks: list[tuple[dict[str, str], list[str]]]) -> Path:
+    """Run every task, each into a folder of its own; merge them."""
+    for i, (env, extra) in enumerate(tasks):
+        proc = run(runners, root, root / name / f"task-{i}", *extra, env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert f"shard {i + 1}/{len(tasks)}, from " in proc.stderr
     shards = [root / name / f"task-{i}" for i in range(len(tasks))]
-    merged = subprocess.run(
-        [sys.executable, "-m", "grader", "merge", *map(str, shards), "--out", str(root / name / "merged")]
-        + ["--lms", "canvas", "--roster", str(root / "roster.csv"), "--root", str(root / "course")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    lms = ["--lms", "canvas", "--roster", root / "roster.csv", "--root", root / "course"]
+    merged = run_grader(runners, "merge", *shards, "--out", root / name / "merged", *lms)
     assert merged.returncode == 0, merged.stderr
     return root / name / "merged"
 
@@ -131,15 +121,15 @@ def test_the_one_machine_run_scores_the_challenge_s_points_times_the_share_of_ca
     assert float(scores["13"]) == round(2 * cells["13"]["passed"] / cells["13"]["total"], 2) < 2
 
 
-def test_a_slurm_array_merged_is_the_one_machine_run_byte_for_byte(course):
+def test_a_slurm_array_merged_is_the_one_machine_run_byte_for_byte(course, runners):
     # sbatch --array=1-3: tasks 1, 2 and 3.
-    merged = array(course, "slurm", [(slurm(task, 1, 3), []) for task in (1, 2, 3)])
+    merged = array(runners, course, "slurm", [(slurm(task, 1, 3), []) for task in (1, 2, 3)])
     for name in OUTPUTS:
         assert (merged / name).read_bytes() == (course / "one" / name).read_bytes(), name
 
 
-def test_a_kubernetes_indexed_job_merged_is_the_one_machine_run_byte_for_byte(course):
+def test_a_kubernetes_indexed_job_merged_is_the_one_machine_run_byte_for_byte(course, runners):
     # completions: 2, completionMode: Indexed: JOB_COMPLETION_INDEX 0 and 1; the count is given.
-    merged = array(course, "k8s", [({"JOB_COMPLETION_INDEX": str(i)}, ["--shards", "2"]) for i in range(2)])
+    merged = array(runners, course, "k8s", [({"JOB_COMPLETION_INDEX": str(i)}, ["--shards", "2"]) for i in range(2)])
     for name in OUTPUTS:
         assert (merged / name).read_bytes() == (course / "one" / name).read_bytes(), name
