@@ -1,14 +1,13 @@
-"""The LMS round trip: a Canvas and a Moodle download (hostile entries among them) graded by `python -m grader class`
-as real subprocesses, the gradebook checked, and the scores written back in each LMS's import layout, learners
-matched by the LMS's ids with the LMS's own export."""
+"""The LMS round trip: a Canvas and a Moodle download (hostile entries among them) graded by `python -m grader class`,
+the gradebook checked, and the scores written back in each LMS's import layout, learners matched by the LMS's ids
+with the LMS's own export. The commands run in this process, grading in the session's runners
+(tests.helpers.run_grader); tests/test_class_grading.py checks what only the real process shows."""
 
 from __future__ import annotations
 
 import csv
 import json
 import stat
-import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
@@ -18,17 +17,11 @@ from loopcraft.classroom import lms
 from loopcraft.errors import ExerciseError
 from loopcraft.exercises import load_course
 from loopcraft.printable import file_name
-from tests.helpers import ROOT, course_copy
+from tests.helpers import ROOT, course_copy, run_grader
 from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text, deflated, moodle_folder
 
 TRACK = load_course(ROOT)[0]
 TITLES = {ex.slug: ex.title for ex in TRACK.exercises}
-
-
-def grader(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "grader", *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
 
 
 def table(path: Path) -> list[list[str]]:
@@ -83,12 +76,12 @@ CANVAS_ROSTER = [
 
 
 @pytest.fixture(scope="module")
-def canvas(tmp_path_factory) -> Path:
+def canvas(tmp_path_factory, runners) -> Path:
     root = tmp_path_factory.mktemp("canvas")
     (root / "submissions.zip").write_bytes(build(CANVAS))
     (root / "roster.csv").write_text(csv_text(CANVAS_ROSTER), encoding="utf-8-sig")  # as Canvas writes it
-    proc = grader(
-        "class", root / "submissions.zip", "--out", root / "out", "--challenge", LIMIT,
+    proc = run_grader(
+        runners, "class", root / "submissions.zip", "--out", root / "out", "--challenge", LIMIT,
         "--lms", "canvas", "--roster", root / "roster.csv",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -149,19 +142,21 @@ def test_the_canvas_import_has_the_exports_columns_and_the_points_of_the_cases_p
     assert "left out of canvas-import.csv: 3" in (canvas / "stderr.txt").read_text()
 
 
-def test_grading_the_canvas_download_again_grades_nothing_and_writes_the_same_files(canvas, tmp_path):
-    again = grader(
-        "class", canvas / "submissions.zip", "--out", canvas / "out", "--challenge", LIMIT,
+def test_grading_the_canvas_download_again_grades_nothing_and_writes_the_same_files(canvas, tmp_path, runners):
+    again = run_grader(
+        runners, "class", canvas / "submissions.zip", "--out", canvas / "out", "--challenge", LIMIT,
         "--lms", "canvas", "--roster", canvas / "roster.csv",
     )  # fmt: skip
     assert again.returncode == 0, again.stderr
     assert "8 submissions, 8 already graded, grading 0" in again.stderr
-    merged = grader("merge", canvas / "out", "--out", tmp_path, "--lms", "canvas", "--roster", canvas / "roster.csv")
+    merged = run_grader(
+        runners, "merge", canvas / "out", "--out", tmp_path, "--lms", "canvas", "--roster", canvas / "roster.csv"
+    )
     assert merged.returncode == 0, merged.stderr
     for name in ("gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv"):
         assert (tmp_path / name).read_bytes() == (canvas / "out" / name).read_bytes(), name
     # Merged again without --lms: the import with the earlier run's scores is gone, not left to be uploaded.
-    plain = grader("merge", canvas / "out", "--out", tmp_path)
+    plain = run_grader(runners, "merge", canvas / "out", "--out", tmp_path)
     assert plain.returncode == 0, plain.stderr
     assert not (tmp_path / "canvas-import.csv").exists() and not (tmp_path / "canvas-unmatched.csv").exists()
     assert "removed canvas-import.csv, left by an earlier run" in plain.stderr
@@ -191,13 +186,14 @@ WORKSHEET = [
 
 
 @pytest.fixture(scope="module")
-def moodle(tmp_path_factory) -> Path:
+def moodle(tmp_path_factory, runners) -> Path:
     root = tmp_path_factory.mktemp("moodle")
     (root / "submissions.zip").write_bytes(build(MOODLE))
     (root / "worksheet.csv").write_text(csv_text(WORKSHEET), encoding="utf-8-sig")
-    proc = grader(
-        "class", root / "submissions.zip", "--out", root / "out", "--lms", "moodle", "--roster", root / "worksheet.csv"
-    )
+    proc = run_grader(
+        runners, "class", root / "submissions.zip", "--out", root / "out",
+        "--lms", "moodle", "--roster", root / "worksheet.csv",
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     (root / "stderr.txt").write_text(proc.stderr)
     return root
@@ -246,7 +242,7 @@ def test_the_moodle_import_has_the_worksheets_identity_and_a_column_per_challeng
     ]
 
 
-def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodle, tmp_path):
+def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodle, tmp_path, runners):
     export = [
         ["First name", "Last name", "ID number", "Institution", "Department", "Email address", "Course total (Real)"],
         ["John", "Doe", "1001", "", "", "john@example.org", "-"],
@@ -255,9 +251,10 @@ def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodl
         [unicodedata.normalize("NFD", "Zoé"), "Ünï", "1004", "", "", "zoe@example.org", "-"],  # decomposed accents
     ]
     (tmp_path / "export.csv").write_text(csv_text(export))
-    proc = grader(
-        "merge", moodle / "out", "--out", tmp_path / "out", "--lms", "moodle", "--roster", tmp_path / "export.csv"
-    )
+    proc = run_grader(
+        runners, "merge", moodle / "out", "--out", tmp_path / "out",
+        "--lms", "moodle", "--roster", tmp_path / "export.csv",
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     rows = table(tmp_path / "out" / "moodle-import.csv")
     assert rows[0][:3] == ["First name", "Last name", "ID number"] and rows[0][3] == "Email address"
@@ -268,22 +265,23 @@ def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodl
     assert set(why) == {"Ann Roe_502", "Bob Ray_504", "Eve Bomb_505", "Fay Lock_506"}
 
 
-def test_a_roster_that_is_not_the_lms_s_export_stops_the_run_before_anything_is_graded(tmp_path):
+def test_a_roster_that_is_not_the_lms_s_export_stops_the_run_before_anything_is_graded(tmp_path, runners):
     (tmp_path / "class.zip").write_bytes(build([Member(canvas_name("doejohn", 11, 100, "limit.py"), RIGHT)]))
-    (tmp_path / "worksheet.csv").write_text(csv_text(WORKSHEET))
+    roster = tmp_path / "worksheet.csv"
+    roster.write_text(csv_text(WORKSHEET))
     out = tmp_path / "out"
-    wrong = grader(
-        "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", tmp_path / "worksheet.csv"
-    )
+    wrong = run_grader(runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", roster)
     assert (
         wrong.returncode == 2
         and "worksheet.csv:1: not a Canvas gradebook export (no Student or ID column)" in wrong.stderr
     )
     assert not out.exists()
-    alone = grader("class", tmp_path / "class.zip", "--out", out, "--lms", "canvas")
+    alone = run_grader(runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas")
     assert alone.returncode == 2 and "--lms and --roster go together" in alone.stderr
     (tmp_path / "dup.csv").write_text(csv_text([CANVAS_ROSTER[0], CANVAS_ROSTER[2], CANVAS_ROSTER[2]]))
-    twice = grader("class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", tmp_path / "dup.csv")
+    twice = run_grader(
+        runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", tmp_path / "dup.csv"
+    )
     assert twice.returncode == 2 and "dup.csv:3: ID 11 again (first on line 2)" in twice.stderr
     assert not out.exists()
 
