@@ -31,7 +31,7 @@ from .cache import BuildCache
 from .classroom.intake import read_hand_in
 from .errors import LoopcraftError
 from .exercises import Exercise, Track, load_course
-from .grading import Grader
+from .grading import Grader, Runners
 from .printable import lines
 from .project import INSTALL, Project
 from .schemas import validation_error
@@ -154,13 +154,14 @@ def results(graded: list[tuple[Exercise, float, RunResult]]) -> dict:
     return {"score": round(score, 6), "output": "\n".join(summary), "stdout_visibility": "hidden", "tests": tests}
 
 
-def run(project: Project, root: Path) -> int:
-    """Grade ROOT/submission/ and write ROOT/results/results.json (Gradescope's layout, ROOT being /autograder)."""
+def run(project: Project, root: Path, runners: Runners | None = None) -> int:
+    """Grade ROOT/submission/ and write ROOT/results/results.json (Gradescope's layout, ROOT being /autograder), in a
+    runner of its own or one lent by `runners` (the tests')."""
     chosen = _challenges(project)
     exercises = [ex for _, ex in chosen]
     learner = read_hand_in(root / "submission", exercises, exercises[0].slug if len(exercises) == 1 else None)
     graded = []
-    with Grader(project) as grader:
+    with Grader(project, runners) as grader:
         for track, ex in chosen:
             source = learner.sources.get(ex.slug)
             absent = "No Python file (.py) in your submission." if len(chosen) == 1 else f"No {ex.slug}.py in it."

@@ -1,6 +1,9 @@
 """The Gradescope autograder: `build.py gradescope` makes the zip; its real `run_autograder` runs here against a
 folder laid out as Gradescope lays out /autograder/ (AUTOGRADER_ROOT), with what setup.sh would have installed there
-linked from this project (setup.sh itself needs Gradescope's image and the internet: it is only checked by bash)."""
+linked from this project (setup.sh itself needs Gradescope's image and the internet: it is only checked by bash).
+Once that shows the zip grades on its own, the other submissions are graded by what the script runs
+(`loopcraft.gradescope.run` on the zip's course and grader) in this process, in the session's runners; `build.py`
+runs here too (its `main`)."""
 
 from __future__ import annotations
 
@@ -18,9 +21,11 @@ import pytest
 from grader.canonical import canonical_json
 from grader.judge import judge_run
 from grader.results import CASE_CHARS, PRIVATE_NOTE, SUBMISSION_CHARS, value_outcome
+from loopcraft import gradescope
 from loopcraft.exercises import find_exercise
 from loopcraft.gradescope import requirements, results
 from loopcraft.grading import judged_case
+from loopcraft.project import Project
 from tests.helpers import ROOT, course_copy
 
 LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
@@ -36,15 +41,17 @@ def course(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def limit_zip(course, tmp_path_factory) -> Path:
+    """The autograder of the one challenge, built once: each test unpacks it into a folder of its own."""
+    return autograder(course, tmp_path_factory.mktemp("zip") / "autograder.zip", LIMIT)
+
+
 def autograder(course: Path, out: Path, *slugs: str) -> Path:
-    proc = subprocess.run(
-        [sys.executable, "build.py", "gradescope", *slugs, "--out", str(out), "--root", str(course)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
+    """`python build.py gradescope SLUG... --out OUT --root COURSE`, run in this process."""
+    import build
+
+    assert build.main(["gradescope", *slugs, "--out", str(out), "--root", str(course)]) == 0
     return out
 
 
@@ -78,13 +85,24 @@ def run_autograder(root: Path) -> dict:
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
+    return results_json(root)
+
+
+def grade_here(root: Path, runners) -> dict:
+    """What `run_autograder` runs (`python -m loopcraft.gradescope run`, the zip's source/ being the installation),
+    run in this process, grading in `runners`."""
+    assert gradescope.run(Project(root / "source"), root, runners) == 0
+    return results_json(root)
+
+
+def results_json(root: Path) -> dict:
     doc = json.loads((root / "results" / "results.json").read_text())
     jsonschema.validate(doc, SCHEMA)
     return doc
 
 
-def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_site(course, tmp_path):
-    path = autograder(course, tmp_path / "autograder.zip", LIMIT)
+def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_site(course, limit_zip, tmp_path):
+    path = limit_zip
     with zipfile.ZipFile(path) as z:
         modes = {info.filename: info.external_attr >> 16 for info in z.infolist()}
         assert z.read("requirements.txt").decode() == requirements(ROOT)
@@ -103,8 +121,8 @@ def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_sit
         assert check.returncode == 0, check.stderr
 
 
-def test_run_autograder_writes_a_test_per_case_each_visible_when_the_case_may_be_seen(course, tmp_path):
-    root = gradescope_root(autograder(course, tmp_path / "autograder.zip", LIMIT), tmp_path / "autograder")
+def test_run_autograder_writes_a_test_per_case_each_visible_when_the_case_may_be_seen(course, limit_zip, tmp_path):
+    root = gradescope_root(limit_zip, tmp_path / "autograder")
     # One challenge: the student's one Python file is its solution, whatever its name.
     shutil.copy(CHALLENGE / "wrong" / "no_reset.py", root / "submission" / "my_solution.py")
     (root / "submission" / "README.md").write_text("notes")
@@ -134,10 +152,10 @@ def test_run_autograder_writes_a_test_per_case_each_visible_when_the_case_may_be
     assert {c.private for c in cases} == {True, False} and any(c.hidden and not c.private for c in cases)
 
 
-def test_several_challenges_are_one_test_per_case_each_and_a_missing_file_scores_nothing(course, tmp_path):
+def test_several_challenges_are_one_test_per_case_each_and_a_missing_file_scores_nothing(course, tmp_path, runners):
     root = gradescope_root(autograder(course, tmp_path / "part.zip", LIMIT, DISPATCH), tmp_path / "autograder")
     shutil.copy(CHALLENGE / "solution.py", root / "submission" / f"{LIMIT}.py")
-    doc = run_autograder(root)
+    doc = grade_here(root, runners)
     limit, dispatch = (find_exercise(course, slug) for slug in (LIMIT, DISPATCH))
     assert len(doc["tests"]) == len(limit.cases) + len(dispatch.cases)
     assert doc["tests"][0]["name"] == f"{limit.title}: {limit.cases[0].name}"
@@ -147,9 +165,9 @@ def test_several_challenges_are_one_test_per_case_each_and_a_missing_file_scores
     assert all(f"No {DISPATCH}.py in it." in t["output"] for t in missing if t["visibility"] == "visible")
 
 
-def test_an_empty_submission_scores_nothing_and_says_why(course, tmp_path):
-    root = gradescope_root(autograder(course, tmp_path / "autograder.zip", LIMIT), tmp_path / "autograder")
-    doc = run_autograder(root)
+def test_an_empty_submission_scores_nothing_and_says_why(limit_zip, tmp_path, runners):
+    root = gradescope_root(limit_zip, tmp_path / "autograder")
+    doc = grade_here(root, runners)
     assert doc["score"] == 0 and {t["status"] for t in doc["tests"]} == {"failed"}
     assert "No Python file (.py) in your submission." in doc["output"]
 
