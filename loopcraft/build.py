@@ -77,14 +77,16 @@ def check(
     strengths, scores, scenarios = [], [], {}
     if verify:
         from .mutate import score, survivor_problems  # these need Node and Pyodide, so only when asked
-        from .pyodide import PyodideRunner
+        from .pyodide import TrustedRunner
         from .strengthen import check_scenarios
         from .verify import verify as verify_exercises
 
         cache = cache or BuildCache(root)
-        strengths = verify_exercises(project, [ex for ex, _ in exercises], cache)
-        scores, mutation_problems = score(project, exercises, cache)
-        found = check_scenarios(root, scores, cache, lambda: PyodideRunner(project, fresh=False))
+        # The author's solutions, mutants and scenarios share one runner: a start (about a CPU-second) each saved.
+        with TrustedRunner(project) as runner:
+            strengths = verify_exercises(project, [ex for ex, _ in exercises], cache, runner)
+            scores, mutation_problems = score(project, exercises, cache, runner)
+            found = check_scenarios(root, scores, cache, runner)
         notes += mutation_problems + found.problems
         for one in scores:
             notes += survivor_problems(root, one, found.differs.get(f"{one.exercise.track}/{one.exercise.slug}", {}))

@@ -31,7 +31,7 @@ from .errors import Problem
 from .exercises import Exercise, Track, rel_path
 from .grading import grade
 from .project import INSTALL, Project
-from .pyodide import PyodideRunner
+from .pyodide import PyodideRunner, TrustedRunner
 
 # A mutant's family: the operators' changes (operators, constants, statements removed or swapped), or one of
 # the learners' mistakes (see _learner_mistakes).
@@ -472,10 +472,11 @@ def score_course(project: Project, tracks: list[Track], cache: BuildCache) -> tu
 
 
 def score(
-    project: Project, exercises: list[tuple[Exercise, float]], cache: BuildCache
+    project: Project, exercises: list[tuple[Exercise, float]], cache: BuildCache, runner: TrustedRunner | None = None
 ) -> tuple[list[Score], list[Problem]]:
     """Mutation-test every exercise (with its track's bar) whose reference solution passes its cases; results
-    come from the cache when nothing they depend on changed, so Pyodide starts only if some exercise changed."""
+    come from the cache when nothing they depend on changed, so Pyodide starts only if some exercise changed.
+    `runner`: one the caller lends (and closes), for the mutants to run in beside any the pool starts."""
     root = project.root
     runtime = runtime_files()
     keys = {id(ex): _cache_key(cache, ex, runtime) for ex, _ in exercises}
@@ -488,7 +489,7 @@ def score(
         else:
             todo.append((ex, keys[id(ex)]))
     problems: list[Problem] = []
-    fresh = _run_all(project, todo, problems) if todo else {}
+    fresh = _run_all(project, todo, problems, runner) if todo else {}
     for key, outcomes in fresh.items():
         cache.put_json("mutation", key, [[o.line, o.change, o.killed_by] for o in outcomes])
     scores = []
@@ -565,7 +566,9 @@ def survivor_problems(root: Path, score: Score, differs: dict[tuple[int, str], s
     return problems
 
 
-def _run_all(project: Project, todo: list[tuple[Exercise, str]], problems: list[Problem]) -> dict[str, list[Outcome]]:
+def _run_all(
+    project: Project, todo: list[tuple[Exercise, str]], problems: list[Problem], lent: TrustedRunner | None
+) -> dict[str, list[Outcome]]:
     """{cache key: outcomes} of every exercise in `todo` whose reference solution passes every case (one that
     does not is verification's to report)."""
     made: dict[str, list[Mutant] | SyntaxError] = {}
@@ -576,7 +579,7 @@ def _run_all(project: Project, todo: list[tuple[Exercise, str]], problems: list[
             made[key] = exc
     total = sum(len(m) for m in made.values() if isinstance(m, list))
     # A second Pyodide takes seconds to start: worth it for a course's mutants, not for one challenge's.
-    with _Pool(project, RUNNERS if total >= PARALLEL_FROM else 1) as pool:
+    with _Pool(project, RUNNERS if total >= PARALLEL_FROM else 1, lent) as pool:
         limits = pool.map(_time_reference, [ex for ex, _ in todo])
         jobs = []
         for (ex, key), limit in zip(todo, limits, strict=True):
@@ -635,12 +638,14 @@ class _Capped:
 
 
 class _Pool:
-    """Threads, each with its own Pyodide process, started on its first job (so they load side by side)."""
+    """Threads, each with its own Pyodide process, started on its first job (so they load side by side); the first
+    thread to need one takes the runner `lent`, if given."""
 
-    def __init__(self, project: Project, runners: int):
+    def __init__(self, project: Project, runners: int, lent: TrustedRunner | None = None):
         self._project = project
         self._executor = ThreadPoolExecutor(runners)
         self._local = threading.local()
+        self._lent = [lent] if lent is not None else []
         self._runners: list[PyodideRunner] = []
 
     def map(self, fn: Callable[[PyodideRunner, object], object], args: list) -> list:
@@ -649,10 +654,13 @@ class _Pool:
 
     def _runner(self) -> PyodideRunner:
         if not hasattr(self._local, "runner"):
-            # Mutants are the author's own code: they share an interpreter (a fresh one each would cost a
-            # restore per mutant), the guard still checks every case.
-            self._local.runner = PyodideRunner(self._project, fresh=False)
-            self._runners.append(self._local.runner)  # list.append is atomic
+            try:
+                self._local.runner = self._lent.pop()  # list.pop is atomic
+            except IndexError:
+                # Mutants are the author's own code: they share an interpreter (a fresh one each would cost a
+                # restore per mutant), the guard still checks every case.
+                self._local.runner = PyodideRunner(self._project, fresh=False)
+                self._runners.append(self._local.runner)  # list.append is atomic
         return self._local.runner
 
     def __enter__(self) -> _Pool:

@@ -199,34 +199,28 @@ class ScenarioCheck:
     scenarios: dict[str, int] = field(default_factory=dict)  # how many were run, by "track/slug"
 
 
-def check_scenarios(root: Path, scores: list[Score], cache: BuildCache, runner_factory) -> ScenarioCheck:
+def check_scenarios(root: Path, scores: list[Score], cache: BuildCache, runner) -> ScenarioCheck:
     """Run each challenge's generated scenarios on its reference and on the mutants no case catches (cached by
-    everything the verdicts depend on); `runner_factory()` makes a runner when something must run."""
+    everything the verdicts depend on), in `runner` (a TrustedRunner: it starts only if something must run)."""
     found = ScenarioCheck()
-    runner = None
-    try:
-        for score in scores:
-            ex = score.exercise
-            name = f"{ex.track}/{ex.slug}"
-            try:
-                generator = find_generator(root, ex)
-                if generator is None:
-                    found.problems.append(_no_generator(root, ex))
-                    continue
-                programs = _unmatched_mutants(ex, score, sources=False)
-                key = _check_key(cache, ex, generator, programs)
-                cached = cache.get_json("scenarios", key)
-                if cached is None:
-                    runner = runner or runner_factory()
-                    cached = _check_one(runner, ex, generator, _unmatched_mutants(ex, score))
-                    cache.put_json("scenarios", key, cached)
-                found.scenarios[name] = cached["scenarios"]
-                found.differs[name] = _read_findings(root, ex, generator, programs, cached, found.problems)
-            except GeneratorError as exc:
-                found.problems.append(exc.problem)
-    finally:
-        if runner is not None:
-            runner.close()
+    for score in scores:
+        ex = score.exercise
+        name = f"{ex.track}/{ex.slug}"
+        try:
+            generator = find_generator(root, ex)
+            if generator is None:
+                found.problems.append(_no_generator(root, ex))
+                continue
+            programs = _unmatched_mutants(ex, score, sources=False)
+            key = _check_key(cache, ex, generator, programs)
+            cached = cache.get_json("scenarios", key)
+            if cached is None:
+                cached = _check_one(runner, ex, generator, _unmatched_mutants(ex, score))
+                cache.put_json("scenarios", key, cached)
+            found.scenarios[name] = cached["scenarios"]
+            found.differs[name] = _read_findings(root, ex, generator, programs, cached, found.problems)
+        except GeneratorError as exc:
+            found.problems.append(exc.problem)
     return found
 
 
@@ -400,7 +394,7 @@ class Strengthening:
 def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = STRENGTHEN_SCENARIOS) -> Strengthening:
     """Search `count` scenarios of `seed` for cases that catch what the cases of challenge `name` miss."""
     from .mutate import score
-    from .pyodide import PyodideRunner
+    from .pyodide import TrustedRunner
     from .verify import verify_exercise
 
     root = project.root
@@ -410,8 +404,8 @@ def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = ST
         raise LoopcraftError(
             f"{rel_path(ex.dir, root).as_posix()} has no {GENERATOR}: write one first (see docs/authoring.md)"
         )
-    scores, problems = score(project, [(ex, 0.0)], BuildCache(root))
-    with PyodideRunner(project, fresh=False) as runner:
+    with TrustedRunner(project) as runner:  # the mutants, the solutions and the scenarios: one runner
+        scores, problems = score(project, [(ex, 0.0)], BuildCache(root), runner)
         strength = verify_exercise(root, runner, ex)
         raise_errors([p for p in strength.problems + problems if not p.note and "wrong solution" not in p.message])
         missed = [

@@ -21,7 +21,7 @@ from .exercises import Case, Exercise, WrongSolution, rel_path
 from .grading import grade
 from .mutate import runtime_files
 from .project import Project
-from .pyodide import PyodideRunner
+from .pyodide import TrustedRunner
 
 # Every solution runs as solution.py (see grader/execute.py), so its tracebacks name that file.
 _TRACEBACK_LINE = re.compile(r'File "solution\.py", line (\d+)')
@@ -78,33 +78,19 @@ class Strength:
         return "\n".join(lines)
 
 
-def verify(project: Project, exercises: Iterable[Exercise], cache: BuildCache | None = None) -> list[Strength]:
-    """Run every solution of every exercise; problems (errors and notes) are in each Strength. With a cache, a
-    solution's verdicts on unchanged cases come from it, and Pyodide starts only if something must run."""
-    root = project.root
-    with _LazyRunner(project) as runner:
-        return [verify_exercise(root, runner, ex, cache) for ex in exercises]
-
-
-class _LazyRunner:
-    """A runner started on its first run. The author's own solutions share one interpreter, as a learner's runs
-    do in the page (the guard still checks every case); a fresh one per solution would cost a restore each."""
-
-    def __init__(self, project: Project):
-        self._project = project
-        self._runner = None
-
-    def run(self, **request) -> list[dict]:
-        if self._runner is None:
-            self._runner = PyodideRunner(self._project, fresh=False)
-        return self._runner.run(**request)
-
-    def __enter__(self) -> _LazyRunner:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._runner is not None:
-            self._runner.close()
+def verify(
+    project: Project,
+    exercises: Iterable[Exercise],
+    cache: BuildCache | None = None,
+    runner: TrustedRunner | None = None,
+) -> list[Strength]:
+    """Run every solution of every exercise, in `runner` (or one of its own); problems (errors and notes) are in each
+    Strength. With a cache, a solution's verdicts on unchanged cases come from it, and Pyodide starts only if
+    something must run."""
+    if runner is None:
+        with TrustedRunner(project) as own:
+            return verify(project, exercises, cache, own)
+    return [verify_exercise(project.root, runner, ex, cache) for ex in exercises]
 
 
 def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None = None) -> Strength:
