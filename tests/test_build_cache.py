@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,28 @@ ADD = "exercises/basics/add"
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return make_project(tmp_path, FIXTURES / "valid/exercises")
+
+
+@pytest.fixture(scope="module")
+def built_twice(tmp_path_factory) -> tuple[Path, Path]:
+    """A project built twice into its site/ (the second build's replaced site is the spare the next build stages into,
+    sharing the files that did not change with the site), and a copy of it kept aside: built once for the module."""
+    project = make_project(tmp_path_factory.mktemp("built-twice"), FIXTURES / "valid/exercises")
+    for _ in range(2):
+        build(Project(project), project / "site", verify=False)
+    kept = project.with_name("kept")
+    subprocess.run(["cp", "-a", project, kept], check=True)
+    return project, kept
+
+
+@pytest.fixture
+def warm(built_twice) -> Path:
+    """The project built twice, as it was (`cp -a` keeps the spare's hard links and the files' times), and where it
+    was: the build cache holds where the project is, and a copy elsewhere would render some pages again."""
+    project, kept = built_twice
+    shutil.rmtree(project)
+    subprocess.run(["cp", "-a", kept, project], check=True)
+    return project
 
 
 def files(site: Path) -> dict[str, bytes]:
@@ -63,10 +86,8 @@ EDITS = {
 
 
 @pytest.mark.parametrize("change", EDITS)
-def test_a_rebuild_writes_what_a_cold_build_writes(project: Path, change: str):
-    out = project / "site"
-    build(Project(project), out, verify=False)
-    build(Project(project), out, verify=False)  # this one's replaced site is the spare the next build stages into
+def test_a_rebuild_writes_what_a_cold_build_writes(warm: Path, change: str):
+    project, out = warm, warm / "site"
     before = files(out)
     relative, old, new = EDITS[change]
     if old:
@@ -161,10 +182,8 @@ def test_corrupt_or_unreadable_entries_are_made_again(project: Path):
     assert files(out) == cold_build(project)
 
 
-def test_the_spare_site_is_reused_only_where_it_holds_the_right_bytes(project: Path):
-    out = project / "site"
-    build(Project(project), out, verify=False)
-    build(Project(project), out, verify=False)
+def test_the_spare_site_is_reused_only_where_it_holds_the_right_bytes(warm: Path):
+    project, out = warm, warm / "site"
     spare = project / FOLDER / "spare-site"
     page = spare / "basics/add/index.html"
     page.unlink()
@@ -187,10 +206,8 @@ def test_the_spare_site_is_reused_only_where_it_holds_the_right_bytes(project: P
     assert not any(p.is_symlink() for p in out.rglob("*"))
 
 
-def test_staging_never_writes_into_the_site_being_served(project: Path, monkeypatch: pytest.MonkeyPatch):
-    out = project / "site"
-    build(Project(project), out, verify=False)
-    build(Project(project), out, verify=False)  # the spare and the site now share the files that did not change
+def test_staging_never_writes_into_the_site_being_served(warm: Path, monkeypatch: pytest.MonkeyPatch):
+    project, out = warm, warm / "site"  # the spare and the site share the files that did not change
     served = files(out)
     edit(project, f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up")
     edit(project, "templates/challenge.html", "<h1>", "<h1 class=t>")
