@@ -5,8 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +16,7 @@ from loopcraft.errors import ExerciseError
 from loopcraft.exercises import find_exercise, load_course
 from loopcraft.project import Project
 from loopcraft.render import challenge_context, challenge_inputs, salt, solution_key
-from tests.helpers import FIXTURES, ROOT
+from tests.helpers import FIXTURES, ROOT, run_grader
 
 PRIVATE = """\
   - name: a secret sum of big numbers
@@ -71,16 +69,10 @@ def test_the_page_counts_private_cases_and_carries_nothing_else_of_them(track: P
     assert plain.decode() == ex.solution_source
 
 
-def test_the_cli_grades_a_private_case_and_reports_it_as_hidden(track: Path, tmp_path: Path):
+def test_the_cli_grades_a_private_case_and_reports_it_as_hidden(track: Path, tmp_path: Path, runners):
     submission = tmp_path / "all_but_the_private_case.py"
     submission.write_text("def add(a, b):\n    return 0 if a == 1000 else a + b\n")
-    done = subprocess.run(
-        [sys.executable, "-m", "grader", str(track / "add"), str(submission), "--json"],
-        check=False,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    done = run_grader(runners, track / "add", submission, "--json")
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     assert report["status"] == "fail"
