@@ -11,6 +11,7 @@ verdict of another. docs/threat-model.md says what this does and does not promis
 
 from __future__ import annotations
 
+import _signal
 import gc
 import itertools
 import operator
@@ -74,16 +75,29 @@ _flags, _bases, _vars = (type.__dict__[name].__get__ for name in ("__flags__", "
 _IMMUTABLE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: built-in types, whose attributes cannot be set
 # For `_unchanged`, bound once here: a learner's rebinding of any of these names is itself a change found.
 _get_referents, _keys, _any, _map, _is_not = gc.get_referents, itertools.chain.from_iterable, any, map, operator.is_not
+# The C function under signal.getsignal, which turns every answer into an enum in Python: over every signal, that
+# was a tenth of a millisecond of each case's check.
+_getsignal = _signal.getsignal
+# The watched functions (their ids, filled in place by `snapshot`), and whether one of them has had its code or
+# defaults assigned since the guard last looked: mutated in place, never rebound.
+_WATCHED_FUNCTIONS: set[int] = set()
+_FUNCTION_TOUCHED: list[bool] = []
+_FUNCTION_EVENTS = frozenset({"object.__setattr__", "object.__delattr__"})
 
 
-def _refuse_audit_hooks(event, args):
+def _audit(event, args):
     # An audit hook can never be removed: it would watch every later case. Hooks run in the order they were
     # added, so this one, added before any learner code, refuses every later one.
     if event == "sys.addaudithook":
         raise RuntimeError("audit hooks are not available to solutions")
+    # CPython audits exactly the assignments of a function's __code__, __defaults__ and __kwdefaults__ (None, or
+    # del, is an object.__delattr__), the event before the change, so not even this function's own code is swapped
+    # unseen: the guard's glance need not compare the watched functions one by one after every case (`_unchanged`).
+    if event in _FUNCTION_EVENTS and not _FUNCTION_TOUCHED and id(args[0]) in _WATCHED_FUNCTIONS:
+        _FUNCTION_TOUCHED.append(True)
 
 
-sys.addaudithook(_refuse_audit_hooks)
+sys.addaudithook(_audit)
 
 
 def _functions_and_classes(values) -> tuple[list, list]:
@@ -120,11 +134,11 @@ def _settings() -> dict:
         "gc thresholds": (gc.get_threshold() == _LIMITS[2],),
         "gc.callbacks": (*gc.callbacks,),
         "sys.monitoring tools": (*(MONITORING.get_tool(tool) is None for tool in MONITORING_TOOLS),),
-        "signal handlers": (*(signal.getsignal(signum) for signum in _SIGNALS),),
+        "signal handlers": (*_map(_getsignal, _SIGNALS),),
     }
 
 
-_SIGNALS = sorted(signal.valid_signals())
+_SIGNALS = sorted(map(int, signal.valid_signals()))
 # The limits as the grader found them, so that `_settings` holds only booleans and objects.
 _LIMITS = (sys.getrecursionlimit(), sys.get_int_max_str_digits(), gc.get_threshold())
 
@@ -134,6 +148,7 @@ def snapshot() -> dict:
         name: (sys.modules[name], dict(sys.modules[name].__dict__)) for name in WATCHED_MODULES if name in sys.modules
     }
     functions, classes = _functions_and_classes(value for _, items in modules.values() for value in items.values())
+    _WATCHED_FUNCTIONS.update(id(function) for function, *_ in functions)
     before = {
         "modules": modules,
         "functions": functions,
@@ -145,19 +160,14 @@ def snapshot() -> dict:
     return before
 
 
-def _at_a_glance(before: dict) -> dict:
+def _at_a_glance(before: dict) -> tuple:
     """What `_unchanged` compares with: the watched namespaces themselves (the classes' own dicts, not views of
-    them), their keys in one tuple and their values, as the garbage collector lists them, in one list; the watched
-    functions, and everything they refer to (their code and defaults among it), in one list."""
+    them), their keys in one tuple and their values, as the garbage collector lists them, in one list."""
     namespaces = (
         *(module.__dict__ for module, _ in before["modules"].values()),
         *(_get_referents(_vars(cls))[0] for cls, _, _ in before["classes"]),
     )
-    functions = tuple(function for function, *_ in before["functions"])
-    return {
-        "namespaces": (namespaces, (*_keys(namespaces),), _get_referents(*namespaces)),
-        "functions": (functions, _get_referents(*functions)),
-    }
+    return namespaces, (*_keys(namespaces),), _get_referents(*namespaces)
 
 
 def _same(a: tuple, b: tuple) -> bool:
@@ -174,21 +184,19 @@ def _same(a: tuple, b: tuple) -> bool:
 
 def _unchanged(before: dict) -> bool:
     """Whether `changes` would find nothing, told at a glance: every watched namespace holds the same keys and the
-    same values in the same order, and every watched function refers to the same objects (code, defaults), compared
-    by identity in C over lists made in C. A change shows as another object at its place, or another length; then
-    `changes` looks item by item to say what changed. Reading a function's __code__, __defaults__ or __kwdefaults__
-    one by one raised an audit event a read, each a call of the audit hook above (Python code): those 1,254 calls,
-    then the Python loops over 1,800 namespace entries, were most of a case's cost in Pyodide."""
+    same values in the same order, compared by identity in C over lists made in C, and no watched function had its
+    code or defaults assigned (the audit hook above says so). A change shows as another object at its place, or
+    another length; then `changes` looks item by item to say what changed. Reading a function's __code__,
+    __defaults__ or __kwdefaults__ one by one raised an audit event a read, each a call of the audit hook (Python
+    code): those 1,254 calls, then the Python loops over 1,800 namespace entries, were most of a case's cost in
+    Pyodide; comparing the 3,400 objects the watched functions refer to, after every case, was a fifth of it."""
+    if _FUNCTION_TOUCHED:
+        return False
     for name, (module, _) in before["modules"].items():
         if sys.modules.get(name) is not module:
             return False
-    namespaces, keys, values = before["at_a_glance"]["namespaces"]
-    functions, parts = before["at_a_glance"]["functions"]
-    for now, then in (
-        ((*_keys(namespaces),), keys),
-        (_get_referents(*namespaces), values),
-        (_get_referents(*functions), parts),
-    ):
+    namespaces, keys, values = before["at_a_glance"]
+    for now, then in (((*_keys(namespaces),), keys), (_get_referents(*namespaces), values)):
         if now.__len__() != then.__len__() or _any(_map(_is_not, now, then)):
             return False
     for cls, bases, _ in before["classes"]:
@@ -214,6 +222,8 @@ def changes(before: dict) -> list[str]:
     if _unchanged(before):
         return []
     found = _found(before)
+    # Looked at one by one now; whatever was changed is put back (restore) or part of the new state accepted below.
+    _FUNCTION_TOUCHED.clear()
     if not found:
         # Changed, but in nothing the grader relies on (a module imported into a package, annotations made on demand):
         # the next glance compares with this state, one the checks below accept.
@@ -280,7 +290,7 @@ def restore(before: dict) -> None:
             MONITORING.free_tool_id(tool)
     gc.callbacks[:] = before["settings"]["gc.callbacks"]
     for signum, handler in zip(_SIGNALS, before["settings"]["signal handlers"], strict=True):
-        if signal.getsignal(signum) is not handler and handler is not None:
+        if _getsignal(signum) is not handler and handler is not None:
             signal.signal(signum, handler)
     sys.setrecursionlimit(_LIMITS[0])
     sys.set_int_max_str_digits(_LIMITS[1])
