@@ -13,14 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from loopcraft import classroom
 from loopcraft.classroom import lms
 from loopcraft.errors import ExerciseError
 from loopcraft.exercises import load_course
 from loopcraft.printable import file_name
-from tests.helpers import ROOT, course_copy, run_grader
+from loopcraft.project import Project
+from tests.helpers import course_copy, run_grader
 from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text, deflated, moodle_folder
 
-TRACK = load_course(ROOT)[0]
+TRACK = classroom.course(Project())[0]  # through the build cache, as the class command loads it
 TITLES = {ex.slug: ex.title for ex in TRACK.exercises}
 
 

@@ -12,11 +12,12 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from grader.canonical import canonical_json, digest
 from loopcraft.build import build
+from loopcraft.classroom import course_exercises
 from loopcraft.errors import ExerciseError
 from loopcraft.exercises import find_exercise, load_course
 from loopcraft.project import Project
 from loopcraft.render import challenge_context, challenge_inputs, salt, solution_key
-from tests.helpers import FIXTURES, ROOT, run_grader
+from tests.helpers import FIXTURES, run_grader
 
 PRIVATE = """\
   - name: a secret sum of big numbers
@@ -90,7 +91,7 @@ def test_the_built_site_holds_no_trace_of_a_private_case(tmp_path: Path):
     site = b"\n".join(
         path.read_bytes() for path in sorted(out.rglob("*")) if path.is_file() and path.suffix not in {".br", ".gz"}
     )
-    exercises = [ex for track in load_course(ROOT) for ex in track.exercises]
+    exercises = course_exercises(Project())
     private = [(ex, case) for ex in exercises for case in ex.cases if case.private]
     assert {ex.slug for ex, _ in private} == {ex.slug for ex in exercises}, "every challenge has private cases"
     for ex in exercises:

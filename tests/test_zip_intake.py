@@ -18,15 +18,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loopcraft.classroom import zipped
+from loopcraft.classroom import course_exercises, zipped
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, read_folder
 from loopcraft.errors import LoopcraftError
-from loopcraft.exercises import load_course
 from loopcraft.printable import name_from_bytes
+from loopcraft.project import Project
 from tests.helpers import ROOT, run_grader
 from tests.zips import LIMIT, RIGHT, Member, build, canvas_name, deflated, moodle_folder, overlapping, zip_folder
 
-EXERCISES = [ex for track in load_course(ROOT) for ex in track.exercises]
+# Through the build cache, as the class command loads them: parsing every YAML file anew costs a CPU-second.
+EXERCISES = course_exercises(Project())
 SLUGS = [ex.slug for ex in EXERCISES]
 HAZARDS = [
     "link",
