@@ -2,8 +2,10 @@
 each ends in its own row (an error saying why, or a verdict shown harmlessly), the honest learners get the verdicts
 they get alone, and no output holds a private case's input, a host file's text, a control character, a formula, or
 more than its bound. No attack here loops, so the challenge keeps its own time limit, far above what any case
-takes. The hostile class, and a merge of what a failed defence would hang on or read without end, run as real
-processes; the other commands run in this process, grading in the session's runners (tests.helpers.run_grader)."""
+takes. The commands run in this process, grading in the session's runners (tests.helpers.run_grader): the class's
+intake is read_folder, which tests/test_zip_intake.py already runs here on this corpus (its FIFO, its links, its
+92 MB file); a merge of what a failed defence would hang on or read without end (a FIFO, a link to /dev/zero) runs
+as a real process."""
 
 from __future__ import annotations
 
@@ -55,15 +57,13 @@ def course(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def graded(course, tmp_path_factory):
+def graded(course, tmp_path_factory, runners):
     base = tmp_path_factory.mktemp("hostile-class")
     folder = honest_class(base / "class", course)
     for path in ATTACKS:
         attack(path).build(folder, course, SLUG)
     out = base / "out"
-    # A process of its own: a defence that failed here (a FIFO read, a link to /dev/zero followed) would hang or fill
-    # it, and its timeout ends the test.
-    proc = grader_process("class", folder, "--out", out, "--root", course, "--jobs", "2")
+    proc = run_grader(runners, "class", folder, "--out", out, "--root", course, "--jobs", "2")
     return out, proc
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from hypothesis import strategies as st
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, Refused, progress_codes, read_folder
 from loopcraft.exercises import find_exercise
 from loopcraft.printable import name, name_from_bytes, one_line
-from tests.helpers import ROOT, course_copy
+from tests.helpers import ROOT, course_copy, run_grader
 
 SLUG = "consecutive-error-limit"
 REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
@@ -187,18 +185,14 @@ def course(tmp_path_factory) -> Path:
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(klass=classes)
-def test_the_class_command_ends_with_a_row_per_learner_and_no_traceback(tmp_path_factory, course, klass):
+def test_the_class_command_ends_with_a_row_per_learner_and_no_traceback(tmp_path_factory, course, runners, klass):
+    # In this process, grading in the session's runners: its intake is read_folder, which the test above already
+    # runs here on such folders (FIFOs, links to /proc/self/mem and all).
     folder = tmp_path_factory.mktemp("class")
     if not write_class(folder, klass):
         return
     out = tmp_path_factory.mktemp("out")
-    proc = subprocess.run(
-        [sys.executable, "-m", "grader", "class", folder, "--out", out, "--root", course, "--jobs", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    proc = run_grader(runners, "class", folder, "--out", out, "--root", course, "--jobs", "1")
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     rows = json.loads((out / "gradebook.json").read_text())["learners"]
     assert len(rows) == len(read_folder(folder, EXERCISES))
