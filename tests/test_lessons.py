@@ -178,8 +178,15 @@ def test_a_lesson_missing_from_track_yaml_is_an_error(course):
     ]
 
 
-def test_check_of_the_real_course_runs_every_lesson_clean():
-    report = check(Project(), verify=False, lessons=True)
+@pytest.fixture(scope="module")
+def real_course():
+    """`check` of the real course with its lessons run (nothing else verified): run once for the tests that read what
+    the lessons printed."""
+    return check(Project(), verify=False, lessons=True)
+
+
+def test_check_of_the_real_course_runs_every_lesson_clean(real_course):
+    report = real_course
     assert [str(p) for p in report.problems if not p.note] == []
     lessons = [lesson for track in report.tracks for lesson in track.lessons]
     assert len(lessons) >= 6
@@ -187,13 +194,9 @@ def test_check_of_the_real_course_runs_every_lesson_clean():
         assert lesson.blocks and len(lesson.questions) >= 2, lesson.slug
 
 
-def test_seed_programs_print_what_the_seeds_say(pyodide_runner):
+def test_seed_programs_print_what_the_seeds_say(real_course):
     """Seed 000's weather agent (Paris answered, Atlantis refused) and seed 002's parser (prose refused)."""
-    (track,) = load_course(ROOT)
-    by_slug = {lesson.slug: lesson for lesson in track.lessons}
-    runs, _ = run_lessons(
-        Project(), [by_slug["recite-the-loop"], by_slug["the-action-contract"]], runner=pyodide_runner
-    )
+    runs = real_course.lesson_runs
     weather = runs[("build-an-agent", "recite-the-loop")].blocks[0].output
     assert "STATUS: ok ANSWER: Paris is 18C and cloudy." in weather
     assert "STATUS: ok ANSWER: cannot: unknown city" in weather
@@ -248,11 +251,10 @@ def test_the_lab_runs_a_learners_loop_as_a_fourth_column(pyodide_runner):
     assert stage4["loop_error"].startswith("ValueError: invalid JSON in tool call")
 
 
-def test_a_lesson_page_has_its_hooks_callouts_and_no_answer_in_plain_sight(pyodide_runner):
+def test_a_lesson_page_has_its_hooks_callouts_and_no_answer_in_plain_sight(real_course):
     from loopcraft.render import render_pages
 
-    tracks = load_course(ROOT)
-    runs, _ = run_lessons(Project(), [lesson for track in tracks for lesson in track.lessons], runner=pyodide_runner)
+    tracks, runs = real_course.tracks, real_course.lesson_runs
     pages = render_pages(ROOT / "templates", tracks, "test", lesson_runs=runs)
     lesson = next(item for item in tracks[0].lessons if item.slug == "the-action-contract")
     html = pages["build-an-agent/the-action-contract/index.html"]
