@@ -404,6 +404,7 @@ def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = ST
         raise LoopcraftError(
             f"{rel_path(ex.dir, root).as_posix()} has no {GENERATOR}: write one first (see docs/authoring.md)"
         )
+    scenarios = generator.scenarios(seed, count)  # before anything runs: a generator that fails costs no Pyodide
     with TrustedRunner(project) as runner:  # the mutants, the solutions and the scenarios: one runner
         scores, problems = score(project, [(ex, 0.0)], BuildCache(root), runner)
         strength = verify_exercise(root, runner, ex)
@@ -414,7 +415,6 @@ def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = ST
             if caught is not None and not caught
         ]
         missed += _unmatched_mutants(ex, scores[0]) if scores else []
-        scenarios = generator.scenarios(seed, count)
         differ = Differ(runner, ex)
         found = search(differ, missed, scenarios)
         chosen = find_cases(differ, generator, found)

@@ -85,13 +85,22 @@ def test_pick_records_every_choice_simplest_first():
     assert (pick.choices, pick.labels, pick.spans) == ([2, 1, 1, 0, 1, 0], ["odd"], [(2, 3, 4)])
 
 
-def test_a_failing_generator_is_reported_at_its_line(tmp_path: Path, capsys: pytest.CaptureFixture):
+def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+):
+    from loopcraft import mutate, pyodide
     from tests.helpers import FIXTURES
     from tests.helpers import run_cli as run
 
     project = make_project(tmp_path, FIXTURES / "mutation/exercises")
     generator = project / "exercises/counting/count-below/scenarios.py"
     generator.write_text(generator.read_text().replace("pick.int(-2, 8)", "pick.int(8, -2)"))
+
+    def no_pyodide(*args, **kwargs):
+        raise AssertionError("Pyodide started for a generator that fails")
+
+    for module in (mutate, pyodide):
+        monkeypatch.setattr(module, "PyodideRunner", no_pyodide)
     code, _, err = run(capsys, "strengthen", "--root", str(project), "count-below")
     assert (code, err.splitlines()) == (
         1,
