@@ -8,11 +8,14 @@ Each test starts Pyodide under Node (seconds), so they share one project where t
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 
 import pytest
 
 from loopcraft import mutate
+from loopcraft.build import check
 from loopcraft.cache import BuildCache
 from loopcraft.exercises import load_course
 from loopcraft.project import Project
@@ -33,6 +36,27 @@ SURVIVOR = "`numbers[i] < limit` -> `numbers[i] <= limit`"
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return make_project(tmp_path, COURSE)
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    """A project of the course left as it is, checked once (cold) on the command line, for the tests that do not edit
+    it: the project, the exit code, stdout, stderr and the report the command printed."""
+    import build
+
+    project = make_project(tmp_path_factory.mktemp("checked"), COURSE)
+    out, err, reports = io.StringIO(), io.StringIO(), []
+
+    def kept(*args, **kwargs):
+        reports.append(check(*args, **kwargs))
+        return reports[-1]
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(build, "check", kept)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = build.main(["check", "--root", str(project)])
+    (report,) = reports
+    return project, code, out.getvalue(), err.getvalue(), report
 
 
 def test_mutants_make_learners_mistakes():
@@ -83,8 +107,8 @@ def test_mutants_name_the_line_and_the_change():
     assert not any(change.endswith("swapped with the next statement") for line, change in made if line == 2)
 
 
-def test_strong_cases_pass_the_bar_and_check_prints_the_score(project: Path, capsys: pytest.CaptureFixture):
-    code, out, err = run(capsys, "check", "--root", str(project))
+def test_strong_cases_pass_the_bar_and_check_prints_the_score(checked):
+    _, code, out, err, _ = checked
     assert code == 0, err
     assert "counting/count-below: mutation score 100% (32 of 32 killed; bar 100%; 200 generated scenarios)\n" in out
     assert "survives" not in err
@@ -177,12 +201,11 @@ def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch:
         mutate.score_course(Project(project), load_course(project), BuildCache(project))
 
 
-def test_a_second_check_of_an_unchanged_course_starts_no_pyodide(project: Path, monkeypatch: pytest.MonkeyPatch):
+def test_a_second_check_of_an_unchanged_course_starts_no_pyodide(checked, monkeypatch: pytest.MonkeyPatch):
     """Verification, mutants and scenarios all come from the cache: a warm check takes about a second."""
     from loopcraft import pyodide
-    from loopcraft.build import check
 
-    first = check(Project(project))
+    project, *_, first = checked  # the first check, cold
     assert first.scenarios == {"counting/count-below": 200}
 
     def no_pyodide(*args, **kwargs):
