@@ -33,7 +33,6 @@
 
 import { notRun, timeoutOutcome, workerFailed } from "./outcomes.js";
 
-const SIGINT = 2;
 // Generous: a busy machine can be slow to turn the interrupt into an answer; waiting costs only time, while a
 // restart costs a Pyodide load. Learner code that catches the KeyboardInterrupt and loops on uses it all up.
 const INTERRUPT_GRACE_MS = 2500;
@@ -44,6 +43,7 @@ export const RESTART_REASONS = {
   stopped: "stopped", // a run was stopped where Python cannot be interrupted
   workerFailed: "worker-failed", // the worker failed or ended after Python was ready
 };
+const SKIPPED = "skipped"; // runOne's reason for a case the worker will not run (not a restart)
 // Long enough that a learner who only glances at a page leaves before it starts: the service worker's caching of
 // the site (every file fetched and hashed) would otherwise compete with the next page's Python start.
 const IDLE_MS = 3000;
@@ -78,17 +78,20 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   let used = false; // the current interpreter has run learner code
   let loaded = false; // the current worker has said "ready" (a run stopped while Python loads ends before that)
   let broken = false; // the worker caught a failure outside any case: renewed before the next one
-  let pending = null; // {runId, index, resolve, cut} for the case in flight
+  let pending = null; // {runId, index, seq, resolve, cut} for the case in flight
   let stopRun = null; // ends the run in progress early (see stop())
   let runCounter = 0;
+  let seqCounter = 0; // every case sent gets the next seq: what an interrupt names (see worker-core.js)
   let busy = false;
   let idleTimer = null;
   let idle;
   const whenIdle = new Promise((resolve) => (idle = resolve));
   const shared = useInterrupt ? new SharedArrayBuffer(8) : null;
+  // The seq of the last case interrupted: every case up to it is to stop, or not to start. Only ever raised.
   const interruptBuffer = shared && new Int32Array(shared, 0, 1);
-  // Counts the cases the worker has answered, as it answers them: a busy page may not have read an answer yet
-  // when the grace after an interrupt runs out, and that worker must not be taken for stuck.
+  const interrupt = (seq) => Atomics.store(interruptBuffer, 0, Math.max(seq, Atomics.load(interruptBuffer, 0)));
+  // The seq of the last case the worker answered, as it answers: a busy page may not have read an answer yet when
+  // the grace after an interrupt runs out, and that worker must not be taken for stuck.
   const answered = shared && new Int32Array(shared, 4, 1);
 
   function start(state, detail) {
@@ -97,8 +100,6 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     used = false;
     loaded = false;
     expectReady();
-    // An interrupt left over from the worker being replaced would stop the new one's start-up.
-    if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
     const current = (worker = spawn());
     current.listen(
       (message) => {
@@ -114,6 +115,10 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
           onState("error", { message: message.message });
         } else if (message.type === "failed") {
           broken = true;
+        } else if (message.type === "case-skipped" && pending && message.seq === pending.seq) {
+          // Its interpreter broke before it, maybe in a case of an earlier run that ended without waiting for it.
+          broken = true;
+          pending.resolve(null, SKIPPED);
         } else if (message.type === "case-done" && pending && message.runId === pending.runId && message.index === pending.index) {
           pending.resolve(message);
         }
@@ -163,7 +168,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   // Resolves with {message, ended, reason, error}: message is the worker's case-done, or null when the worker never
   // answered (no interrupt available, learner code that ignored it, or a worker that failed: `reason` says which, and
   // `error` what failed); ended is null, or why the case was cut short: "timeout" (over its limit) or "stopped".
-  function runOne(runId, index, timeLimitMs, request) {
+  // `reason` SKIPPED: the worker did not run the case ("case-skipped"): the run sends it again once renewed.
+  function runOne(runId, index, seq, timeLimitMs) {
     return new Promise((resolve) => {
       let ended = null;
       const timers = [];
@@ -172,20 +178,18 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         pending = null;
         resolve({ message, ended, reason, error });
       };
-      const answeredBefore = answered && Atomics.load(answered, 0);
       const cut = (why) => {
         if (ended) return;
         ended = why;
         if (!interruptBuffer) return finish(null, why === "stopped" ? RESTART_REASONS.stopped : RESTART_REASONS.noInterrupt);
-        Atomics.store(interruptBuffer, 0, SIGINT);
+        interrupt(seq);
         timers.push(setTimeout(() => {
-          // Unchanged: no answer. Otherwise its answer is on the way, read once the page gets to it.
-          if (Atomics.load(answered, 0) === answeredBefore) finish(null, RESTART_REASONS.noAnswer);
+          // Not answered: no answer. Otherwise its answer is on the way, read once the page gets to it.
+          if (Atomics.load(answered, 0) < seq) finish(null, RESTART_REASONS.noAnswer);
         }, INTERRUPT_GRACE_MS));
       };
-      pending = { runId, index, resolve: finish, cut };
+      pending = { runId, index, seq, resolve: finish, cut };
       timers.push(setTimeout(() => cut("timeout"), timeLimitMs));
-      worker.post({ type: "run-case", runId, index, ...request });
     });
   }
 
@@ -196,6 +200,27 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     if (!(timeLimitMs > 0)) throw new Error(`no time limit for this run (got ${timeLimitMs})`);
     const runId = ++runCounter;
     const outcomes = [];
+    // The cases sent and not yet answered (index: seq). A page sends all of a run's cases at once: its worker then
+    // goes from one case to the next without waiting for the page to read the answer and send the next (a round
+    // trip between threads, much of a fast case's time on a busy machine). Not with a budget (whether a case may
+    // still start is decided here), not without an interrupt (a case sent could not be called back), and not in
+    // the Node runner, whose worker waits a task after each case to tell that case's failures (nextTask) and where
+    // a case sent ahead would overtake them.
+    const sent = new Map();
+    const ahead = interruptBuffer !== null && !fresh && budgetMs === Infinity;
+    const send = (from) => {
+      for (let index = from; index < (ahead ? cases.length : from + 1); index++) {
+        const seq = ++seqCounter;
+        sent.set(index, seq);
+        worker.post({ type: "run-case", runId, index, seq, source, sandbox, entry, args: cases[index].args });
+      }
+    };
+    // The cases sent that are not to run after all (the run ends early, or their interpreter is replaced): the worker
+    // stops the one it may be running and starts none of the others.
+    const unsend = () => {
+      if (interruptBuffer && sent.size) interrupt(Math.max(...sent.values()));
+      sent.clear();
+    };
     let stopped = false;
     let wake;
     const stopping = new Promise((resolve) => (wake = resolve));
@@ -205,6 +230,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
       stopped = true;
       wake();
       pending?.cut("stopped");
+      unsend();
     };
     busy = true;
     clearTimeout(idleTimer);
@@ -213,21 +239,25 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
       if (fresh && used && !stopped) await renew();
       if (!stopped) onState("running");
       const started = performance.now();
-      for (const [index, { args }] of cases.entries()) {
+      for (let index = 0; index < cases.length; ) {
         if (stopped) break;
         if (performance.now() - started + timeLimitMs > budgetMs) {
           const outcome = notRun(budgetMs / 1000);
           outcomes.push(outcome);
-          onCaseDone(index, outcome);
+          onCaseDone(index++, outcome);
           continue;
         }
         if (broken) {
+          unsend();
           await unlessStopped(renew());
           if (stopped) break;
         }
+        if (!sent.has(index)) send(index);
         onCaseStart(index);
         used = true;
-        const { message, ended, reason, error } = await runOne(runId, index, timeLimitMs, { source, sandbox, entry, args });
+        const { message, ended, reason, error } = await runOne(runId, index, sent.get(index), timeLimitMs);
+        sent.delete(index);
+        if (reason === SKIPPED) continue; // sent again, to the renewed interpreter
         if (ended !== "stopped") {
           // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
           const outcome = ended === "timeout" ? timeoutOutcome(message?.outcome.output) : (message?.outcome ?? workerFailed(error));
@@ -235,6 +265,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
           onCaseDone(index, outcome);
           if (stopAt(outcome)) stopped = true;
         }
+        index++;
+        if (message === null || message.crashed) unsend();
         if (message === null) {
           restart(reason);
           if (stopped) break; // the next run waits for the new worker
@@ -247,6 +279,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         }
       }
     } finally {
+      unsend();
       busy = false;
       stopRun = null;
       armIdle();

@@ -4,19 +4,26 @@
 // Protocol (every message is a plain object with a `type`):
 //   driver -> worker  {type: "init", interruptBuffer, answered, keepSnapshot}  Int32Arrays of one item on a SharedArrayBuffer,
 //                                                                    or null; keepSnapshot: a page's own start may keep one
-//                     {type: "run-case", runId, index, source, sandbox, entry, args}
+//                     {type: "run-case", runId, index, seq, source, sandbox, entry, args}   seq: the session's count of
+//                                                                    cases sent, one a message: what an interrupt names
 //                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
 //   worker -> driver  {type: "ready", version, snapshot, keeping}     snapshot: "restored" | "missing" | undefined (not supported);
 //                                                                    keeping: this start is keeping a snapshot of itself
 //                     {type: "renewed"}                                answers "renew": the next case runs in the new interpreter
 //                     {type: "case-done", runId, index, outcome, crashed}   crashed: renew before the next case
+//                     {type: "case-skipped", runId, index, seq}       not run: its interpreter broke before it (renew)
 //                     {type: "failed", message}                       something failed outside any case: renew
 //                     {type: "fatal", message}                        Python could not start
 //                     {type: "snapshot-done", saved}                   saved: bytes stored, or 0 when it failed
 // (The Node runner's worker also sends its runner {type: "snapshot-bytes", bytes} and {type: "snapshot-unusable"},
-// see ../node-worker.mjs.) One case at a time, and only when asked: an interrupt meant for a case that has just
-// finished can then never reach the next one, because the buffer is cleared before each case starts.
+// see ../node-worker.mjs.) Cases run one at a time, in the order sent; a page sends all of a run's cases at once, so
+// that its worker goes from one to the next without waiting for the page (session.js). The interrupt buffer holds
+// the seq of the last case the driver interrupted, and interrupts every case up to it: a case that has just finished
+// is past reaching, and an interrupt meant for it never reaches the next one. A case sent but not started that the
+// buffer names already is not run: the driver has given up on it (a stopped run). Nor is any case after one that broke
+// its interpreter, or after a failure outside any case ("failed"), until "renew": each says "case-skipped", and the
+// driver renews and sends it again.
 //
 // Nothing learner code does ends the worker: a failure outside any call (an unhandled rejection, an uncaught
 // exception) is caught (`onUncaught`) and ends the case in flight as a crash, or is told as "failed"; either way
@@ -199,12 +206,23 @@ function importGrader(pyodide) {
 }
 
 // Pyodide takes a signal from its interrupt buffer by reading it and then writing 0 (CPython's
-// _Py_CheckEmscriptenSignals_Helper): two steps. A SIGINT the driver stores between them is overwritten and
-// lost, and the case loops on until the driver gives up and restarts Python. That happened to about one
-// interrupt in thirty on a loaded two-core machine. Pyodide gets this view of the buffer instead: reading it
-// takes the signal and clears the buffer in one atomic step, so the write that follows has nothing to lose.
-export function takeOnRead(buffer) {
-  return Object.defineProperty({}, 0, { get: () => Atomics.exchange(buffer, 0, 0), set: () => {} });
+// _Py_CheckEmscriptenSignals_Helper): two steps. A SIGINT the driver stored between them was overwritten and
+// lost, and the case looped on until the driver gave up and restarted Python (about one interrupt in thirty on a
+// loaded two-core machine). Pyodide gets this view of the buffer instead: the driver only ever raises the buffer
+// (the seq of the last case it interrupted), the view ignores Pyodide's writes, and reading it gives SIGINT once to
+// the case running (`running()`: its seq, 0 between cases) when the buffer names it or a later case.
+const SIGINT = 2;
+export function takeOnRead(buffer, running) {
+  let taken = 0;
+  return Object.defineProperty({}, 0, {
+    get: () => {
+      const seq = running();
+      if (seq === 0 || seq === taken || Atomics.load(buffer, 0) < seq) return 0;
+      taken = seq;
+      return SIGINT;
+    },
+    set: () => {},
+  });
 }
 
 // snapshots (optional): {find(): Promise<null | {bytes: Promise<ArrayBuffer>}>, save(bytes), discard()}
@@ -218,16 +236,22 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   // What failed outside any call since the current interpreter last answered: it may be in any state now.
   let failure = null;
   let inCase = false;
+  let running = 0; // the seq of the case in flight, 0 between cases
+  // The interpreter broke (a crashed case, a failure outside any case): no case runs in it until "renew".
+  let spoiled = false;
   onUncaught((error) => {
     const first = failure === null;
     failure ??= error;
     // During a case it becomes that case's outcome (see run); otherwise the driver is told, and renews.
-    if (first && !inCase) post({ type: "failed", message: String(error?.message ?? error) });
+    if (first && !inCase) {
+      spoiled = true;
+      post({ type: "failed", message: String(error?.message ?? error) });
+    }
   });
   let interruptBuffer = null;
   let keepWanted; // settled by "init": whether a first start keeps its snapshot
   const keepSnapshot = new Promise((resolve) => (keepWanted = resolve));
-  let answered = null; // counts the cases answered, for a driver too busy to have read the answer yet
+  let answered = null; // the seq of the last case answered, for a driver too busy to have read the answer yet
   const loadPyodide = (extra = {}) => failingLoudly(() => loadAny({ stdout: discard, stderr: discard, ...extra }));
   let booting = null;
   // Read once per worker: every renew writes the same files again (a read that failed is tried again next time).
@@ -285,7 +309,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   async function serve(reply) {
     try {
       const { pyodide, restored, keeping } = await booting;
-      if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer));
+      if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer, () => running));
       runCase = pyodide.pyimport("grader.execute").run_case;
       post(reply(pyodide, restored, keeping));
     } catch (error) {
@@ -311,6 +335,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   function renew() {
     runCase = null;
     failure = null;
+    spoiled = false;
     booting = boot();
     return serve(() => ({ type: "renewed" }));
   }
@@ -327,11 +352,13 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     post({ type: "snapshot-done", saved });
   }
 
-  async function run({ runId, index, source, sandbox, entry, args }) {
-    if (interruptBuffer) Atomics.store(interruptBuffer, 0, 0);
+  async function run({ runId, index, seq, source, sandbox, entry, args }) {
+    if (interruptBuffer && Atomics.load(interruptBuffer, 0) >= seq) return; // the driver has given up on it
+    if (spoiled) return post({ type: "case-skipped", runId, index, seq }); // sent again once renewed
     let outcome;
     let crashed = false;
     inCase = true;
+    running = seq;
     try {
       outcome = JSON.parse(withoutNewWebAssembly(() => runCase(source, sandbox, entry, JSON.stringify(args))));
       if (!isOutcome(outcome)) throw new Error("the grader returned a malformed result (was it tampered with?)");
@@ -343,6 +370,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       crashed = true;
       outcome = outcomes.crashed(error);
     }
+    running = 0;
     // Whatever the case left to fail once it returned (a rejected promise) fails before it answers.
     if (nextTask) await nextTask();
     inCase = false;
@@ -351,17 +379,28 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       outcome = outcomes.crashed(failure);
       failure = null;
     }
-    if (answered) Atomics.add(answered, 0, 1);
+    spoiled ||= crashed;
+    // The highest seq answered (raised, never lowered: a worker being replaced may still be finishing a case).
+    for (let seen = answered ? Atomics.load(answered, 0) : seq; seen < seq; ) {
+      const was = Atomics.compareExchange(answered, 0, seen, seq);
+      seen = was === seen ? seq : was;
+    }
     post({ type: "case-done", runId, index, outcome, crashed });
   }
 
+  // One case at a time, in the order sent: a case waits for the one before it to have answered (under Node that
+  // takes a task: nextTask).
+  let cases = Promise.resolve();
   if (eager) {
     booting = boot();
     booting.catch(() => {}); // a failure is reported when "init" asks
   }
   listen((message) => {
     if (message.type === "init") init(message);
-    else if (message.type === "run-case") run(message);
+    else if (message.type === "run-case") {
+      const done = cases.then(() => run(message));
+      cases = done.catch(() => {}); // a failure of run itself is reported as any other (onUncaught), through `done`
+    }
     else if (message.type === "renew") renew();
     else if (message.type === "make-snapshot" && snapshots) makeSnapshot();
   });
