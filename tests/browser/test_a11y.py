@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import ROOT, cases_of, quiet_context
+from tests.helpers import ROOT, cases_of, quiet_context, without_python
 
 pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
@@ -124,6 +124,7 @@ def test_runs_and_python_state_are_announced_politely_and_the_rows_are_not(page:
 
 
 def test_the_editors_focus_ring_is_as_strong_as_every_other(page: Page, isolated_url: str):
+    without_python(page)
     open_challenge(page, isolated_url, SLUG, python=False)
     ring = lambda el: el.evaluate(  # noqa: E731 - the ring's colour and width, whichever way it is drawn
         """el => { const s = getComputedStyle(el); return s.boxShadow !== 'none' ? s.boxShadow : s.outline; }"""
@@ -197,6 +198,7 @@ def test_a_challenge_is_solved_with_the_keyboard_alone(page: Page, isolated_url:
 
 
 def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first_paint(page: Page, isolated_url: str):
+    without_python(page)
     page.emulate_media(color_scheme="dark")  # the system's scheme, before the page is opened
     # The theme as the page is parsed, before any module script runs: the stylesheets (which block the first
     # paint) then find it set, so no page shows the other theme first.
@@ -247,7 +249,8 @@ def test_the_stylesheet_keeps_every_colour_in_custom_properties():
 
 
 def test_the_editor_font_size_is_remembered_from_buttons_and_keys(page: Page, isolated_url: str):
-    open_challenge(page, isolated_url, SLUG)
+    without_python(page)
+    open_challenge(page, isolated_url, SLUG, python=False)
     size = lambda: page.locator(".cm-editor").evaluate("el => getComputedStyle(el).fontSize")  # noqa: E731
     assert size() == "14px"
     page.get_by_test_id("font-larger").click()

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests import hostile_corpus
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code
-from tests.helpers import ARTIFACTS, cases_of, serve_time_limit
+from tests.helpers import ARTIFACTS, cases_of, serve_time_limit, without_python
 
 CORPUS = {item.name: item for item in hostile_corpus.load() if item.browser}
 # The limit the tests serve the page, not the challenge's 3 s: what is under test is that every loop ends in the
@@ -190,7 +190,8 @@ def test_after_the_corpus_a_correct_solution_still_passes(learner: Learner, serv
 
 
 def open_editor(page: Page, base: str, slug: str) -> None:
-    """The challenge with its editor; Python may still be loading, the editor does not wait for it."""
+    """The challenge with its editor, and no Python: these tests only edit, and the editor does not wait for it."""
+    without_python(page)
     page.goto(base)
     page.locator(f'[data-testid="challenge-link"][data-slug="{slug}"]').click()
     expect(page.get_by_test_id("editor")).to_be_visible()

@@ -10,7 +10,7 @@ import sys
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, cases_of, serve_time_limit, wait_for_snapshot
+from tests.helpers import ROOT, cases_of, serve_time_limit, wait_for_snapshot, without_python
 
 CEL = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
 SLOW_LOAD_MS = 90_000  # Pyodide loads in seconds; a restarted worker loads again
@@ -245,7 +245,8 @@ def test_a_failing_run_names_its_failing_cases_and_shows_the_first(page: Page, i
 
 
 def test_code_is_saved_restored_on_reload_and_reset_is_undoable(page: Page, isolated_url: str):
-    open_challenge(page, isolated_url, "malformed-json-recovery")
+    without_python(page)
+    open_challenge(page, isolated_url, "malformed-json-recovery", python=False)
     starter = page.locator('[data-testid="editor"] .cm-content').inner_text()
     replace_code(page, "def run_agent(task, script, max_steps=5):\n    return {'mine': True}\n")
     expect(page.get_by_test_id("saved")).to_have_text("Saved")
@@ -289,6 +290,7 @@ def test_a_syntax_error_is_said_once_above_the_cases_and_the_editor_shows_its_li
 def test_the_tasks_code_wraps_rather_than_hide_the_end_of_a_line(page: Page, isolated_url: str):
     # The exact message to send back to the model is in the task: at 1280 px its end was cut off.
     page.set_viewport_size({"width": 1280, "height": 800})
+    without_python(page)
     open_challenge(page, isolated_url, "consecutive-error-limit", python=False)
     message = page.locator(".task pre", has_text="could not parse your tool call")
     expect(message).to_contain_text("Reply with a JSON tool call or a final answer.")
@@ -300,6 +302,7 @@ def test_the_hints_end_at_the_last_one(page: Page, isolated_url: str):
     from loopcraft.exercises import find_exercise
 
     total = len(find_exercise(ROOT, "consecutive-error-limit").hints)
+    without_python(page)
     open_challenge(page, isolated_url, "consecutive-error-limit", python=False)
     button = page.get_by_test_id("hint-button")
     for shown in range(1, total + 1):

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, serve_time_limit, wait_until
+from tests.helpers import ROOT, serve_time_limit, wait_until, without_python
 
 pytestmark = pytest.mark.browser
 SLOW_MS = 120_000
@@ -101,6 +101,7 @@ def test_a_loop_that_never_ends_is_stopped_by_the_time_limit(page: Page, site_ur
 def test_without_its_script_a_lesson_reads_fine_and_offers_no_button_that_does_nothing(page: Page, isolated_url: str):
     # As a page is until its module script has run: "Mark complete" clicked then would have been lost.
     page.route("**/assets/lesson.js*", lambda route: route.abort())
+    without_python(page)  # the page's inline script would start it, for no one
     page.goto(f"{isolated_url}build-an-agent/{LESSON}/")
     expect(page.locator("h1")).to_have_text(lesson_data()[1][LESSON].title)
     expect(page.get_by_test_id("live-block").first.get_by_test_id("output")).not_to_be_empty()  # recorded at build
@@ -168,6 +169,7 @@ def test_feedback_shows_code_as_code(page: Page, isolated_url: str):
     _, lessons = lesson_data()
     question_data = lessons["the-action-contract"].questions[1]
     option = next(o for o in question_data.options if "`execute`" in o.feedback)
+    without_python(page)  # questions are answered without it
     page.goto(f"{isolated_url}build-an-agent/the-action-contract/")
     question = page.get_by_test_id("question").nth(1)
     question.get_by_label(option.text.strip("`")).check()

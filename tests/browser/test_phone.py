@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS
-from tests.helpers import cases_of, quiet_context
+from tests.helpers import cases_of, quiet_context, without_python
 from tests.hostile_corpus import CORPUS
 
 pytestmark = pytest.mark.browser
@@ -126,6 +126,7 @@ def test_a_phone_learner_solves_a_challenge_by_tapping(phone: Page, isolated_url
 
 def test_tabs_follow_the_aria_keys(phone: Page, isolated_url: str):
     page = phone
+    without_python(page)  # a first visit's Python would boot, for a test of the tabs alone
     page.goto(f"{isolated_url}build-an-agent/{SLUG}/")
     page.get_by_role("tab", name="Task").focus()
     page.keyboard.press("ArrowRight")

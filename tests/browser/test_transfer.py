@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
+from tests.helpers import without_python
 
 pytestmark = pytest.mark.browser
 TRACK = "build-an-agent"
@@ -70,6 +71,7 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     assert set(run_and_wait(first).values()) == {"pass"}
     first.get_by_test_id("hint-button").click()
     first.get_by_test_id("scenario-args").fill('{"task": "mine", "script": ["ok"]}')
+    without_python(first)  # from here on, only edits and reads
     open_challenge(first, isolated_url, EDITED, python=False)
     replace_code(first, "def run_agent(task, script, max_steps=5):\n    return {'edited': 'yes, ünïcode'}\n")
     expect(first.get_by_test_id("saved")).to_have_text("Saved")
@@ -89,6 +91,7 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     } <= set(before)
 
     second = new_page()
+    without_python(second)
     import_file(second, isolated_url, path)
     expect(second.get_by_test_id("transfer-message")).to_contain_text(f"Imported {len(before)} saved items")
     assert second.evaluate(STORAGE) == before
@@ -111,6 +114,7 @@ def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_l
     travelling = "def run_agent(task, script, max_steps=5):\n    return 'from the file'\n"
     staying = "def run_agent(task, script, max_steps=5):\n    return 'from this browser'\n"
     first = new_page()
+    without_python(first)  # every page here only edits and reads
     for slug in (SOLVED, EDITED):
         open_challenge(first, isolated_url, slug, python=False)
         replace_code(first, travelling)
@@ -118,6 +122,7 @@ def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_l
     _, path = export(first, isolated_url, tmp_path)
 
     second = new_page()
+    without_python(second)
     for slug in (SOLVED, EDITED):
         open_challenge(second, isolated_url, slug, python=False)
         replace_code(second, staying)
