@@ -127,6 +127,13 @@ def median(values: list[float]) -> float:
     return round(statistics.median(values), 1)
 
 
+def phases(page, ready: float) -> dict:
+    """Where a page's Python start went, in ms, as its worker measured it (worker-core.js, boot), and `page`: the rest
+    of the time to ready (the page and its worker script fetched, the worker made, messages between them)."""
+    measured = json.loads(page.evaluate("document.body.dataset.pythonPhases"))
+    return measured | {"page": round(ready - sum(measured.values()))}
+
+
 class Pages:
     def __init__(self, browser, base: str):
         self.browser, self.base = browser, base
@@ -180,6 +187,7 @@ class Pages:
             page.goto(self.base + CHALLENGE + "/")
             page.wait_for_function("() => window.__bench.ready !== undefined", polling=POLL_MS)
             result["second_visit"] = page.evaluate("window.__bench.ready")
+            result["second_visit_phases"] = phases(page, result["second_visit"])
             return result
         finally:
             context.close()
@@ -237,6 +245,7 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
                     "closed_early": [],
                     "bytes": [],
                 }
+                second_phases = []
                 starts = []
                 for _ in range(contexts):  # interleaved, so that a busy spell of the machine hits all alike
                     floor_ms, floor_bytes = pages.floor(network)
@@ -245,12 +254,16 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
                     visit = pages.challenge(network, solution, reruns=reruns)
                     for key in ("editor", "ready", "rerun", "second_visit", "bytes"):
                         rows[key].append(visit[key])
+                    second_phases.append(visit["second_visit_phases"])
                     rows["first_verdict"].append(pages.first_verdict(network))
                     ms, start = pages.closed_early(network)
                     rows["closed_early"].append(ms)
                     starts.append(start)
                 results[name] = {key: median(values) for key, values in rows.items()}
-                results[name]["samples"] = rows | {"closed_early_starts": starts}
+                results[name]["second_visit_phases"] = {
+                    key: median([p[key] for p in second_phases if key in p]) for key in second_phases[0]
+                }
+                results[name]["samples"] = rows | {"closed_early_starts": starts, "second_visit_phases": second_phases}
                 print(
                     f"  {name}: {json.dumps({k: v for k, v in results[name].items() if k != 'samples'})}",
                     file=sys.stderr,
@@ -344,6 +357,9 @@ def table(browser: dict, builds: dict, rows: list[dict]) -> str:
     lines.append(f"{'network':<12}" + "".join(f"{k:>14}" for k in keys))
     for net, r in browser.items():
         lines.append(f"{net:<12}" + "".join(f"{r[k]:>14,.0f}" for k in keys))
+    for net, r in browser.items():
+        spent = ", ".join(f"{k} {v:,.0f}" for k, v in r["second_visit_phases"].items())
+        lines.append(f"second visit, {net}: where its {r['second_visit']:,.0f} ms to Python ready went: {spent}")
     lines += ["", f"{'build':<28}{'seconds':>10}{'peak MB':>10}"]
     for name, b in builds.items():
         label = f"{name} challenges" if name.isdigit() else "rebuild, one YAML changed"

@@ -48,6 +48,9 @@ def test_bench_runs_and_writes_its_results(tmp_path):
     # is tens of milliseconds against a first verdict's seconds; the page fetches what the floor fetches, and its own
     # code, which is small.
     assert network["second_visit"] < network["floor"] and network["closed_early"] < network["floor"]
+    # Where the second visit's time went, as its worker measured it; the page's share is the rest of it.
+    phases = network["second_visit_phases"]
+    assert {"python", "grader", "snapshot", "cut", "settle", "page"} <= set(phases) and phases["python"] > 0
     assert network["rerun"] < network["first_verdict"] / 5
     assert 1 <= network["bytes"] / network["floor_bytes"] < 1.3
     assert set(result["build"]) == {"2", "4", "rebuild_one"}

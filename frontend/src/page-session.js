@@ -32,11 +32,12 @@ export function createPageSession({ timeLimitMs, onState }) {
     timeLimitMs,
     background,
     onState: (state, detail) => {
-      // How Python started: "restored" from the snapshot an earlier page made, or "missing" (booted); and whether
-      // this start is keeping a snapshot for the next page (decided as Python starts, never later).
+      // How Python started: "restored" from the snapshot an earlier page made, or "missing" (booted); whether this
+      // start is keeping a snapshot for the next page (decided as Python starts, never later); where its time went.
       if (state === "ready") {
         document.body.dataset.pythonStart = detail.snapshot ?? "plain";
         document.body.dataset.snapshotKeeping = String(Boolean(detail.keeping));
+        document.body.dataset.pythonPhases = JSON.stringify(detail.phases ?? {}); // read by bench/run.py
       }
       onState(state, detail);
     },

@@ -27,8 +27,8 @@
 // `budgetMs` (the Node runner's, per submission), given to run(): a case starts only while that much time, less what
 // the run's cases took so far, still holds its whole limit; the cases after are not run, each an error saying why.
 //
-// States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs, snapshot}, as
-// the worker said: "restored", "missing" or undefined);
+// States reported to onState(state, detail): "loading"; "ready" (Python has loaded: {version, loadMs, snapshot, keeping,
+// phases}, as the worker said; snapshot: "restored", "missing" or undefined);
 // "running"; "finished" (a run is over); "restarting" ({reason}: one of RESTART_REASONS); "error" ({message}).
 
 import { notRun, timeoutOutcome, workerFailed } from "./outcomes.js";
@@ -107,7 +107,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
           loaded = true;
           settle.resolve();
           armIdle();
-          onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started), snapshot: message.snapshot, keeping: message.keeping });
+          onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started), snapshot: message.snapshot, keeping: message.keeping, phases: message.phases });
         } else if (message.type === "renewed") {
           settle.resolve();
         } else if (message.type === "fatal") {

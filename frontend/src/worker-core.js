@@ -8,8 +8,9 @@
 //                                                                    cases sent, one a message: what an interrupt names
 //                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
-//   worker -> driver  {type: "ready", version, snapshot, keeping}     snapshot: "restored" | "missing" | undefined (not supported);
-//                                                                    keeping: this start is keeping a snapshot of itself
+//   worker -> driver  {type: "ready", version, snapshot, keeping, phases}  snapshot: "restored" | "missing" | undefined (not
+//                                                                    supported); keeping: this start is keeping a snapshot of
+//                                                                    itself; phases: where the start's time went (see boot)
 //                     {type: "renewed"}                                answers "renew": the next case runs in the new interpreter
 //                     {type: "case-done", runId, index, outcome, crashed}   crashed: renew before the next case
 //                     {type: "case-skipped", runId, index, seq}       not run: its interpreter broke before it (renew)
@@ -289,8 +290,16 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     return pyodide.makeMemorySnapshot();
   }
 
+  // `phases`: where a start's time went, in ms: the worker's own script before it (the first start only), Python
+  // loaded or restored (with the grader's files fetched), the grader set up, the snapshot kept, the way to
+  // JavaScript cut, the objects alive settled (bench/run.py reports them for a second visit).
   async function boot() {
+    const phases = {};
+    let last = performance.now();
+    const lap = (name) => (phases[name] = Math.round(-last + (last = performance.now())));
+    if (booting === null) phases.script = Math.round(last);
     const [{ pyodide, restored, snapshotting }, files] = await Promise.all([restoreOrLoad(), readGraderFilesOnce()]);
+    lap("python");
     writeGraderFiles(pyodide, files);
     if (restored) pyodide.runPython("import random; random.seed()");
     else importGrader(pyodide);
@@ -298,20 +307,24 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     pyodide.runPython("import os; os.environ.pop('_', None)");
     // What a restore starts from, as makeSnapshotBytes makes it: kept in the background once Python is ready. Only
     // here: a start that keeps none will never keep one (the page says which, for tests of a quiet page).
+    lap("grader");
     const keeping = snapshotting && await keepSnapshot;
     if (keeping) snapshots.save(pyodide.makeMemorySnapshot()).catch(() => {});
+    lap("snapshot");
     closeWayToJavaScript(pyodide);
+    lap("cut");
     pyodide.pyimport("grader.execute").settle();
-    return { pyodide, restored, keeping };
+    lap("settle");
+    return { pyodide, restored, keeping, phases };
   }
 
   // Answers with `reply(pyodide, restored)` once the interpreter being booted is ready.
   async function serve(reply) {
     try {
-      const { pyodide, restored, keeping } = await booting;
+      const { pyodide, restored, keeping, phases } = await booting;
       if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer, () => running));
       runCase = pyodide.pyimport("grader.execute").run_case;
-      post(reply(pyodide, restored, keeping));
+      post(reply(pyodide, restored, keeping, phases));
     } catch (error) {
       post({ type: "fatal", message: String(error?.message ?? error) });
     }
@@ -323,11 +336,12 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     keepWanted(keep);
     booting ??= boot();
     const told = snapshots && !snapshots.makeAtStart;
-    return serve((pyodide, restored, keeping) => ({
+    return serve((pyodide, restored, keeping, phases) => ({
       type: "ready",
       version: pyodide.runPython("import sys; sys.version.split()[0]"),
       snapshot: told ? (restored ? "restored" : "missing") : undefined,
       keeping,
+      phases,
     }));
   }
 
