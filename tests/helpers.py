@@ -46,12 +46,15 @@ def serve_time_limit(page, seconds: float) -> None:
     rewrite_pages(page, PAGE_ADDRESS, lambda html: re.sub(r'"time_limit_seconds": [0-9.]+', limit, html))
 
 
+WORKER_SCRIPT = "**/assets/worker.js*"  # the script of Python's worker, as a Playwright URL pattern
+
+
 def without_python(page) -> None:
     """Pages `page` opens from now on never start Python: their worker's script arrives as the server sent it, headers
     and all, but empty, so the page says "Loading Python…" for good. For tests of what a page does without Python
     (editing, saving, hints, themes, tabs), which would otherwise pay for a start they never use: 0.4 CPU-s in
-    Chromium for a page left at once, 1.2 for one left open."""
-    page.route("**/assets/worker.js*", lambda route: route.fulfill(response=route.fetch(), body="// no Python here\n"))
+    Chromium for a page left at once, 1.2 for one left open. `page.unroute(WORKER_SCRIPT)` ends it."""
+    page.route(WORKER_SCRIPT, lambda route: route.fulfill(response=route.fetch(), body="// no Python here\n"))
 
 
 SNAPSHOTS_KEPT = """async () => (await (await caches.open("loopcraft-snapshot")).keys()).length"""

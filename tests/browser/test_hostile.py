@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests import hostile_corpus
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code
-from tests.helpers import ARTIFACTS, cases_of, serve_time_limit, without_python
+from tests.helpers import ARTIFACTS, SNAPSHOTS_KEPT, cases_of, serve_time_limit, without_python
 
 CORPUS = {item.name: item for item in hostile_corpus.load() if item.browser}
 # The limit the tests serve the page, not the challenge's 3 s: what is under test is that every loop ends in the
@@ -263,3 +263,9 @@ def test_a_value_nested_3000_deep_is_refused_even_by_a_cold_page_without_a_resta
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "fail", timeout=RUN_LIMIT_MS)
     hostile_corpus.check(item, page.evaluate("window.loopcraft.lastResult")["tests"], LIMIT_S)
     assert page.get_by_test_id("status").get_attribute("data-restart-reason") is None
+    # And a quiet page (as the tests' pages are, tests/helpers.py) makes no snapshot: it says so as Python starts, and
+    # keeps none even after a run. Checked here, on the one quiet first visit whose Python boots (a boot is 5 CPU-s).
+    body = page.locator("body")
+    assert body.get_attribute("data-python-start") == "missing"
+    assert body.get_attribute("data-snapshot-keeping") == "false"
+    assert page.evaluate(SNAPSHOTS_KEPT) == 0

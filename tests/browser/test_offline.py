@@ -170,10 +170,5 @@ def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, 
         assert page.evaluate("window.restarts") == []
 
 
-@pytest.mark.first_visit
-def test_a_quiet_page_makes_no_snapshot(page: Page, isolated_url: str):
-    open_ready(page, isolated_url + "build-an-agent/repeat-guard/")
-    # A start keeps its snapshot as Python starts or never (worker-core.js): this one says it keeps none.
-    assert page.locator("body").get_attribute("data-snapshot-keeping") == "false"
-    assert page.evaluate(SNAPSHOTS_KEPT) == 0
-    assert page.locator("body").get_attribute("data-python-start") == "missing"
+# That a quiet page makes no snapshot is checked on the quiet first visit test_hostile.py's cold page makes (a first
+# visit boots Python: 5 CPU-s for a page of its own).
