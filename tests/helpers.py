@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import re
@@ -170,6 +171,15 @@ def grader_process(*argv, **options) -> subprocess.CompletedProcess:
     """`python -m grader ARGV...` as a process of its own, run from the repository, its output as text."""
     command = [sys.executable, "-m", "grader", *map(str, argv)]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900, **options)
+
+
+@functools.cache
+def the_course() -> tuple:
+    """The repository's tracks as `load_course` reads them, once a process (a CPU-second each time): for tests that
+    only read them."""
+    from loopcraft.exercises import load_course
+
+    return tuple(load_course(ROOT))
 
 
 def cases_of(slug: str, *, page: bool = True):

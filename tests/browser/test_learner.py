@@ -10,7 +10,7 @@ import sys
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, cases_of, serve_time_limit, wait_for_snapshot, without_python
+from tests.helpers import ROOT, cases_of, serve_time_limit, the_course, wait_for_snapshot, without_python
 
 CEL = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
 SLOW_LOAD_MS = 90_000  # Pyodide loads in seconds; a restarted worker loads again
@@ -59,9 +59,7 @@ def looping_on(task: str) -> str:
 
 
 def test_index_lists_the_course_in_order(page: Page, isolated_url: str):
-    from loopcraft.exercises import load_course
-
-    (track,) = load_course(ROOT)
+    (track,) = the_course()
     page.goto(isolated_url)
     links = page.get_by_test_id("challenge-link")
     assert [links.nth(i).get_attribute("data-slug") for i in range(links.count())] == [

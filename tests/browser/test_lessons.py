@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, serve_time_limit, wait_until, without_python
+from tests.helpers import serve_time_limit, the_course, wait_until, without_python
 
 pytestmark = pytest.mark.browser
 SLOW_MS = 120_000
@@ -15,9 +15,7 @@ LESSON = "recite-the-loop"
 
 
 def lesson_data():
-    from loopcraft.exercises import load_course
-
-    (track,) = load_course(ROOT)
+    (track,) = the_course()
     return track, {lesson.slug: lesson for lesson in track.lessons}
 
 
