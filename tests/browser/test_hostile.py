@@ -17,11 +17,18 @@ from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replac
 from tests.helpers import ARTIFACTS, SNAPSHOTS_KEPT, cases_of, serve_time_limit, without_python
 
 CORPUS = {item.name: item for item in hostile_corpus.load() if item.browser}
-# The limit the tests serve the page, not the challenge's 3 s: what is under test is that every loop ends in the
-# verdict the corpus expects, and each loop costs the whole limit (bench/hostile_timings.py keeps the real one). Not
-# 1 s: the items that walk everything the collector reaches take up to half a second, and must finish on a busy
-# machine (a page's run ends at its first timeout, so a loop costs one limit, whatever its cases).
-LIMIT_S = 2
+# The limits the tests serve their pages, not the challenge's 3 s (bench/hostile_timings.py keeps the real one): a file
+# that must time out (`Hostile.loops`) runs on a page given LOOP_S, since what is under test is that every loop ends in
+# the verdict the corpus expects, and each loop costs the whole limit (a page's run ends at its first timeout, so one
+# limit a file); every other file runs on a page given FINISH_S, far from any limit on a busy machine (the items that
+# walk everything the collector reaches take up to half a second). The command line's corpus test does the same.
+LOOP_S, FINISH_S = 0.5, 10
+
+
+def limit_of(item: hostile_corpus.Hostile) -> float:
+    return LOOP_S if item.loops else FINISH_S
+
+
 # Without cross-origin isolation there is no interrupt: a loop past the limit costs a new worker, every loop the
 # same way (no interrupt is tried, so none can be swallowed), as test_learner's loop test on the plain page shows.
 # Here the plain page gets the items marked `also-plain`: a crash, which is renewed in its worker as on an isolated
@@ -93,22 +100,26 @@ CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 @pytest.fixture(scope="module")
 def learners(returning_browser, servers, tmp_path_factory):
-    """A page per server, opened on first use in the returning browser (tests/browser/conftest.py), whose
+    """A page per server and limit, opened on first use in the returning browser (tests/browser/conftest.py), whose
     service worker is blocked: on the plain server it would add COOP/COEP itself, and the plain page is here to
     run without isolation (tests/browser/test_offline.py covers the service worker). Many files here tamper
     with the grader, and each tampered case costs a new interpreter: restored from the snapshot that browser
-    keeps, not booted."""
-    opened: dict[str, Learner] = {}
+    keeps, not booted. One page a server at a time: two would be two tabs on one challenge, whose saves conflict
+    (test_two_tabs_never_overwrite_each_others_code_unseen), so a page is closed when the next limit's opens (the
+    files that loop come first)."""
+    opened: dict[tuple[str, float], Learner] = {}
 
-    def get(server: str) -> Learner:
-        if server not in opened:
+    def get(server: str, limit: float) -> Learner:
+        if (server, limit) not in opened:
+            for key in [key for key in opened if key[0] == server]:
+                opened.pop(key).page.close()
             page = returning_browser.open_kept_page()
             page.set_default_timeout(30_000)
-            learner = opened[server] = Learner(page, tmp_path_factory.mktemp(server))
+            learner = opened[server, limit] = Learner(page, tmp_path_factory.mktemp(server))
             page.on("dialog", lambda dialog: (learner.dialogs.append(dialog.message), dialog.dismiss()))
-            serve_time_limit(page, LIMIT_S)
+            serve_time_limit(page, limit)
             open_challenge(page, servers[server], hostile_corpus.SLUG)
-        return opened[server]
+        return opened[server, limit]
 
     yield get
     for learner in opened.values():
@@ -118,8 +129,8 @@ def learners(returning_browser, servers, tmp_path_factory):
 @pytest.fixture
 def learner(request, learners, servers):
     """The group's page; on failure, a screenshot in test-results/ as for the other browser tests."""
-    server = request.node.callspec.params["server"]
-    learner = learners(server)
+    server, name = request.node.callspec.params["server"], request.node.callspec.params.get("name")
+    learner = learners(server, limit_of(CORPUS[name]) if name else FINISH_S)
     learner.page.context.grant_permissions(CLIPBOARD, origin=servers[server].rstrip("/"))  # each test clears them
     yield learner
     report = getattr(request.node, "rep_call", None)
@@ -147,7 +158,9 @@ def check_still_working(learner: Learner, source: str) -> None:
     expect(page.locator('[data-testid="editor"] .cm-content')).to_contain_text("# still typing")
 
 
-CASES = [pytest.param("isolated", name, id=f"isolated-{name}") for name in CORPUS]
+CASES = [
+    pytest.param("isolated", name, id=f"isolated-{name}") for name in sorted(CORPUS, key=lambda n: not CORPUS[n].loops)
+]
 CASES += [pytest.param("plain", name, id=f"plain-{name}") for name in ON_PLAIN]
 
 
@@ -156,7 +169,7 @@ def test_hostile_solution_gets_the_corpus_verdict_and_the_page_keeps_working(lea
     item = CORPUS[name]
     learner.load_file(item.name, item.source)
     result, restarts = learner.run()
-    hostile_corpus.check(item, result["tests"], LIMIT_S)
+    hostile_corpus.check(item, result["tests"], limit_of(item))
     # A new worker only for a case that never answered; a tampered or broken interpreter is renewed in its worker.
     looped = sum(t["status"] == "timeout" for t in result["tests"])
     assert restarts == (["no-answer"] * looped if name == "swallows_interrupt" else []), restarts
@@ -256,12 +269,12 @@ def test_a_value_nested_3000_deep_is_refused_even_by_a_cold_page_without_a_resta
     # A fresh page's Python has not been optimised yet: freeing such a value whole overflowed the JavaScript stack
     # there, and the verdict was "Python crashed" instead of the command line's.
     item = CORPUS["returns_deep_value"]
-    serve_time_limit(page, LIMIT_S)
+    serve_time_limit(page, FINISH_S)
     open_challenge(page, isolated_url, hostile_corpus.SLUG)
     replace_code(page, item.source)
     page.get_by_test_id("run").click()
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "fail", timeout=RUN_LIMIT_MS)
-    hostile_corpus.check(item, page.evaluate("window.loopcraft.lastResult")["tests"], LIMIT_S)
+    hostile_corpus.check(item, page.evaluate("window.loopcraft.lastResult")["tests"], FINISH_S)
     assert page.get_by_test_id("status").get_attribute("data-restart-reason") is None
     # And a quiet page (as the tests' pages are, tests/helpers.py) makes no snapshot: it says so as Python starts, and
     # keeps none even after a run. Checked here, on the one quiet first visit whose Python boots (a boot is 5 CPU-s).
