@@ -1,0 +1,16 @@
+"""The stylesheet, read as text: what the browser tests of both themes (tests/browser/test_a11y.py) rely on for pages
+they do not open. Not a browser test: among them, a test without Playwright's fixtures made pytest close the session's
+Chromium and start another (and its returning browser's two Python boots) for the tests after it."""
+
+from __future__ import annotations
+
+import re
+
+from tests.helpers import ROOT
+
+
+def test_the_stylesheet_keeps_every_colour_in_custom_properties():
+    # Other pages inherit both themes only if colours are never written outside the properties.
+    css = (ROOT / "frontend/src/style.css").read_text()
+    rules = css[css.index(':root[data-theme="dark"]') :]
+    assert not re.findall(r"#[0-9a-fA-F]{3,8}\b", rules)
