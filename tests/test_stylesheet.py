@@ -1,6 +1,5 @@
 """The stylesheet, read as text: what the browser tests of both themes (tests/browser/test_a11y.py) rely on for pages
-they do not open. Not a browser test: among them, a test without Playwright's fixtures made pytest close the session's
-Chromium and start another (and its returning browser's two Python boots) for the tests after it."""
+they do not open. Not a browser test: it opens nothing, so it runs in `make test-fast` too."""
 
 from __future__ import annotations
 
