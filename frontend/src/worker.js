@@ -1,9 +1,24 @@
 // The browser's module worker: Pyodide and the grader, served from this site (never a CDN).
 import { loadPyodide, version } from "../pyodide/pyodide.mjs";
-import { serveWorker } from "./worker-core.js";
+import { compileAhead, serveWorker } from "./worker-core.js";
 
 const pyBase = new URL("../py/", import.meta.url);
 const indexURL = new URL("../pyodide/", import.meta.url).href;
+// Asked for at once too, rather than one after the other once Pyodide starts loading: its interpreter's script and
+// its WebAssembly, compiled while the snapshot is read (a second visit) or Python's other files arrive (a first).
+// Pyodide's own request for the module is given this response: it is fetched once.
+const pyodideScript = import("../pyodide/pyodide.asm.mjs");
+pyodideScript.catch(() => {}); // a failure is told when Python starts (loadPyodide)
+const wasmUrl = new URL("pyodide.asm.wasm", indexURL).href;
+const fetchOnce = self.fetch;
+let wasmResponse = fetchOnce(wasmUrl);
+compileAhead(wasmUrl, wasmResponse);
+self.fetch = (resource, ...rest) => {
+  if (wasmResponse === null || String(resource) !== wasmUrl) return fetchOnce(resource, ...rest);
+  const response = wasmResponse;
+  wasmResponse = null;
+  return response;
+};
 // Asked for at once: the grader's files and its hash (the snapshot's key) are needed before Python is.
 const manifest = fetch(new URL("manifest.json", pyBase)).then((response) => response.json());
 
@@ -41,7 +56,7 @@ const snapshots = {
 };
 
 serveWorker({
-  loadPyodide: (options) => loadPyodide({ ...options, indexURL }),
+  loadPyodide: async (options) => loadPyodide({ ...options, indexURL, createPyodideModule: (await pyodideScript).default }),
   readGraderFiles,
   post: (message) => self.postMessage(message),
   listen: (handler) => self.addEventListener("message", (event) => handler(event.data)),
