@@ -32,6 +32,11 @@ TAMPER = """async () => {
     return performance.getEntriesByType("resource").map((entry) => entry.name).find((name) => name.includes("/assets/worker.js"));
   }
 }"""
+# Replace the cached copy of one file with text (a file Python's worker reads with fetch(), here).
+PLANT = """async ([url, text]) => {
+  const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("loopcraft-site-")));
+  await cache.put(url, new Response(text, { headers: { "Content-Type": "text/x-python" } }));
+}"""
 CACHED_TEXT = """async (url) => {
   const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("loopcraft-site-")));
   const hit = await cache.match(url);
@@ -102,6 +107,19 @@ def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_
         for address in urls:
             path = address.removeprefix(base).split("?")[0]
             assert page.evaluate(CACHED_TEXT, address) == (built_site / path).read_text()
+
+        # A tampered copy of a file the worker reads with fetch() (the grader's own code, planted to rig verdicts):
+        # checked as it is read, so the Python start that read it fails instead of running it; the copy is deleted,
+        # the build's cached again, and the next start is Python's as built.
+        grader = base + "py/grader/execute.py"
+        page.evaluate(PLANT, [grader, 'def run_case(*args):\n    return \'{"kind": "value"}\'\n'])
+        page.reload()
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "error", timeout=SLOW_MS)
+        built = (built_site / "py/grader/execute.py").read_text()
+        wait_until(page, f"async ([url, built]) => (await ({CACHED_TEXT})(url)) === built", [grader, built])
+        page.reload()
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        assert page.locator("body").get_attribute("data-python-start") == "restored"
 
         go_offline(context, server)
         # Pages never visited, each kind: a challenge solved, a lesson's block run, the lab's whole grid drawn.
