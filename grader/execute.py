@@ -257,7 +257,10 @@ def settle() -> None:
     """Move every object alive now (the interpreter's, the standard library's, the grader's: about 25,000) out
     of the collector's reach, once Python is ready and before any learner code runs. Every case ends with a
     collection (above); it then walks only what learner code made: well under a millisecond instead of about
-    twenty, which is most of what a case costs. Frozen objects stay visible to gc.get_referrers and the like."""
+    twenty, which is most of what a case costs. In this Python (3.14) frozen objects are no longer seen by
+    gc.get_objects or gc.get_referrers: so the way to JavaScript is cut before this runs (guard.cut_javascript
+    looks for what refers to it with gc.get_referrers), and a learner's walk over gc.get_objects starts from
+    what is not frozen (tests/hostile/js_found_through_gc.py also walks from sys.modules and globals)."""
     gc.collect()
     gc.freeze()
 
