@@ -161,7 +161,8 @@ def source_of(made: list[Mutant]) -> dict[tuple[int, str], str]:
 
 
 def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module, str]]:
-    """(line, change, mutated copy of the whole tree, family) for every single change the operators make."""
+    """(line, change, mutated tree (sharing every unchanged node with `tree`), family) for every single change the
+    operators make."""
     docstrings = {id(node) for body in _bodies(tree) if body and _is_docstring(body[0]) for node in ast.walk(body[0])}
     # A function's last `return None` removed leaves it returning None just the same.
     endings = {id(body[-1]) for body in _bodies(tree) if body and _returns_none(body[-1])}
@@ -423,21 +424,45 @@ def _is_docstring(statement: ast.stmt) -> bool:
 
 
 def _replace(tree: ast.Module, path: tuple, replacement: ast.AST) -> ast.Module:
-    new = copy.deepcopy(tree)
-    parent = _at(new, path[:-1])
+    new, parent = _copy_to(tree, path[:-1])
     field, index = path[-1]
     if index is None:
         setattr(parent, field, replacement)
     else:
         getattr(parent, field)[index] = replacement
-    return ast.fix_missing_locations(new)
+    return new
 
 
 def _edit_body(tree: ast.Module, path: tuple, field: str, at: int, statements: list[ast.stmt]) -> ast.Module:
     """A copy of the tree with statements `at`, `at` + 1... of a body replaced by `statements` (as many)."""
-    new = copy.deepcopy(tree)
-    getattr(_at(new, path), field)[at : at + len(statements)] = copy.deepcopy(statements)
-    return ast.fix_missing_locations(new)
+    new, owner = _copy_to(tree, path)
+    getattr(owner, field)[at : at + len(statements)] = statements
+    return new
+
+
+def _copy_to(tree: ast.Module, path: tuple) -> tuple[ast.Module, ast.AST]:
+    """A copy of the tree that shares every node with it but those on `path` (copied, with their lists of
+    children), and the copy of the node at its end. A mutant is only unparsed, never changed (nor given
+    locations: its text is what runs), so sharing is safe; copying only the way down costs a few nodes instead
+    of the whole tree, which was most of the cost of making mutants."""
+    new = node = _shallow(tree)
+    for field, index in path:
+        if index is None:
+            child = _shallow(getattr(node, field))
+            setattr(node, field, child)
+        else:
+            child = getattr(node, field)[index] = _shallow(getattr(node, field)[index])
+        node = child
+    return new, node
+
+
+def _shallow(node: ast.AST) -> ast.AST:
+    """A copy of `node` with lists of its own (the nodes in them shared)."""
+    new = copy.copy(node)
+    for field, value in ast.iter_fields(new):
+        if isinstance(value, list):
+            setattr(new, field, list(value))
+    return new
 
 
 def _at(tree: ast.AST, path: tuple) -> ast.AST:

@@ -8,6 +8,7 @@ Each test starts Pyodide under Node (seconds), so they share one project where t
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 from pathlib import Path
@@ -19,7 +20,7 @@ from loopcraft.build import check
 from loopcraft.cache import BuildCache
 from loopcraft.exercises import load_course
 from loopcraft.project import Project
-from tests.helpers import FIXTURES, make_project
+from tests.helpers import FIXTURES, ROOT, make_project
 from tests.helpers import run_cli as run
 
 COURSE = FIXTURES / "mutation/exercises"
@@ -105,6 +106,19 @@ def test_mutants_name_the_line_and_the_change():
     # Swapped only where order matters: `i = 0` feeds the loop after it.
     assert (3, "`i = 0` swapped with the next statement") in made
     assert not any(change.endswith("swapped with the next statement") for line, change in made if line == 2)
+
+
+def test_making_mutants_changes_neither_the_solution_nor_an_earlier_mutant():
+    # A mutant shares every node it does not change with the solution's tree (mutate._copy_to).
+    for path in sorted((ROOT / "exercises").glob("*/*/solution.py")):
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        before = ast.dump(tree, include_attributes=True)
+        read_at_once = [ast.unparse(mutated) for _, _, mutated, _ in mutate._mutations(ast.parse(source))]
+        made = [mutated for _, _, mutated, _ in mutate._mutations(tree)]
+        assert ast.dump(tree, include_attributes=True) == before, path
+        assert [ast.unparse(mutated) for mutated in made] == read_at_once, path
+        assert len(read_at_once) > 20, path
 
 
 def test_strong_cases_pass_the_bar_and_check_prints_the_score(checked):
