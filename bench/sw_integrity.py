@@ -29,10 +29,8 @@ from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from tests.support import launch_options, serve, stop  # noqa: E402
 
 CHALLENGE = "build-an-agent/repeat-guard/"
-# In the minified bundle: `if(await intact(url.href,hit))return hit;`, and before it the check of what fetch() reads,
-# `if(request.destination===""&&hit.ok&&hit.body)return checkedAsRead(url.href,hit,cache);`: both become `return hit;`.
+# In the minified bundle: `if(await intact(url.href,hit))return hit;`
 CHECK = re.compile(r"if\(await (\w+)\((\w+)\.href,(\w+)\)\)return (\3);")
-CHECK_AS_READ = re.compile(r'if\(\w+\.destination===""&&(\w+)\.ok&&\1\.body\)return \w+\(\w+\.href,\1,\w+\);')
 READY = '[data-testid="status"][data-state="ready"]'
 # The check's own work, timed in the page: every cached file read, then read and hashed as the worker does.
 HASHING = """async () => {
@@ -60,8 +58,7 @@ def unchecked_copy(site: Path, into: Path) -> Path:
     shutil.copytree(site, into, symlinks=True)
     sw = into / "sw.js"
     text, count = CHECK.subn(r"return \3;", sw.read_text())
-    text, streamed = CHECK_AS_READ.subn(r"return \1;", text)
-    if (count, streamed) != (1, 1):
+    if count != 1:
         sys.exit("cannot find the service worker's check in sw.js: update CHECK in bench/sw_integrity.py")
     sw.unlink()  # a link to the build's file, maybe
     sw.write_text(text)

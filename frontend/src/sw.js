@@ -11,9 +11,8 @@
 // milliseconds instead of restarting Python, and a page connects only to its own origin.
 //
 // Cache Storage can be written by any script of the origin, so a cached copy is trusted only if its bytes
-// have the SHA-256 the build wrote beside its URL: anything else is dropped and fetched afresh (what fetch() reads
-// is checked as it is read: see checkedAsRead), and what the network sends is cached only if it matches. Code run
-// in one page cannot plant code into the others.
+// have the SHA-256 the build wrote beside its URL: anything else is dropped and fetched afresh, and what the
+// network sends is cached only if it matches. Code run in one page cannot plant code into the others.
 //
 // The dev server's live-reload URLs (/__loopcraft/) are never touched; the dev server's pages do not
 // register this worker at all (see offline.js).
@@ -25,13 +24,12 @@ const scope = new URL(self.registration.scope);
 // {absolute URL: hex SHA-256 of the file's bytes}
 const expected = new Map(Object.entries(__PRECACHE__).map(([path, hash]) => [new URL(path, scope).href, hash]));
 
-async function sha256(bytes) {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
+async function sha256(response) {
+  const digest = await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer());
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-const intact = async (url, response) =>
-  response.ok && expected.get(url) === (await sha256(await response.clone().arrayBuffer()));
+const intact = async (url, response) => response.ok && expected.get(url) === (await sha256(response));
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -69,34 +67,9 @@ async function fromCache(request) {
   if (!expected.has(url.href) && url.pathname.endsWith("/")) url.pathname += "index.html";
   const hit = await cache.match(url.href);
   if (!hit) return undefined;
-  if (request.destination === "" && hit.ok && hit.body) return checkedAsRead(url.href, hit, cache);
-  if (await intact(url.href, hit)) return hit;
+  if (await intact(url.href, hit)) return hit; // the cached object itself, which keeps WebAssembly's code cache
   await cache.delete(url.href);
   return undefined;
-}
-
-// What fetch() reads (Pyodide's WebAssembly and standard library, the grader's files) is checked as it goes out, not
-// before: its bytes flow at once (the WebAssembly compiles while the rest of it is still being read from the cache,
-// where a check first had read the whole 9.6 MB), and its stream ends in an error unless they were the build's. Its
-// readers use a file only whole (arrayBuffer, text, WebAssembly's compile, which runs nothing and instantiates
-// nothing until its stream has ended), so a tampered copy fails the read that found it, is deleted, and the build's
-// is fetched for the next. Everything else (pages, scripts, styles) is checked before it is served: a tampered copy
-// is replaced at once.
-function checkedAsRead(url, hit, cache) {
-  const chunks = [];
-  const check = new TransformStream({
-    transform(chunk, controller) {
-      chunks.push(chunk);
-      controller.enqueue(chunk);
-    },
-    async flush() {
-      if (expected.get(url) === (await sha256(await new Blob(chunks).arrayBuffer()))) return;
-      await cache.delete(url);
-      fetchAndKeep(new Request(url)).catch(() => {});
-      throw new Error(`${url}: the cached copy differs from this build's`);
-    },
-  });
-  return new Response(hit.body.pipeThrough(check), { status: hit.status, statusText: hit.statusText, headers: hit.headers });
 }
 
 // From the network; a file of the build whose copy was missing or dropped is cached again if it matches.
@@ -121,7 +94,8 @@ async function page(request) {
 
 async function file(request) {
   const response = (await fromCache(request)) ?? (await fetchAndKeep(request));
-  // Only the worker's script needs the headers (a worker's isolation comes from its own response).
+  // Only the worker's script needs the headers (a worker's isolation comes from its own response); other
+  // files go out as cached, which keeps the browser's compiled-code cache for the WebAssembly.
   return request.destination === "worker" ? isolated(response) : response;
 }
 
