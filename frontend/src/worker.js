@@ -6,17 +6,21 @@ const pyBase = new URL("../py/", import.meta.url);
 const indexURL = new URL("../pyodide/", import.meta.url).href;
 // Asked for at once too, rather than one after the other once Pyodide starts loading: its interpreter's script and
 // its WebAssembly, compiled while the snapshot is read (a second visit) or Python's other files arrive (a first).
-// Pyodide's own request for the module is given this response: it is fetched once.
+// Pyodide's own request for the module is given a copy of this response, taken before the compile reads it (the
+// module cache drops the copy's body, unread): it is fetched once. Not the response itself: dropping its body could
+// come before the compile had begun reading it, and end that compile.
 const pyodideScript = import("../pyodide/pyodide.asm.mjs");
 pyodideScript.catch(() => {}); // a failure is told when Python starts (loadPyodide)
 const wasmUrl = new URL("pyodide.asm.wasm", indexURL).href;
 const fetchOnce = self.fetch;
-let wasmResponse = fetchOnce(wasmUrl);
+const wasmResponse = fetchOnce(wasmUrl);
+let forPyodide = wasmResponse.then((response) => response.clone());
+forPyodide.catch(() => {});
 compileAhead(wasmUrl, wasmResponse);
 self.fetch = (resource, ...rest) => {
-  if (wasmResponse === null || String(resource) !== wasmUrl) return fetchOnce(resource, ...rest);
-  const response = wasmResponse;
-  wasmResponse = null;
+  if (forPyodide === null || String(resource) !== wasmUrl) return fetchOnce(resource, ...rest);
+  const response = forPyodide;
+  forPyodide = null;
   return response;
 };
 // Asked for at once: the grader's files and its hash (the snapshot's key) are needed before Python is.
