@@ -37,6 +37,13 @@ PLANT = """async ([url, text]) => {
   const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("loopcraft-site-")));
   await cache.put(url, new Response(text, { headers: { "Content-Type": "text/x-python" } }));
 }"""
+# Cut the kept memory snapshot short by a byte, as a full disk or another script of the site might leave it.
+DAMAGE_SNAPSHOT = """async () => {
+  const cache = await caches.open("loopcraft-snapshot");
+  const [key] = await cache.keys();
+  const bytes = await (await cache.match(key)).arrayBuffer();
+  await cache.put(key, new Response(bytes.slice(0, bytes.byteLength - 1)));
+}"""
 CACHED_TEXT = """async (url) => {
   const cache = await caches.open((await caches.keys()).find((name) => name.startsWith("loopcraft-site-")));
   const hit = await cache.match(url);
@@ -113,6 +120,13 @@ def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_
         page.reload()
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
         assert page.evaluate(CACHED_TEXT, grader) == (built_site / "py/grader/execute.py").read_text()
+
+        # A damaged snapshot is dropped: Python boots plainly, and the page keeps a new one.
+        page.evaluate(DAMAGE_SNAPSHOT)
+        page.reload()
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        assert page.locator("body").get_attribute("data-python-start") == "missing"
+        wait_for_snapshot(page)
 
         go_offline(context, server)
         # Pages never visited, each kind: a challenge solved, a lesson's block run, the lab's whole grid drawn.
