@@ -209,8 +209,8 @@ const compiledFrom = {
   },
 };
 // A page's worker fetches and compiles the module as soon as it starts (worker.js), before Pyodide asks for it: a
-// second visit's compile then runs while its snapshot is read, not after. `response` is the one Pyodide's own
-// request for `url` is given, so the module is fetched once.
+// second visit's compile then runs while its snapshot is read, not after. Pyodide's own request for `url` is given a
+// copy of `response` (its body is dropped unread below), so the module is fetched once.
 export function compileAhead(url, response) {
   compiled = { key: url, module: response.then((r) => wasm.compileStreaming(r)) };
   compiled.module.catch(() => {}); // a failure is Pyodide's to report, when it asks (failingLoudly)

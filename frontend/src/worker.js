@@ -100,7 +100,16 @@ const snapshots = {
   async find() {
     // A first visit answers at once, without waiting for the manifest or creating the cache.
     if (!(await caches.has(SNAPSHOT_CACHE))) return null;
-    const response = await caches.match(await snapshotUrl(), { cacheName: SNAPSHOT_CACHE });
+    // The cache keeps one snapshot (save drops the others): it is read at once, not once the manifest (which names
+    // the one wanted) has come through the service worker, busy checking Pyodide's files then; only a snapshot
+    // under the wanted name is restored.
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    const [kept] = await cache.keys();
+    const read = kept && cache.match(kept).then((response) => response?.arrayBuffer());
+    read?.catch(() => {}); // told below, if it is the one wanted
+    const wanted = await snapshotUrl();
+    if (kept?.url === wanted) return { bytes: read.then(whole) };
+    const response = await cache.match(wanted);
     return response ? { bytes: response.arrayBuffer().then(whole) } : null;
   },
   async save(bytes) {
