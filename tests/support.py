@@ -16,7 +16,11 @@ from loopcraft.project import INSTALL as ROOT
 from loopcraft.pyodide import WASM_TIERING_BUDGET
 
 CHROMIUM = Path("/usr/bin/chromium")
-# Headless and quiet: no sandbox (containers and root), no GPU, nothing phoning home while it is timed.
+# Headless and quiet: no sandbox (containers and root), no GPU, nothing phoning home while it is timed, and no
+# address-bar popup. Chromium 156 loads that popup (chrome://omnibox-popup.top-chrome, a WebUI page in a renderer of
+# its own) for every page Playwright opens, each a window of its own: about 300 ms of CPU a page (three blank pages
+# opened: 902 ms), and 650 ms in a trace of a second visit that took 1.2 s on two cores. A learner's browser loads it
+# once per window, long before the course's page; no page of ours ever sees it.
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -26,12 +30,13 @@ FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ]
 # The tests' Chromium tiers WebAssembly up as the Node runner does (loopcraft/pyodide.py, WASM_TIERING_BUDGET). A
 # test's page lives for seconds: with V8's default budget about a seventh of its CPU time went to optimising Python's
 # interpreter in the background for runs that never came (2.4 against 2.1 CPU-s for a page opened, run once and
 # closed). Verdicts do not hang on it: every page starts on unoptimised code, and long-lived ones still optimise.
-# The benchmark keeps Chromium's defaults, as learners have them.
+# The benchmark keeps V8's defaults, as learners have them.
 TEST_FLAGS = [f"--js-flags=--wasm-tiering-budget={WASM_TIERING_BUDGET}"]
 
 
