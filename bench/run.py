@@ -192,9 +192,10 @@ class Pages:
         finally:
             context.close()
 
-    def closed_early(self, network) -> dict:
+    def closed_early(self, network) -> list:
         """A first visit closed 1 s after Python is ready (a learner who looks and leaves), then a second visit: its
-        time to Python ready, and how its Python started ("restored" from the snapshot the first one kept)."""
+        time to Python ready, how its Python started ("restored" from the snapshot the first one kept), and whether
+        the service worker the first one registered was in control of it ("sw") or not yet ("network")."""
         context = self.browser.new_context()
         context.add_init_script(PROBE % "false")
         try:
@@ -206,7 +207,10 @@ class Pages:
             page = self._page(context, network)
             page.goto(self.base + CHALLENGE + "/")
             page.wait_for_function("() => window.__bench.ready !== undefined", polling=POLL_MS)
-            return page.evaluate("[window.__bench.ready, document.body.dataset.pythonStart]")
+            return page.evaluate(
+                "[window.__bench.ready, document.body.dataset.pythonStart,"
+                " navigator.serviceWorker.controller ? 'sw' : 'network']"
+            )
         finally:
             context.close()
 
@@ -247,6 +251,7 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
                 }
                 second_phases = []
                 starts = []
+                served_by = []
                 for _ in range(contexts):  # interleaved, so that a busy spell of the machine hits all alike
                     floor_ms, floor_bytes = pages.floor(network)
                     rows["floor"].append(floor_ms)
@@ -256,14 +261,19 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
                         rows[key].append(visit[key])
                     second_phases.append(visit["second_visit_phases"])
                     rows["first_verdict"].append(pages.first_verdict(network))
-                    ms, start = pages.closed_early(network)
+                    ms, start, served = pages.closed_early(network)
                     rows["closed_early"].append(ms)
                     starts.append(start)
+                    served_by.append(served)
                 results[name] = {key: median(values) for key, values in rows.items()}
                 results[name]["second_visit_phases"] = {
                     key: median([p[key] for p in second_phases if key in p]) for key in second_phases[0]
                 }
-                results[name]["samples"] = rows | {"closed_early_starts": starts, "second_visit_phases": second_phases}
+                results[name]["samples"] = rows | {
+                    "closed_early_starts": starts,
+                    "closed_early_served_by": served_by,
+                    "second_visit_phases": second_phases,
+                }
                 print(
                     f"  {name}: {json.dumps({k: v for k, v in results[name].items() if k != 'samples'})}",
                     file=sys.stderr,

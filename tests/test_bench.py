@@ -44,6 +44,8 @@ def test_bench_runs_and_writes_its_results(tmp_path):
         assert network[key] > 0, key
     # The first page of that visit was closed 1 s after Python was ready: the second restored what it kept.
     assert network["samples"]["closed_early_starts"] == ["restored"]
+    # Whether the service worker it registered (once Python was ready) had cached the site by then: timing, not asserted.
+    assert network["samples"]["closed_early_served_by"][0] in {"sw", "network"}
     # A second visit restores what a boot makes (the floor boots: 4-6x as long here); a warm re-run of every case
     # is tens of milliseconds against a first verdict's seconds; the page fetches what the floor fetches, and its own
     # code, which is small.

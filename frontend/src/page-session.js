@@ -8,11 +8,10 @@ import { registerServiceWorker } from "./offline.js";
 // under "loopcraft:", whose entries are the learner's progress and travel with an export (storage.js).
 const BACKGROUND_KEY = "loopcraft.background";
 
-// Background work (the memory snapshot, a second Python booting; the service worker's caching of the site)
-// waits for a moment without a run. It is off on a page opened with ?background=off, or in a browser whose
-// localStorage says so: for tests that need a quiet page, or that open one page and close it (the snapshot
-// would only cost them a second Python start). A page that needs the service worker for its isolation still
-// gets it.
+// Background work: the memory snapshot, and the service worker's caching of the site once Python is ready and no
+// run is in progress. It is off on a page opened with ?background=off, or in a browser whose localStorage says so:
+// for tests that need a quiet page, or that open one page and close it (the snapshot would only cost them a second
+// Python start). A page that needs the service worker for its isolation still gets it.
 function backgroundWanted() {
   if (new URLSearchParams(location.search).get("background") === "off") return false;
   try {

@@ -44,9 +44,6 @@ export const RESTART_REASONS = {
   workerFailed: "worker-failed", // the worker failed or ended after Python was ready
 };
 const SKIPPED = "skipped"; // runOne's reason for a case the worker will not run (not a restart)
-// Long enough that a learner who only glances at a page leaves before it starts: the service worker's caching of
-// the site (every file fetched and hashed) would otherwise compete with the next page's Python start.
-const IDLE_MS = 3000;
 
 // `early`: a worker the page spawned before its scripts loaded (see challenge.html), used for the first start.
 export function browserSpawner(workerUrl, early = null) {
@@ -133,11 +130,13 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     worker.post({ type: "init", interruptBuffer, answered, keepSnapshot: background });
   }
 
-  // Background work (the page's offline caching) waits for a few seconds without a run: it would compete with the
-  // learner's Python for the CPU and the network.
+  // Background work (the page's offline caching) starts once Python is ready and no run is in progress: it would
+  // compete with a run for the CPU. Not later: the service worker takes about half a second to cache the site, and a
+  // learner who leaves a second after Python is ready then finds it in control of the next page, whose files come
+  // with their compiled code from its cache (bench/run.py, the visit after one closed early).
   function armIdle() {
     clearTimeout(idleTimer);
-    if (!busy) idleTimer = setTimeout(idle, IDLE_MS);
+    if (!busy) idleTimer = setTimeout(idle);
   }
 
   function renew() {
@@ -294,6 +293,6 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   }
 
   start("loading");
-  // whenIdle: settled once Python is ready and no run has been in progress for a moment.
+  // whenIdle: settled once Python is ready and no run is in progress.
   return { run, stop, whenReady: () => ready, whenIdle: () => whenIdle };
 }

@@ -102,8 +102,8 @@ def isolated_url(servers) -> str:
 CLEARED = "local_storage,indexeddb,cookies,file_systems,websql,service_workers"
 
 
-# What a page does once idle on a first visit (frontend/src/session.js), without the page's own Python start: the
-# site's worker, as the snapshot maker, boots Python once and keeps its snapshot. Resolves with the bytes kept.
+# A snapshot kept without a page of Python's own ({type: "make-snapshot"}, worker-core.js): the site's worker, as the
+# snapshot maker, boots Python once and keeps its snapshot. Resolves with the bytes kept.
 MAKE_SNAPSHOT = """async (workerUrl) => {
   const version = new URL(document.querySelector('script[src*="/assets/"]').src).search;
   const maker = new Worker(workerUrl + version, { type: "module", name: "snapshot" });

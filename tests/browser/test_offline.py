@@ -100,7 +100,7 @@ def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_
         page = context.new_page()
         cached_after_visiting(page, base + "build-an-agent/dispatch-registry/")
         assert page.locator("body").get_attribute("data-python-start") == "missing"  # a first visit boots Python
-        wait_for_snapshot(page)  # made as Python started; the site was cached once the page was idle
+        wait_for_snapshot(page)  # made as Python started; the site was cached once Python was ready
         assert page.evaluate(SNAPSHOTS_KEPT) == 1
 
         # Tampered copies of the page's script and of Python's worker: online, dropped, the build's fetched and
