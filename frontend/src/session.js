@@ -132,8 +132,9 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
 
   // Background work (the page's offline caching) starts once Python is ready and no run is in progress: it would
   // compete with a run for the CPU. Not later: the service worker takes about half a second to cache the site, and a
-  // learner who leaves a second after Python is ready then finds it in control of the next page, whose files come
-  // with their compiled code from its cache (bench/run.py, the visit after one closed early).
+  // learner who leaves a second after Python is ready then finds it in control of the next page, whose scripts come
+  // with their compiled code from its cache (bench/run.py, the visit after one closed early). A run that starts
+  // meanwhile shares the CPU with that half second.
   function armIdle() {
     clearTimeout(idleTimer);
     if (!busy) idleTimer = setTimeout(idle);
