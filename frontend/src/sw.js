@@ -96,8 +96,9 @@ async function file(request) {
   const response = (await fromCache(request)) ?? (await fetchAndKeep(request));
   // Only the worker's script needs the headers (a worker's isolation comes from its own response); other
   // files go out as cached, with the compiled code Chromium keeps beside a cached script (a trace of a second visit
-  // shows it read for every script). Not for Pyodide's WebAssembly: Chromium 156 compiles its functions again on
-  // every visit, lazily, in an incognito context and in a kept profile alike.
+  // shows it read for every script). Not for Pyodide's WebAssembly: Chromium 156 keeps the module's compiled code only
+  // for a copy that came from the network (the HTTP cache), never for one from Cache Storage, so its functions are
+  // compiled again, lazily, on every visit served from here (README: why the module is still served from here).
   return request.destination === "worker" ? isolated(response) : response;
 }
 
