@@ -5,15 +5,18 @@ schemas, the challenges' tracks, the project's lock files and `requirements.txt`
 pyproject.toml), `autograder.json` (which challenges), and Gradescope's two scripts (loopcraft/autograder/):
 `setup.sh` installs Node.js, Python and the packages on Gradescope's Ubuntu image, then runs `check` (each reference
 solution must pass: the installation works, and the runner's memory snapshot is made once); `run_autograder` runs
-`run`: it reads /autograder/submission/ as a class's learner folder is read (intake's rules: SLUG.py, or for one
-challenge the one Python file, or the progress file the site exports), grades it in the same Pyodide, and writes
-/autograder/results/results.json in Gradescope's format (schemas/gradescope-results.schema.json).
+`run`: it reads /autograder/submission/ by a class's intake rules, wherever in its folders the files lie
+(`intake.read_submission`: SLUG.py, or for one challenge the one Python file, or the progress file the site exports),
+grades it in the same Pyodide, and writes /autograder/results/results.json in Gradescope's format
+(schemas/gradescope-results.schema.json).
 
-Each case is a test worth the challenge's points (track.yaml's `points`, 1 unless set) divided by its number of
-cases, so a challenge's score is its points times the share of its cases passed, as in the LMS imports. What a
-student sees of a case is `grader.results.learner_view`'s rule: a visible case whole (`visible`), a hidden one
-without values and a private one by name and status only, both `after_published` (Gradescope's `hidden` is for
-tests that carry no points). The zip is the same bytes for the same sources.
+Each case is a test worth a share of the challenge's points (track.yaml's `points`, 1 unless set; `shares`), so a
+challenge's score is its points times the share of its cases passed, as in the LMS imports. A challenge whose hand-in
+could not be taken (no file, two candidates, a link, not UTF-8, too large) is one failing test worth its points, which
+says why and what the submission holds. What a student sees of a case is `grader.results.learner_view`'s rule: a
+visible case whole (`visible`), a hidden one without values and a private one by name and status only, both
+`after_published` (Gradescope's `hidden` is for tests that carry no points). The zip is the same bytes for the same
+sources.
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ import json
 import sys
 import tomllib
 import zipfile
+from decimal import Decimal
 from pathlib import Path
 
-from grader.results import RunResult, failed_submission, learner_view
+from grader.results import RunResult, learner_view
 
 from .cache import BuildCache
-from .classroom.intake import read_hand_in
+from .classroom.intake import read_submission
 from .errors import LoopcraftError
 from .exercises import Exercise, Track, load_course
 from .grading import Grader, Runners
@@ -128,30 +132,57 @@ def case_text(view: dict) -> str:
     return "\n".join(out)
 
 
-def results(graded: list[tuple[Exercise, float, RunResult]]) -> dict:
-    """results.json: a test per case, worth the challenge's points shared among its cases."""
-    tests, score, summary = [], 0.0, []
+def shares(points: float, count: int) -> list[float]:
+    """`points` shared among `count` cases in whole millionths that add up to `points` exactly as decimals (the text
+    results.json holds), the first ones a millionth more where they do not divide evenly (largest remainder: each is
+    within a millionth of points / count). Rounded shares did not add up: 1 point over 17 cases, 0.058824 each, made
+    tests worth 1.000008. Points past their sixth decimal are rounded to it."""
+    whole, extra = divmod(round(Decimal(repr(points)) * 1_000_000), count)
+    return [(whole + (i < extra)) / 1_000_000 for i in range(count)]
+
+
+def results(graded: list[tuple[Exercise, float, RunResult | str]]) -> dict:
+    """results.json: per challenge (its exercise, points, and verdict, or why the hand-in could not be taken), a test
+    per case worth its share of the points, or one failing test worth all of them.
+
+    Gradescope Autograder Specifications (gradescope-autograders.readthedocs.io/en/latest/specs/, "Output format"):
+    the top-level `score` is "optional, but required if not on each test case", and each test has its `score`,
+    `max_score`, `status`, `visibility` and `output`. Both are written here, so they must agree: the score is the sum
+    of the tests' scores, as decimals, and the maxima add up to the assignment's points."""
+    tests, summary = [], []
     for ex, points, result in graded:
+        if isinstance(result, str):
+            tests.append(
+                {
+                    "name": f"{ex.title}: your submission could not be graded",
+                    "score": 0.0,
+                    "max_score": shares(points, 1)[0],
+                    "status": "failed",
+                    "output": lines(result),
+                    "visibility": "visible",
+                }
+            )
+            summary.append(f"{ex.title}: your submission could not be graded. {lines(result)}")
+            continue
         doc = result.to_dict()
-        worth = points / len(doc["tests"]) if doc["tests"] else 0.0
         passed = 0
-        for case in doc["tests"]:
+        for case, worth in zip(doc["tests"], shares(points, len(doc["tests"])), strict=True):
             view = learner_view(case)
             passed += view["status"] == "pass"
             tests.append(
                 {
                     "name": view["name"] if len(graded) == 1 else f"{ex.title}: {view['name']}",
-                    "score": round(worth if view["status"] == "pass" else 0.0, 6),
-                    "max_score": round(worth, 6),
+                    "score": worth if view["status"] == "pass" else 0.0,
+                    "max_score": worth,
                     "status": "passed" if view["status"] == "pass" else "failed",
                     "output": case_text(view),
                     "visibility": "after_published" if view.get("hidden") else "visible",
                 }
             )
-        score += points * passed / len(doc["tests"]) if doc["tests"] else 0.0
         line = f"{ex.title}: {passed} of {len(doc['tests'])} cases pass"
         summary.append(line + (f". {lines(doc['message'])}" if doc.get("message") else ""))
-    return {"score": round(score, 6), "output": "\n".join(summary), "stdout_visibility": "hidden", "tests": tests}
+    score = float(sum(Decimal(repr(test["score"])) for test in tests))
+    return {"score": score, "output": "\n".join(summary), "stdout_visibility": "hidden", "tests": tests}
 
 
 def run(project: Project, root: Path, runners: Runners | None = None) -> int:
@@ -159,17 +190,13 @@ def run(project: Project, root: Path, runners: Runners | None = None) -> int:
     runner of its own or one lent by `runners` (the tests')."""
     chosen = _challenges(project)
     exercises = [ex for _, ex in chosen]
-    learner = read_hand_in(root / "submission", exercises, exercises[0].slug if len(exercises) == 1 else None)
+    challenge = exercises[0].slug if len(exercises) == 1 else None
+    learner = read_submission(root / "submission", exercises, challenge)
     graded = []
     with Grader(project, runners) as grader:
         for track, ex in chosen:
-            source = learner.sources.get(ex.slug)
-            absent = "No Python file (.py) in your submission." if len(chosen) == 1 else f"No {ex.slug}.py in it."
-            problem = learner.error or (source.error if source else absent)
-            if source is not None and source.error is None and learner.error is None:
-                result = grader.grade(ex, source.text)
-            else:
-                result = failed_submission(ex.cases, problem)
+            problem = learner.error or learner.sources[ex.slug].error
+            result = problem or grader.grade(ex, learner.sources[ex.slug].text)
             graded.append((ex, track.points_of(ex.slug), result))
     for failure in grader.failures:
         print(f"a submission stopped the runner twice; it said: {failure[:2000]}", file=sys.stderr)

@@ -13,17 +13,21 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from decimal import Decimal
 from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grader.canonical import canonical_json
 from grader.judge import judge_run
 from grader.results import CASE_CHARS, PRIVATE_NOTE, SUBMISSION_CHARS, value_outcome
 from loopcraft import gradescope
+from loopcraft.classroom.intake import read_submission
 from loopcraft.exercises import find_exercise
-from loopcraft.gradescope import requirements, results
+from loopcraft.gradescope import requirements, results, shares
 from loopcraft.grading import judged_case
 from loopcraft.project import Project
 from tests.helpers import ROOT, course_copy
@@ -98,7 +102,23 @@ def grade_here(root: Path, runners) -> dict:
 def results_json(root: Path) -> dict:
     doc = json.loads((root / "results" / "results.json").read_text())
     jsonschema.validate(doc, SCHEMA)
+    # What Gradescope reads is results.json's decimal text: the score is the tests' total, to the last digit.
+    assert decimal_sum(doc["score"]) == decimal_sum(*(test["score"] for test in doc["tests"]))
     return doc
+
+
+def decimal_sum(*numbers: float) -> Decimal:
+    """The sum of `numbers` as written in JSON (a float's repr), without a float's rounding."""
+    return sum((Decimal(repr(number)) for number in numbers), Decimal(0))
+
+
+def could_not_be_graded(doc: dict, ex, points: float) -> dict:
+    """The one test a challenge whose hand-in could not be taken gets: failing, worth its points, no case's values."""
+    [test] = [test for test in doc["tests"] if test["name"].startswith(f"{ex.title}: ")]
+    assert test["name"] == f"{ex.title}: your submission could not be graded"
+    assert (test["status"], test["score"], test["max_score"], test["visibility"]) == ("failed", 0, points, "visible")
+    assert "Expected:" not in test["output"] and "null" not in test["output"]
+    return test
 
 
 def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_site(course, limit_zip, tmp_path):
@@ -133,6 +153,7 @@ def test_run_autograder_writes_a_test_per_case_each_visible_when_the_case_may_be
     tests = doc["tests"]
     assert [t["name"] for t in tests] == [c.name for c in cases]
     worth = 2 / len(cases)  # track.yaml: points 2
+    assert decimal_sum(*(t["max_score"] for t in tests)) == 2
     passed = [t for t in tests if t["status"] == "passed"]
     assert 0 < len(passed) < len(tests)
     assert all(t["max_score"] == pytest.approx(worth, abs=1e-6) for t in tests)
@@ -157,19 +178,110 @@ def test_several_challenges_are_one_test_per_case_each_and_a_missing_file_scores
     shutil.copy(CHALLENGE / "solution.py", root / "submission" / f"{LIMIT}.py")
     doc = grade_here(root, runners)
     limit, dispatch = (find_exercise(course, slug) for slug in (LIMIT, DISPATCH))
-    assert len(doc["tests"]) == len(limit.cases) + len(dispatch.cases)
+    assert len(doc["tests"]) == len(limit.cases) + 1
     assert doc["tests"][0]["name"] == f"{limit.title}: {limit.cases[0].name}"
-    assert doc["score"] == pytest.approx(2)  # all of the first's 2 points, nothing of the second's 1
-    missing = doc["tests"][len(limit.cases) :]
-    assert {t["status"] for t in missing} == {"failed"} and {t["score"] for t in missing} == {0}
-    assert all(f"No {DISPATCH}.py in it." in t["output"] for t in missing if t["visibility"] == "visible")
+    assert doc["score"] == 2  # all of the first's 2 points, nothing of the second's 1
+    assert decimal_sum(*(t["max_score"] for t in doc["tests"])) == 3
+    missing = could_not_be_graded(doc, dispatch, 1)
+    assert missing["output"].startswith(f"No {DISPATCH}.py found")
+    assert missing["output"].endswith(f"Your submission holds: {LIMIT}.py")
 
 
-def test_an_empty_submission_scores_nothing_and_says_why(limit_zip, tmp_path, runners):
+def test_an_empty_submission_scores_nothing_and_says_why(course, limit_zip, tmp_path, runners):
     root = gradescope_root(limit_zip, tmp_path / "autograder")
     doc = grade_here(root, runners)
-    assert doc["score"] == 0 and {t["status"] for t in doc["tests"]} == {"failed"}
-    assert "No Python file (.py) in your submission." in doc["output"]
+    assert doc["score"] == 0 and len(doc["tests"]) == 1
+    test = could_not_be_graded(doc, find_exercise(course, LIMIT), 2)
+    assert test["output"].startswith("No .py file found") and test["output"].endswith("holds no files")
+    assert test["output"] in doc["output"]
+
+
+def test_a_py_file_in_a_nested_folder_is_graded(limit_zip, tmp_path, runners):
+    # Gradescope keeps the folders of a zip or a GitHub upload; a Mac's zip adds __MACOSX/, a repository .git/.
+    root = gradescope_root(limit_zip, tmp_path / "autograder")
+    nested = root / "submission" / "hw3" / "src"
+    nested.mkdir(parents=True)
+    shutil.copy(CHALLENGE / "solution.py", nested / "my_solution.py")
+    for hidden in ("__MACOSX/hw3/src/._my_solution.py", ".git/hooks/pre-commit.py"):
+        (root / "submission" / hidden).parent.mkdir(parents=True)
+        (root / "submission" / hidden).write_bytes(b"\xff not a solution")
+    doc = grade_here(root, runners)
+    assert {t["status"] for t in doc["tests"]} == {"passed"} and doc["score"] == 2
+
+
+def test_two_py_files_in_different_folders_give_one_explanatory_failing_test(course, limit_zip, tmp_path, runners):
+    root = gradescope_root(limit_zip, tmp_path / "autograder")
+    for path, source in (("a/one.py", "solution.py"), ("b/c/two.py", "wrong/no_reset.py")):
+        (root / "submission" / path).parent.mkdir(parents=True)
+        shutil.copy(CHALLENGE / source, root / "submission" / path)
+    doc = grade_here(root, runners)
+    assert doc["score"] == 0 and len(doc["tests"]) == 1
+    test = could_not_be_graded(doc, find_exercise(course, LIMIT), 2)
+    assert "2 files could be the solution" in test["output"] and "hand in one" in test["output"]
+    assert test["output"].endswith("Your submission holds: a/one.py, b/c/two.py")
+
+
+def test_a_link_named_solution_py_inside_a_folder_is_refused_not_followed(course, limit_zip, tmp_path, runners):
+    root = gradescope_root(limit_zip, tmp_path / "autograder")
+    (root / "submission" / "sub").mkdir()
+    (root / "submission" / "sub" / "solution.py").symlink_to(CHALLENGE / "solution.py")  # it would pass
+    (root / "submission" / "lib").symlink_to(CHALLENGE)  # a folder with a solution.py in it: not entered
+    doc = grade_here(root, runners)
+    assert doc["score"] == 0 and len(doc["tests"]) == 1
+    test = could_not_be_graded(doc, find_exercise(course, LIMIT), 2)
+    assert test["output"].startswith("sub/solution.py: a link; it was not followed")
+
+
+def test_a_file_that_is_not_utf8_gives_one_failing_test_that_says_so(course, limit_zip, tmp_path, runners):
+    root = gradescope_root(limit_zip, tmp_path / "autograder")
+    (root / "submission" / "hw").mkdir()
+    (root / "submission" / "hw" / "solution.py").write_bytes(b"def f():\n    return 'caf\xe9'\n")  # Latin-1
+    doc = grade_here(root, runners)
+    assert doc["score"] == 0 and len(doc["tests"]) == 1
+    test = could_not_be_graded(doc, find_exercise(course, LIMIT), 2)
+    assert test["output"].startswith("hw/solution.py: not UTF-8 text (byte 0xe9 at offset 24)")
+
+
+def test_the_walk_of_a_submission_is_bounded_and_opens_no_fifo(tmp_path):
+    ex = find_exercise(ROOT, LIMIT)
+    submission = tmp_path / "submission"
+    deep = submission.joinpath(*"abcdefghi")  # nine folders deep
+    deep.mkdir(parents=True)
+    (deep / "solution.py").write_text("def f(): pass\n")
+    os.mkfifo(submission / "a" / "solution.py")  # refused by its type, never opened
+    learner = read_submission(submission, [ex], LIMIT)
+    assert learner.sources[LIMIT].error == (
+        "a/solution.py: not a regular file; only regular files are read. "
+        "Your submission holds: a/b/c/d/e/f/g/h/i/ (not looked in: over 8 folders deep), a/solution.py"
+    )
+    assert "a/b/c/d/e/f/g/h/i/solution.py" in read_submission(submission, [ex], LIMIT, depth=9).sources[LIMIT].error
+    for name in range(1_991):  # with the 9 folders and the FIFO looked at: 2,001 entries
+        (submission / f"{name}.txt").touch()
+    assert read_submission(submission, [ex], LIMIT).error == (
+        "submission/: over 2,000 files and folders; hand in only your solution"
+    )
+
+
+def test_the_maxima_add_up_to_the_points_exactly_and_the_score_to_the_tests_scores():
+    limit, dispatch = find_exercise(ROOT, LIMIT), find_exercise(ROOT, DISPATCH)
+    outcomes = [value_outcome(canonical_json(c.expected if i % 3 else None)) for i, c in enumerate(limit.cases)]
+    result = judge_run([judged_case(c) for c in limit.cases], outcomes, limit.time_limit_seconds)
+    doc = results([(limit, 1.0, result), (dispatch, 0.35, "No dispatch-registry.py found")])
+    jsonschema.validate(doc, SCHEMA)
+    assert len(limit.cases) == 19 and len(doc["tests"]) == 20
+    assert decimal_sum(*(t["max_score"] for t in doc["tests"])) == Decimal("1.35")
+    passed = [t for t in doc["tests"] if t["status"] == "passed"]
+    assert 0 < len(passed) < 19 and decimal_sum(doc["score"]) == decimal_sum(*(t["score"] for t in passed))
+
+
+@given(
+    points=st.decimals(min_value="0.5", max_value=100, places=2, allow_nan=False, allow_infinity=False),
+    count=st.integers(min_value=1, max_value=60),
+)
+def test_shares_add_up_to_the_points_exactly_each_within_a_millionth_of_an_even_share(points, count):
+    got = shares(float(points), count)
+    assert len(got) == count and decimal_sum(*got) == points
+    assert all(abs(share - float(points) / count) <= 1e-6 for share in got)
 
 
 def test_what_a_student_s_code_returns_reaches_results_json_bounded_and_writable():

@@ -306,17 +306,117 @@ def read_folder(folder: Path, exercises: list[Exercise], challenge: str | None =
     return distinct(learners)
 
 
-def read_hand_in(folder: Path, exercises: list[Exercise], challenge: str | None = None) -> Learner:
-    """One learner's folder, read as a class's learner folder is (Gradescope's submission/)."""
-    folder = Path(folder).resolve()
+_NO_LINK_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith(".") or name == "__MACOSX"
+
+
+def walk(
+    top_fd: int, *, depth: int, most: int, what: str, hidden: Callable[[str], bool] = _hidden
+) -> list[tuple[tuple[bytes, ...], int]]:
+    """Every file and folder below the folder open as `top_fd`, in order, as (its path's names, lstat's mode): never
+    following a link, not looking in a folder more than `depth` deep, leaving the `hidden` ones alone (by default
+    .git and the like, and __MACOSX, a Mac zip's copies of its files' metadata); Refused past `most` (counted as
+    listed: a huge folder costs no more)."""
+    found: list[tuple[tuple[bytes, ...], int]] = []
+    listed = 0
+
+    def visit(fd: int, path: tuple[bytes, ...]) -> None:
+        nonlocal listed
+        entries = []
+        with os.scandir(fd) as listing:
+            for entry in listing:
+                if hidden(entry.name):
+                    continue
+                listed += 1
+                if listed > most:
+                    raise Refused(f"{what}: over {most:,} files and folders")
+                entries.append((os.fsencode(entry.name), entry.stat(follow_symlinks=False).st_mode))
+        for raw, mode in sorted(entries):
+            found.append(((*path, raw), mode))
+            if stat.S_ISDIR(mode) and len(path) < depth:
+                try:
+                    inner = os.open(raw, _NO_LINK_FOLDER, dir_fd=fd)
+                except OSError:
+                    continue  # gone or swapped meanwhile: nothing in it is read
+                try:
+                    visit(inner, (*path, raw))
+                finally:
+                    os.close(inner)
+
+    visit(top_fd, ())
+    return found
+
+
+def read_beneath(top_fd: int, path: tuple[bytes, ...], origin: str, cap: int) -> bytes:
+    """The regular file at `path` below the folder open as `top_fd`, every folder on the way opened again without
+    following a link (one swapped for a link since the walk is refused), at most `cap` bytes."""
+    fds = [top_fd]
     try:
-        top_fd = os.open(folder.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        for part in path[:-1]:
+            fds.append(os.open(part, _NO_LINK_FOLDER, dir_fd=fds[-1]))
+        return read_regular(fds[-1], os.fsdecode(path[-1]), origin, cap)
     except OSError as exc:
-        raise LoopcraftError(f"{folder.parent}: cannot be read ({exc.strerror})") from None
+        raise Refused(f"{origin}: could not be opened ({exc.strerror})") from None
+    finally:
+        for fd in fds[1:]:
+            os.close(fd)
+
+
+def read_submission(
+    folder: Path, exercises: list[Exercise], challenge: str | None = None, *, depth: int = 8, most: int = 2_000
+) -> Learner:
+    """One learner's files wherever they lie in `folder` (Gradescope's submission/, which keeps the folders of a zip
+    or a GitHub upload), taken by `take`'s rules, with a source for every challenge: its text, or why there is none
+    and what the folder holds. The walk is `walk`'s: bounded by `depth` and `most` (past which the hand-in is
+    refused whole), links never followed, a FIFO or a device refused, never opened."""
+    folder = Path(folder)
+    learner = Learner(id=folder.name, name=folder.name, origin=f"{folder.name}/")
+    files: list[HandedIn] = []
+    found: list[str] = []  # printable paths, to tell the learner what was found
     try:
-        return _learner_folder(top_fd, os.fsencode(folder.name), exercises, challenge)
+        top_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise LoopcraftError(f"{folder}: cannot be read ({exc.strerror})") from None
+    try:
+        for path, mode in walk(top_fd, depth=depth, most=most, what=learner.origin):
+            shown = "/".join(name_from_bytes(raw) for raw in path)
+            if stat.S_ISDIR(mode):
+                if len(path) > depth:
+                    found.append(f"{shown}/ (not looked in: over {depth} folders deep)")
+                continue
+            refused = None
+            if stat.S_ISLNK(mode):
+                refused = f"{shown}: a link; it was not followed"
+            elif not stat.S_ISREG(mode):
+                refused = f"{shown}: not a regular file; only regular files are read"
+            reader = None if refused else partial(read_beneath, top_fd, path, shown)
+            files.append(HandedIn(name_from_bytes(path[-1]), shown, reader, refused=refused))
+            found.append(shown)
+        take(learner, files, exercises, challenge)
+    except Refused as exc:
+        learner.error = f"{exc}; hand in only your solution"
+        return learner
+    except OSError as exc:  # a folder that could not be listed or opened: swapped meanwhile, say
+        learner.error = f"{learner.origin}: could not be read ({exc.strerror})"
+        return learner
     finally:
         os.close(top_fd)
+    holds = f"Your submission holds: {_listed(found, most=10)}" if found else "Your submission holds no files"
+    if learner.error:
+        learner.error = f"{learner.error}. {holds}"
+        return learner
+    for ex in exercises:
+        source = learner.sources.get(ex.slug)
+        if source is None:
+            what = ".py file" if challenge else f"{ex.slug}.py"
+            error = f"No {what} found, nor a progress file holding this challenge's code. {holds}"
+            learner.sources[ex.slug] = Source(learner.origin, error=error)
+        elif source.error is not None:
+            learner.sources[ex.slug] = Source(source.origin, error=f"{source.error}. {holds}")
+    return learner
 
 
 def distinct(learners: Iterable[Learner], strays: Iterable[Learner] = ()) -> list[Learner]:
