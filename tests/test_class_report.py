@@ -21,14 +21,16 @@ from hypothesis import strategies as st
 from markupsafe import escape
 
 from grader.canonical import canonical_json
-from grader.results import PRIVATE_NOTE, learner_view
-from loopcraft.classroom import course_exercises, report, similar
-from loopcraft.classroom.pages import page_name
+from grader.judge import judge_run
+from grader.results import PRIVATE_NOTE, error_outcome, failed_submission, learner_view, value_outcome
+from loopcraft.classroom import course_exercises, gradebook, report, similar, write_outputs
+from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.store import VerdictStore
+from loopcraft.grading import judged_case
 from loopcraft.project import Project
 from loopcraft.render import py_repr
 from tests.class_fixture import DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
-from tests.helpers import ROOT
+from tests.helpers import ROOT, feedback_page
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +85,11 @@ def book(out: Path) -> dict:
     return json.loads((out / "gradebook.json").read_text(encoding="utf-8"))
 
 
+def ran(result: dict) -> bool:
+    """As the report's text says: a submission ran unless its verdict is an error with every case an error."""
+    return not (result["status"] == "error" and all(t["status"] == "error" for t in result["tests"]))
+
+
 def test_the_class_at_a_glance_and_each_challenge_count_the_verdicts(klass):
     page = read(klass / "report" / "index.html")
     doc, verdicts = book(klass), records(klass)
@@ -106,9 +113,13 @@ def test_the_class_at_a_glance_and_each_challenge_count_the_verdicts(klass):
 
 
 def kelley(verdicts: dict, doc: dict, slug: str, case: str) -> float:
-    """The upper-lower discrimination index, as the report's text defines it, recounted."""
+    """The upper-lower discrimination index, as the report's text defines it, recounted: over the learners whose
+    submission ran."""
     total = {row["learner"]: sum(c["passed"] for c in row["challenges"].values()) for row in doc["learners"]}
-    takers = sorted((learner for learner, s in verdicts if s == slug), key=lambda learner: (-total[learner], learner))
+    takers = sorted(
+        (learner for (learner, s), r in verdicts.items() if s == slug and ran(r["result"])),
+        key=lambda learner: (-total[learner], learner),
+    )
     n = max(1, round(0.27 * len(takers)))
 
     def facility(group):
@@ -131,7 +142,7 @@ def test_each_case_has_its_facility_and_discrimination_from_the_verdicts(klass):
     spread = set()
     for stat in stats:
         slug, case = stat["data-challenge"], stat["data-case"]
-        tests = [t for (_, s), r in verdicts.items() if s == slug for t in r["result"]["tests"] if t["name"] == case]
+        tests = [t for r in ran_verdicts(verdicts, slug) for t in r["result"]["tests"] if t["name"] == case]
         assert int(stat["data-attempted"]) == len(tests)
         assert int(stat["data-passed"]) == sum(t["status"] == "pass" for t in tests)
         expected = kelley(verdicts, doc, slug, case)
@@ -139,6 +150,73 @@ def test_each_case_has_its_facility_and_discrimination_from_the_verdicts(klass):
         assert math.isclose(float(stat["data-discrimination"]), expected, abs_tol=0.0051), (slug, case)
         spread.add(stat["data-discrimination"])
     assert len(spread) > 3, "the class tells cases apart"
+
+
+def ran_verdicts(verdicts: dict, slug: str) -> list[dict]:
+    return [r for (_, s), r in verdicts.items() if s == slug and ran(r["result"])]
+
+
+def test_submissions_that_never_ran_are_left_out_of_the_item_analysis_and_counted(klass):
+    page = read(klass / "report" / "index.html")
+    verdicts = records(klass)
+    left_out = {e["data-challenge"]: int(e["data-count"]) for e in page.testid("left-out")}
+    expected = {}
+    for (_, slug), r in verdicts.items():
+        if not ran(r["result"]):
+            expected[slug] = expected.get(slug, 0) + 1
+    assert left_out == expected and set(expected) == {LIMIT, DISPATCH}, "the class has code that does not load"
+    html = (klass / "report" / "index.html").read_text(encoding="utf-8")
+    assert f"{left_out[LIMIT]} submissions left out: the code could not be run" in html
+
+
+def test_code_that_never_ran_does_not_make_every_case_discriminate(tmp_path):
+    """A one-challenge class: six learners whose code ran, passing their first 19, 15, 11, 7, 3 and 1 cases, and
+    four whose code never did (two files refused, two that do not load). Ranked with them, the four are the
+    bottom 27% on every case, and a case every runner passes scored +1.00."""
+    ex = next(ex for ex in course_exercises(Project()) if ex.slug == LIMIT)
+    judged = [judged_case(c) for c in ex.cases]
+    store = VerdictStore(tmp_path)
+    rows = []
+
+    def hand_in(name: str, result: dict) -> None:
+        learner = Learner(id=name, name=name, origin=f"{name}/")
+        learner.sources[LIMIT] = Source(f"{name}/{LIMIT}.py", f"# {name}\n")
+        store.put(learner, LIMIT, learner.sources[LIMIT], "0" * 64, result)
+        rows.append(gradebook.row(learner, {LIMIT: len(ex.cases)}, store))
+
+    strengths = [19, 15, 11, 7, 3, 1]
+    for i, k in enumerate(strengths):
+        outcomes = [value_outcome(c["expected_json"] if j < k else '"wrong"') for j, c in enumerate(judged)]
+        hand_in(f"ran-{i}", judge_run(judged, outcomes, ex.time_limit_seconds).to_dict(hidden_actual=True))
+    for i in range(2):
+        hand_in(f"refused-{i}", failed_submission(ex.cases, "The file is not Python text.").to_dict())
+        loads = [error_outcome("SyntaxError: '(' was never closed", "load") for _ in judged]
+        hand_in(f"syntax-{i}", judge_run(judged, loads, ex.time_limit_seconds).to_dict(hidden_actual=True))
+    rows.append(gradebook.row(Learner(id="absent", name="absent", origin="absent/"), {LIMIT: len(ex.cases)}, store))
+    doc = gradebook.book([LIMIT], rows)
+    write_outputs(tmp_path, doc, store, [ex])
+
+    page = read(tmp_path / "report" / "index.html")
+    html = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    [stat] = page.testid("challenge-stat")  # the per-challenge counts stay over every submission
+    assert (stat["data-submitted"], stat["data-passed"], stat["data-errors"]) == ("10", "1", "4")
+    [left_out] = page.testid("left-out")
+    assert left_out["data-count"] == "4"
+    assert "4 submissions left out: the code could not be run</strong>" in html and "of the 6 that ran" in html
+    stats = {e["data-case"]: e for e in page.testid("case-stat")}
+    assert {e["data-attempted"] for e in stats.values()} == {"6"}
+    first, second = (c.name for c in ex.cases[:2])
+    # Every learner whose code ran passes the first case: it tells no one apart.
+    assert (stats[first]["data-passed"], stats[first]["data-discrimination"]) == ("6", "+0.00")
+    assert stats[second]["data-discrimination"] == "+0.50"  # the bottom two (3 and 1 cases): one passes it
+    verdicts = records(tmp_path)
+    for name, stat in stats.items():
+        assert math.isclose(float(stat["data-discrimination"]), kelley(verdicts, doc, LIMIT, name), abs_tol=0.0051)
+    # A one-challenge course: its chart is of cases passed, 0 to all 19, every learner counted.
+    assert f"Cases of {escape(ex.title)} passed per learner" in html
+    bars = {int(e["data-passed"]): int(e["data-learners"]) for e in page.elements if "data-learners" in e}
+    assert bars == {k: strengths.count(k) + 5 * (k == 0) for k in range(len(ex.cases) + 1)}
+    assert json.loads(page.scripts["report-data"])["distribution"]["unit"] == "cases"
 
 
 def test_common_wrong_answers_are_the_values_failing_learners_returned_grouped(klass):
@@ -151,7 +229,7 @@ def test_common_wrong_answers_are_the_values_failing_learners_returned_grouped(k
         by_case.setdefault((item["data-challenge"], item["data-case"]), []).append(item)
     hidden_seen = False
     for (slug, case), items in by_case.items():
-        tests = [t for (_, s), r in verdicts.items() if s == slug for t in r["result"]["tests"] if t["name"] == case]
+        tests = [t for r in ran_verdicts(verdicts, slug) for t in r["result"]["tests"] if t["name"] == case]
         values = Counter(canonical_json(t["actual"]) for t in tests if t["status"] == "fail" and "actual" in t)
         errors = Counter(
             t["message"].strip().splitlines()[-1] for t in tests if t["status"] == "error" and not t.get("private")
@@ -164,7 +242,7 @@ def test_common_wrong_answers_are_the_values_failing_learners_returned_grouped(k
     # The most common one is shown as Python writes it.
     html = (klass / "report" / "index.html").read_text(encoding="utf-8")
     slug, case = next(iter(by_case))
-    tests = [t for (_, s), r in verdicts.items() if s == slug for t in r["result"]["tests"] if t["name"] == case]
+    tests = [t for r in ran_verdicts(verdicts, slug) for t in r["result"]["tests"] if t["name"] == case]
     wrong = Counter(canonical_json(t["actual"]) for t in tests if t["status"] == "fail" and "actual" in t)
     if wrong:
         top = py_repr(json.loads(wrong.most_common(1)[0][0]))
@@ -235,9 +313,9 @@ def page_data(path: Path) -> dict:
 def test_every_learner_has_a_feedback_page_with_each_case_as_learner_view_cuts_it(klass):
     doc, verdicts = book(klass), records(klass)
     pages = sorted(p.name for p in (klass / "feedback").glob("*.html"))
-    assert pages == sorted(page_name(row["learner"]) for row in doc["learners"])
+    assert pages == sorted(feedback_page(klass, row["learner"]).name for row in doc["learners"])
     for row in doc["learners"]:
-        data = page_data(klass / "feedback" / page_name(row["learner"]))
+        data = page_data(feedback_page(klass, row["learner"]))
         handed = [s for s in doc["challenges"] if (row["learner"], s) in verdicts]
         assert [c["slug"] for c in data["challenges"]] == handed
         for challenge in data["challenges"]:
@@ -270,7 +348,7 @@ def test_no_feedback_page_holds_a_hidden_expected_value_or_anything_of_a_private
     doc, verdicts = book(klass), records(klass)
     checked = 0
     for row in doc["learners"]:
-        html = (klass / "feedback" / page_name(row["learner"])).read_text(encoding="utf-8")
+        html = feedback_page(klass, row["learner"]).read_text(encoding="utf-8")
         text = html.replace("\\u003c", "<").replace("\\u003e", ">").replace("\\u0026", "&")
         for slug in doc["challenges"]:
             visible = set()
@@ -316,19 +394,19 @@ def test_no_feedback_page_holds_a_hidden_expected_value_or_anything_of_a_private
 def test_names_reach_pages_as_text(klass):
     doc = book(klass)
     assert HOSTILE in {row["learner"] for row in doc["learners"]}
-    for path in [klass / "feedback" / page_name(HOSTILE), klass / "report" / "index.html"]:
+    for path in [feedback_page(klass, HOSTILE), klass / "report" / "index.html"]:
         html = path.read_text(encoding="utf-8")
         assert "<script><" not in html and 'alert("name")' not in html
         assert html.count("</script>") == len(re.findall(r"<script[ >]", html))
-    title = re.search(r"<title>(.*?)</title>", (klass / "feedback" / page_name(HOSTILE)).read_text()).group(1)
+    title = re.search(r"<title>(.*?)</title>", feedback_page(klass, HOSTILE).read_text()).group(1)
     assert title.startswith("Feedback for &lt;/script&gt;&lt;script&gt;alert(&#34;name&#34;)")
     assert "\\u202e" in title
 
 
 def test_a_learner_whose_hand_in_was_refused_is_told_why(klass):
-    html = (klass / "feedback" / page_name("refused")).read_text(encoding="utf-8")
+    html = feedback_page(klass, "refused").read_text(encoding="utf-8")
     assert 'data-testid="hand-in-error"' in html and "refused.json: not a progress file" in html
-    assert page_data(klass / "feedback" / page_name("refused")) == {"challenges": []}
+    assert page_data(feedback_page(klass, "refused")) == {"challenges": []}
 
 
 def test_outputs_are_the_same_bytes_in_another_process(klass, tmp_path):

@@ -20,14 +20,26 @@ function draw(figure, chart) {
   figure.replaceChildren(svg);
 }
 
+// Whole numbers only, about five of them: a count of learners has no halves ("3, 3, 2, 2" was a class of three).
+function wholeTicks(bars) {
+  const most = Math.max(1, ...bars.map((bar) => bar.learners));
+  const step = Math.ceil(most / 5);
+  return Array.from({ length: Math.floor(most / step) + 1 }, (_, i) => i * step);
+}
+
+// Learners by challenges passed; of a one-challenge course, by cases passed of it (report.py's distribution).
 function distribution(width) {
+  const { bars, unit } = data.distribution;
+  // A label every few bars where they would run into each other (a case count on a phone): 24 px or more apart.
+  const every = Math.ceil((24 * bars.length) / (width - 68));
+  const ticks = bars.map((bar) => bar.passed).filter((passed) => passed % every === 0);
   return plot({
     width,
     height: 220,
     marginLeft: 48,
-    x: { label: "challenges passed", tickFormat: "d", type: "band" },
-    y: { label: "learners", grid: true, tickFormat: "d" },
-    marks: [barY(data.distribution, { x: "passed", y: "learners", fill: "currentColor" }), ruleY([0])],
+    x: { label: `${unit} passed`, tickFormat: "d", type: "band", ticks },
+    y: { label: "learners", grid: true, tickFormat: "d", ticks: wholeTicks(bars) },
+    marks: [barY(bars, { x: "passed", y: "learners", fill: "currentColor" }), ruleY([0])],
   });
 }
 

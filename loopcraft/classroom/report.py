@@ -3,17 +3,19 @@ learners), made in the same pass over the store as the feedback pages (`write_cl
 
 What it counts, from the gradebook's rows and the verdicts alone (tests/test_class_report.py recounts each):
 - the class: learners, hand-ins refused whole, submissions (verdicts), and how many learners passed 0, 1, ...
-  challenges;
+  challenges (of a one-challenge course, 0, 1, ... of its cases);
 - per challenge, of its submissions: passed, errors (the code could not be run: a load error or a refused file),
   with a timeout (a case or more stopped at the time limit), and the median of cases passed;
-- per case (item analysis): facility = passed / attempted, attempted being the learners who submitted the challenge;
+- per case (item analysis), over the submissions that ran (`ran`: a submission whose code never got past loading
+  says nothing of any case, and would put its learner among the weakest on every case; how many are left out is
+  shown): facility = passed / attempted, attempted being the learners whose submission of the challenge ran;
   discrimination = the upper-lower index (Kelley's D): the facility among the top 27% of those learners minus that
   among the bottom 27%, ranked by cases passed over the whole course (ties broken by learner id; 27% rounded, at
   least one learner a group); none below two learners;
 - per case, its expected value (from the course; a private case is its name and status here as everywhere), and the
-  most common wrong answers: values returned by failing cases grouped by their canonical JSON (hidden
-  cases too: the store keeps what they returned; never private ones: the store keeps nothing of them), and errors
-  grouped by their last line;
+  most common wrong answers of the submissions that ran: values returned by failing cases grouped by their
+  canonical JSON (hidden cases too: the store keeps what they returned; never private ones: the store keeps nothing
+  of them), and errors grouped by their last line;
 - similar submissions per challenge (similar.py).
 """
 
@@ -34,7 +36,7 @@ from ..exercises import Exercise
 from ..printable import lines, one_line
 from ..render import py_repr
 from . import feedback, gradebook, similar
-from .pages import environment, page_name, script
+from .pages import environment, script
 from .store import VerdictStore, write_atomically
 
 UPPER_LOWER = 0.27
@@ -92,6 +94,14 @@ def _value_repr(value) -> str:
         return feedback.stored_json(value)
 
 
+def ran(result: dict) -> bool:
+    """Whether a submission's code ran: its verdict is not an error, or one of its cases has another status than
+    "error" (it returned a value or reached the time limit). One that did not run never got past loading: code that
+    does not load (judge.summarize) or a file refused or not gradable (grader/results.py's failed_submission), every
+    case an error of the same message."""
+    return result["status"] != "error" or any(t["status"] != "error" for t in result["tests"])
+
+
 @dataclass
 class ChallengeTally:
     slug: str
@@ -102,6 +112,7 @@ class ChallengeTally:
     passed: int = 0
     errors: int = 0
     timeouts: int = 0
+    left_out: int = 0  # of the item analysis: submissions that did not run (`ran`)
     cases_passed: list[int] = field(default_factory=list)
     passes: dict[str, set[str]] = field(default_factory=dict)  # learner -> names of the cases passed
     sources: dict[str, str] = field(default_factory=dict)
@@ -115,11 +126,14 @@ class ChallengeTally:
         self.errors += result["status"] == "error"
         self.timeouts += any(t["status"] == "timeout" for t in result["tests"])
         self.cases_passed.append(sum(t["status"] == "pass" for t in result["tests"]))
-        self.passes[learner] = {t["name"] for t in result["tests"] if t["status"] == "pass"}
-        for t in result["tests"]:
-            if t["name"] not in self.cases:
-                self.cases[t["name"]] = CaseTally(t["name"], bool(t.get("hidden")), bool(t.get("private")), None)
-            self.cases[t["name"]].add(t)
+        if ran(result):
+            self.passes[learner] = {t["name"] for t in result["tests"] if t["status"] == "pass"}
+            for t in result["tests"]:
+                if t["name"] not in self.cases:
+                    self.cases[t["name"]] = CaseTally(t["name"], bool(t.get("hidden")), bool(t.get("private")), None)
+                self.cases[t["name"]].add(t)
+        else:
+            self.left_out += 1
         if verdict.get("source") is not None:
             self.sources[learner] = verdict["source"]
 
@@ -151,7 +165,11 @@ class Tally:
             {
                 "learner": row["learner"],
                 "id": one_line(row["learner"]),
-                "href": quote(page_name(row["learner"])),
+                "shown": one_line(row.get("name") or row["learner"]),
+                "lms_id": one_line(row.get("lms_id") or ""),
+                "points": gradebook.amount(row.get("score")),
+                "out_of": gradebook.amount(row.get("out_of")),
+                "href": quote(row["page"]),
                 "error": row["error"] is not None,
                 "notes": one_line("; ".join(row["notes"]))[:500],
                 "passed": sum(cells[s]["status"] == "pass" for s in self.slugs),
@@ -174,18 +192,26 @@ class Tally:
                     case.discrimination = (hits[0] - hits[1]) / n
             ch.pairs, ch.pair_count = similar.similar_pairs(ch.sources, ch.starter)
 
-    def distribution(self) -> list[dict]:
-        counts = [0] * (len(self.slugs) + 1)
+    def distribution(self) -> dict:
+        """How many learners passed 0, 1, ... challenges; of a one-challenge course (where that would be two bars
+        saying what its pass rate says), 0, 1, ... of its cases. Every learner is counted: one who did not hand it
+        in, or whose hand-in was refused, passed none."""
+        if len(self.slugs) == 1:
+            unit, key = "cases", "cases"
+            top = max([len(self.challenges[self.slugs[0]].cases), *(row["cases"] for row in self.learners)])
+        else:
+            unit, key, top = "challenges", "passed", len(self.slugs)
+        counts = [0] * (top + 1)
         for row in self.learners:
-            counts[row["passed"]] += 1
-        return [{"passed": k, "learners": n} for k, n in enumerate(counts)]
+            counts[row[key]] += 1
+        return {"unit": unit, "bars": [{"passed": k, "learners": n} for k, n in enumerate(counts)]}
 
 
 def _percent(x: float | None) -> str:
     return "–" if x is None else f"{round(100 * x)}%"
 
 
-def _pair_view(ch: ChallengeTally, pair: similar.Pair) -> dict:
+def _pair_view(ch: ChallengeTally, pair: similar.Pair, names: dict[str, str]) -> dict:
     def side(learner: str, other: str) -> list[tuple[str, bool]]:
         code = ch.sources[learner]
         parts = [
@@ -198,8 +224,8 @@ def _pair_view(ch: ChallengeTally, pair: similar.Pair) -> dict:
     return {
         "a": pair.a,
         "b": pair.b,
-        "a_shown": one_line(pair.a),
-        "b_shown": one_line(pair.b),
+        "a_shown": names.get(pair.a, one_line(pair.a)),
+        "b_shown": names.get(pair.b, one_line(pair.b)),
         "score": round(100 * pair.score),
         "shared": pair.shared,
         "a_code": side(pair.a, pair.b),
@@ -210,6 +236,7 @@ def _pair_view(ch: ChallengeTally, pair: similar.Pair) -> dict:
 def page(env: jinja2.Environment, tally: Tally) -> str:
     tally.finish()
     challenges = []
+    names = {row["learner"]: row["shown"] for row in tally.learners}
     for ch in tally.challenges.values():
         cases = [
             {
@@ -233,9 +260,11 @@ def page(env: jinja2.Environment, tally: Tally) -> str:
                 "pass_rate": _percent(ch.passed / ch.submitted if ch.submitted else None),
                 "errors": ch.errors,
                 "timeouts": ch.timeouts,
+                "ran": ch.submitted - ch.left_out,
+                "left_out": ch.left_out,
                 "median": "–" if ch.median_cases is None else f"{ch.median_cases:g}",
                 "cases": cases,
-                "pairs": [_pair_view(ch, p) for p in ch.pairs],
+                "pairs": [_pair_view(ch, p, names) for p in ch.pairs],
                 "more_pairs": ch.pair_count - len(ch.pairs),
                 "compared": len(ch.sources),
             }
@@ -270,8 +299,9 @@ def page(env: jinja2.Environment, tally: Tally) -> str:
 
 
 def write_class_pages(out: Path, doc: dict, store: VerdictStore, exercises: list[Exercise]) -> None:
-    """DIR/feedback/<learner>.html for every learner of the gradebook and DIR/report/index.html, from the gradebook's
-    rows and the store, each verdict read once; feedback pages of learners no longer in the gradebook are removed."""
+    """DIR/feedback/<page>.html for every learner of the gradebook and DIR/report/index.html, from the gradebook's
+    rows as people read them (`gradebook.shown`'s: names, points, the page's name) and the store, each verdict read
+    once; feedback pages of learners no longer in the gradebook are removed."""
     env = environment()
     course = {ex.slug: ex for ex in exercises}
     tally = Tally(doc, course)
@@ -284,7 +314,7 @@ def write_class_pages(out: Path, doc: dict, store: VerdictStore, exercises: list
                 if cell["status"] != gradebook.MISSING:
                     verdicts[slug] = store.read(row["learner"], slug)
         tally.add(row, verdicts)
-        name = page_name(row["learner"])
+        name = row["page"]
         write_atomically(out / "feedback" / name, feedback.page(env, row, verdicts, doc["challenges"], course, inputs))
         written.add(name)
     for old in (out / "feedback").glob("*.html"):
