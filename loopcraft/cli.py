@@ -3,7 +3,8 @@
     python -m grader EXERCISE SOLUTION.py|FOLDER [--json] [--private-details]
                                                              one challenge: a file, or a folder of files
     python -m grader class SUBMISSIONS/|SUBMISSIONS.zip --out DIR [--jobs N] [--shard K/N | --shards N]
-                     [--challenge SLUG] [--lms canvas|moodle --roster FILE]
+                     [--challenge SLUG] [--lms canvas|moodle --roster FILE [--assignment NAME] [--points N]
+                     [--missing blank|zero]]
                                                              a whole class: a folder per learner, SLUG.py each, or a
                                                              zip of that, or Canvas's or Moodle's download
     python -m grader merge DIR1 DIR2 ... --out DIR [--lms canvas|moodle --roster FILE]
@@ -12,7 +13,9 @@
 Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts come from loopcraft.grading, the one
 grading core. What a report shows of each case is grader/results.py's rule: a private case's name and status only
 (unless --private-details, the instructor's own copy), every part bounded. Exit codes: 0 every case passes (for
-`class` and `merge`: the gradebook is written), 1 any case fails, errs or times out, 2 bad input.
+`class` and `merge`: everything is written and every learner graded and, with --lms, matched), 1 any case fails,
+errs or times out, 2 bad input, 3 (`class`, `merge`) everything is written, but a learner or a file of the download
+was not graded, or a learner is not in the LMS's import: the run's last lines list each, with why.
 
 `main(argv, runners)` grades in runners lent by the caller (loopcraft.grading.Runners) instead of starting its own:
 a process that runs many commands (the tests) pays for a runner's start once.
@@ -29,7 +32,7 @@ from pathlib import Path
 from grader.results import RunResult, failed_submission
 
 from .classroom.intake import Source, read_solutions
-from .classroom.lms import LMSS
+from .classroom.lms import LMSS, MISSING
 from .errors import LoopcraftError
 from .exercises import Exercise, find_exercise
 from .grading import Grader, Runners
@@ -142,6 +145,16 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _points(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of points above 0")
+    return value
+
+
 def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of runners, 1 or more")
@@ -158,6 +171,25 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="the LMS's gradebook export (Canvas: Grades > Export; Moodle: the assignment's grading worksheet or "
         "the gradebook's plain text export), to match learners with",
+    )
+    parser.add_argument(
+        "--assignment",
+        metavar="NAME",
+        help="the roster's column to fill with the whole score (its title, with or without Canvas's ' (id)', or "
+        "the id); default: a column per challenge, named as the export names an assignment of its title",
+    )
+    parser.add_argument(
+        "--points",
+        type=_points,
+        metavar="N",
+        help="what the column is worth in the LMS (default: the export's Points Possible or Maximum Grade, else "
+        "the challenges' points)",
+    )
+    parser.add_argument(
+        "--missing",
+        choices=MISSING,
+        default="blank",
+        help="a roster learner with nothing handed in: blank, so the LMS keeps what it has (default), or zero",
     )
 
 

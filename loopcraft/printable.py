@@ -71,7 +71,8 @@ def csv_cell(text: str) -> str:
     """A cell a spreadsheet shows as text: one that it would read as a formula gets a leading `'` (OWASP's advice
     for CSV injection), and controls are escaped."""
     text = one_line(text) if isinstance(text, str) else text
-    if isinstance(text, str) and text.startswith(_FORMULA_START):
+    # A lone "-" is no formula (a spreadsheet shows it as it is), and Moodle's worksheet writes it for "never".
+    if isinstance(text, str) and text.startswith(_FORMULA_START) and text != "-":
         return "'" + text
     return text
 

@@ -188,3 +188,12 @@ def cases_of(slug: str, *, page: bool = True):
 
     cases = find_exercise(ROOT, slug).cases
     return [c for c in cases if not c.private] if page else cases
+
+
+def feedback_page(out: Path, learner: str) -> Path:
+    """The feedback page of `learner` in a class's OUT folder, as gradebook.csv names it."""
+    import csv
+
+    with (out / "gradebook.csv").open(encoding="utf-8", newline="") as f:
+        pages = {row["learner"]: row["feedback page"] for row in csv.DictReader(f)}
+    return out / "feedback" / pages[learner]

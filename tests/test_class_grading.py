@@ -81,7 +81,7 @@ def test_the_gradebook_has_a_row_per_learner_and_a_column_per_challenge(whole):
     assert got["dee"][DISPATCH]["status"] == "fail"
     assert {c["status"] for c in got["eve"].values()} == {"missing"}
     assert got["fay"][LIMIT]["status"] == "error" and got["fay"][LIMIT]["passed"] == 0
-    assert got["cal"][LIMIT]["status"] == "fail"
+    assert got["cal"][LIMIT]["status"] == "timeout"  # a case ran out of time: not a wrong answer
 
     # Every learner has a feedback page, and the teacher a report (tests/test_class_report.py checks what they hold).
     assert sorted(p.name for p in (whole / "feedback").glob("*.html")) == [f"{name}.html" for name in got]
@@ -91,11 +91,15 @@ def test_the_gradebook_has_a_row_per_learner_and_a_column_per_challenge(whole):
     )
 
     rows = list(csv.reader((whole / "gradebook.csv").open()))
-    assert rows[0] == ["learner", *slugs, "passed", "notes"]
+    assert rows[0] == ["learner", "name", "LMS id", *slugs, "points", "out of", "passed", "feedback page", "notes"]
     by_learner = {row[0]: dict(zip(rows[0], row, strict=True)) for row in rows[1:]}
     total = got["ada"][LIMIT]["total"]
     assert by_learner["ada"][LIMIT] == f"pass {total}/{total}" and by_learner["ada"]["passed"] == "2"
+    assert by_learner["ada"]["points"] == "2" and by_learner["ada"]["out of"] == "2"  # a point a challenge
     assert by_learner["eve"][LIMIT] == "missing" and by_learner["eve"]["passed"] == "0"
+    assert by_learner["eve"]["points"] == ""  # nothing handed in: no score, not 0
+    assert by_learner["cal"][LIMIT].startswith("timeout ")
+    assert "consecutive-error-limit: could not be run: SyntaxError" in by_learner["fay"]["notes"]
 
 
 def test_each_verdict_is_the_one_grading_the_file_alone_gives(whole, klass, course, runners):
@@ -179,8 +183,8 @@ def test_a_learner_may_hand_in_the_progress_file_the_site_exports(course, tmp_pa
     )
     (klass / "hal.json").write_text('{"format": "something-else"}')
     proc = run_grader(runners, "class", klass, "--out", tmp_path / "out", "--root", course)
-    assert proc.returncode == 0, proc.stderr
-    assert "hal.json: not a progress file" in proc.stderr
+    assert proc.returncode == 3, proc.stderr  # hal's hand-in could not be taken: the run says so
+    assert "hal.json: not a progress file" in proc.stderr[proc.stderr.index("NEEDS YOU") :]
     got = cells(tmp_path / "out")
     assert got["gil"][LIMIT]["status"] == "pass" and got["gil"][DISPATCH]["status"] == "missing"
     assert {c["status"] for c in got["hal"].values()} == {"error"}

@@ -17,9 +17,10 @@ from loopcraft.cli import shard_of
 from loopcraft.errors import LoopcraftError
 from loopcraft.exercises import find_exercise
 from tests.helpers import course_copy, run_grader
-from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text
+from tests.lms_rules import canvas_entry, canvas_export
+from tests.zips import LIMIT, RIGHT, WRONG, Member, build
 
-OUTPUTS = ["gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv"]
+OUTPUTS = ["gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv", "canvas-comments.zip"]
 
 
 def slurm(task: int, first: int, count: int, step: int = 1) -> dict[str, str]:
@@ -66,10 +67,10 @@ def course(tmp_path_factory, runners) -> Path:
     one right and one wrong are all the scores need."""
     root = tmp_path_factory.mktemp("array")
     members = [
-        Member(canvas_name("doejohn", 11, 100, "limit.py"), RIGHT),
-        Member(canvas_name("kimlee", 13, 102, "mine.py"), WRONG),
-        Member(canvas_name("evil", 14, 103, "x.py"), "/etc/passwd", mode=stat.S_IFLNK | 0o777),
-        Member(canvas_name("big", 15, 104, "b.py"), "#" * 300_000),
+        Member(canvas_entry("S11", 11, "limit.py", attachment=100), RIGHT),
+        Member(canvas_entry("S13", 13, "mine.py", attachment=102), WRONG),
+        Member(canvas_entry("S14", 14, "x.py", attachment=103), "/etc/passwd", mode=stat.S_IFLNK | 0o777),
+        Member(canvas_entry("S15", 15, "b.py", attachment=104), "#" * 300_000),
     ]
     (root / "class.zip").write_bytes(build(members))
     # The one challenge's course, worth 2 points (and a course this small loads in no time in every task).
@@ -77,9 +78,8 @@ def course(tmp_path_factory, runners) -> Path:
     with (course / "exercises" / "build-an-agent" / "track.yaml").open("a") as f:
         f.write(f"points:\n  {LIMIT}: 2\n")
     title = find_exercise(course, LIMIT).title
-    roster = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title]]
-    roster += [[f"S{user}", str(user), f"s{user}", f"l{user}", "A", ""] for user in (11, 12, 13, 14)]
-    (root / "roster.csv").write_text(csv_text(roster))
+    roster = [{"name": f"S{user}", "id": user, "sis": f"s{user}", "login": f"l{user}"} for user in (11, 12, 13, 14, 15)]
+    (root / "roster.csv").write_bytes(canvas_export(roster, [(title, 901, 2)]))
     one = run(runners, root, root / "one")
     assert one.returncode == 0, one.stderr
     return root

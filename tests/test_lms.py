@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import stat
 import unicodedata
 from pathlib import Path
@@ -19,8 +20,17 @@ from loopcraft.errors import ExerciseError
 from loopcraft.exercises import load_course
 from loopcraft.printable import file_name
 from loopcraft.project import Project
-from tests.helpers import course_copy, run_grader
-from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text, deflated, moodle_folder
+from tests.helpers import course_copy, feedback_page, run_grader
+from tests.lms_rules import (
+    WORKSHEET_HEADER,
+    canvas_entry,
+    canvas_export,
+    canvas_reupload_owner,
+    moodle_entry,
+    moodle_import_owner,
+    moodle_worksheet,
+)
+from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text, deflated
 
 TRACK = classroom.course(Project())[0]  # through the build cache, as the class command loads it
 TITLES = {ex.slug: ex.title for ex in TRACK.exercises}
@@ -48,45 +58,45 @@ def progress_file(code: str) -> str:
     return json.dumps(doc)
 
 
-# A Canvas assignment of one challenge, files named as the learners named them (so `--challenge`), the hostile ones
-# among them: each must be its own learner's error.
+# A Canvas assignment of one challenge, files named by Canvas's rules (tests/lms_rules.py) as the learners named them
+# (so `--challenge`), hostile ones among them: each must be its own learner's error.
+PEOPLE = {11: "Doe, John", 12: "Roe, Ann", 13: "Lee, Kim", 14: '=HYPERLINK("http://x")', 15: "Bomb, Bo"}
+PEOPLE |= {16: "Climber, C", 17: "Nonutf, N", 18: "Twice, T", 99: "Absent, Al"}
+
+
+def entry(user: int, attachment: int, file: str, **rules) -> str:
+    return canvas_entry(PEOPLE[user], user, file, attachment=attachment, **rules)
+
+
 CANVAS = [
-    Member(canvas_name("doejohn", 11, 100, "limit.py"), WRONG),
-    Member(canvas_name("doejohn", 11, 101, "limit-1.py"), RIGHT),  # handed in again: Canvas adds -1
-    Member(canvas_name("roeann", 12, 102, "solution.py", late=True), WRONG),
-    Member(canvas_name("kimlee", 13, 103, "loopcraft-progress.json"), progress_file(RIGHT)),  # the site's export
-    Member(canvas_name("evil", 14, 104, "x.py"), "/etc/passwd", mode=stat.S_IFLNK | 0o777),
+    Member(entry(11, 100, "limit.py"), WRONG),
+    Member(entry(11, 101, "limit-1.py"), RIGHT),  # handed in again: Canvas renames it -1
+    Member(entry(12, 102, "solution.py", late=True), WRONG),  # "_LATE_", in capitals
+    Member(entry(13, 103, "loopcraft-progress.json"), progress_file(RIGHT)),  # the site's export
+    Member(entry(14, 104, "x.py"), "/etc/passwd", mode=stat.S_IFLNK | 0o777),
     # 50 MB of zeros under a record that claims 100 bytes of them.
-    Member(canvas_name("bomb", 15, 105, "b.py"), b"\0" * 100, compressed=deflated(b"\0" * 50_000_000)),
-    Member(canvas_name("climber", 16, 106, "../../../home/x.py"), RIGHT),
-    Member(canvas_name("nonutf", 17, 107, "").encode() + b"\xff\xfe.py", RIGHT, utf8_flag=True),
-    Member(canvas_name("twice", 18, 108, "limit.py"), RIGHT),
-    Member(canvas_name("twice", 18, 108, "limit.py"), WRONG),
+    Member(entry(15, 105, "b.py"), b"\0" * 100, compressed=deflated(b"\0" * 50_000_000)),
+    # Crafted: Canvas never writes a "/" in a name, nor a name that is not UTF-8, nor one name twice.
+    Member(entry(16, 106, "x.py").replace("x.py", "../../../home/x.py"), RIGHT),
+    Member(entry(17, 107, "").encode() + b"\xff\xfe.py", RIGHT, utf8_flag=True),
+    Member(entry(18, 108, "limit.py"), RIGHT),
+    Member(entry(18, 108, "limit.py"), WRONG),
     Member("readme.txt", "not a learner's"),
 ]
-CANVAS_ROSTER = [
-    ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", f"{TITLES[LIMIT]} (901)", "Current Score"],
-    ["    Points Possible", "", "", "", "", "1", "(read only)"],
-    ["Doe, John", "11", "s11", "jdoe", "A", "", ""],
-    ["Roe, Ann", "12", "s12", "aroe", "A", "", ""],
-    ["Lee, Kim", "13", "s13", "klee", "A", "", ""],
-    ['=HYPERLINK("http://x")', "14", "s14", "evil", "B", "", ""],
-    ["Bomb, Bo", "15", "s15", "bbomb", "B", "", ""],
-    ["Climber, C", "16", "s16", "ccl", "B", "", ""],
-    ["Absent, Al", "99", "s99", "aabs", "B", "", ""],
-]
+ROSTER = [{"name": PEOPLE[user], "id": user, "sis": f"s{user}", "login": f"l{user}", "section": "A"} for user in PEOPLE]
+ROSTER = [r for r in ROSTER if r["id"] not in (17, 18)]  # two who left the course since
 
 
 @pytest.fixture(scope="module")
 def canvas(tmp_path_factory, runners) -> Path:
     root = tmp_path_factory.mktemp("canvas")
     (root / "submissions.zip").write_bytes(build(CANVAS))
-    (root / "roster.csv").write_text(csv_text(CANVAS_ROSTER), encoding="utf-8-sig")  # as Canvas writes it
+    (root / "roster.csv").write_bytes(canvas_export(ROSTER, [(TITLES[LIMIT], 901, 10)], bom=True))
     proc = run_grader(
         runners, "class", root / "submissions.zip", "--out", root / "out", "--challenge", LIMIT,
         "--lms", "canvas", "--roster", root / "roster.csv",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 3, proc.stderr  # written, but a stray file and two learners need the teacher
     (root / "stderr.txt").write_text(proc.stderr)
     return root
 
@@ -94,54 +104,88 @@ def canvas(tmp_path_factory, runners) -> Path:
 def test_a_canvas_download_is_a_learner_per_canvas_user_each_hazard_its_own_learners_error(canvas):
     stderr = (canvas / "stderr.txt").read_text()
     assert "Traceback" not in stderr
-    assert "grading 3 with" in stderr  # doejohn's latest, roeann's and kimlee's progress file: nothing hostile ran
+    assert "grading 3 with" in stderr  # doejohn's latest, roeann's and leekim's progress file: nothing hostile ran
     got = learners(canvas / "out")
-    expected_ids = {f"{n}_{u}" for n, u in [("doejohn", 11), ("roeann", 12), ("kimlee", 13), ("evil", 14)]}
-    expected_ids |= {f"{n}_{u}" for n, u in [("bomb", 15), ("climber", 16), ("nonutf", 17), ("twice", 18)]}
-    assert set(got) == expected_ids | {"readme.txt"}
-    assert all(r["lms"] == {"canvas": r["learner"].rsplit("_", 1)[1]} for i, r in got.items() if i != "readme.txt")
+    keys = {user: f"{canvas_entry(PEOPLE[user], user, 'x', attachment=1).split('_')[0]}_{user}" for user in PEOPLE}
+    assert set(got) == {keys[user] for user in range(11, 19)} | {"readme.txt"}
+    assert all(r["lms"]["canvas"] == r["learner"].rsplit("_", 1)[1] for i, r in got.items() if i != "readme.txt")
     cell = {learner: r["challenges"][LIMIT] for learner, r in got.items()}
-    assert cell["doejohn_11"]["status"] == "pass"  # limit-1.py, the later one, is the one graded
-    assert any("kept limit-1.py, the latest of 2" in note for note in got["doejohn_11"]["notes"])
-    assert cell["roeann_12"]["status"] == "fail" and 0 < cell["roeann_12"]["passed"] < cell["roeann_12"]["total"]
-    assert "handed in late (Canvas)" in got["roeann_12"]["notes"]
-    assert cell["kimlee_13"]["status"] == "pass"
-    for learner, why in [
-        ("evil_14", "a link; only regular files are read"),
-        ("bomb_15", "over the 262,144 bytes a submission may have"),
-        ("climber_16", "climbs out of the zip's folder"),
-        ("nonutf_17", "its name is marked as UTF-8 and is not"),
-        ("twice_18", "the zip holds 2 entries of this name"),
+    assert cell[keys[11]]["status"] == "pass"  # limit-1.py, the later one, is the one graded
+    assert any("kept limit-1.py, the latest of 2" in note for note in got[keys[11]]["notes"])
+    assert cell[keys[12]]["status"] == "fail" and 0 < cell[keys[12]]["passed"] < cell[keys[12]]["total"]
+    assert "handed in late (Canvas)" in got[keys[12]]["notes"]
+    assert cell[keys[13]]["status"] == "pass"
+    for user, why in [
+        (14, "a link; only regular files are read"),
+        (15, "over the 262,144 bytes a submission may have"),
+        (16, "climbs out of the zip's folder"),
+        (17, "its name is marked as UTF-8 and is not"),
+        (18, "the zip holds 2 entries of this name"),
     ]:
-        assert cell[learner] == {"status": "error", "passed": 0, "total": cell["doejohn_11"]["total"]}, learner
-        verdict = json.loads((canvas / "out" / "verdicts" / learner / f"{LIMIT}.json").read_text())
-        assert why in verdict["result"]["message"], (learner, verdict["result"]["message"])
+        assert cell[keys[user]] == {"status": "error", "passed": 0, "total": cell[keys[11]]["total"]}, user
+        verdict = json.loads((canvas / "out" / "verdicts" / file_name(keys[user]) / f"{LIMIT}.json").read_text())
+        assert why in verdict["result"]["message"], (user, verdict["result"]["message"])
         assert why in stderr
     assert "not named as Canvas names a learner's file" in got["readme.txt"]["error"]
+    needs = stderr[stderr.index("NEEDS YOU: 3 ") :]
+    assert "readme.txt: submissions.zip: readme.txt: not named as Canvas names" in needs
+    assert f"{keys[17]}: not in canvas-import.csv: Canvas user 17 is not in the roster" in needs
+    assert "Exit status 3." in needs
 
 
-def test_the_canvas_import_has_the_exports_columns_and_the_points_of_the_cases_passed(canvas):
-    got = learners(canvas / "out")
+def test_the_canvas_import_keeps_the_exports_columns_points_and_scale(canvas):
+    got = {r["lms"].get("canvas"): r for r in learners(canvas / "out").values()}
     rows = table(canvas / "out" / "canvas-import.csv")
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", f"{TITLES[LIMIT]} (901)"]
-    assert rows[1] == ["Points Possible", "", "", "", "", "1"]
+    # Canvas's importer sets the assignment's points from this row: the export's 10, not the course's 1.
+    assert rows[1] == ["Points Possible", "", "", "", "", "10"]
     by_id = {r[1]: r for r in rows[2:]}
     assert list(by_id) == ["11", "12", "13", "14", "15", "16"]  # the roster's order; 99 handed nothing in
-    for user, learner in [("11", "doejohn_11"), ("12", "roeann_12"), ("13", "kimlee_13"), ("14", "evil_14")]:
-        assert by_id[user][5] == score(got[learner]["challenges"][LIMIT]), user
-    assert by_id["11"][:5] == ["Doe, John", "11", "s11", "jdoe", "A"]
-    assert by_id["11"][5] == "1" and by_id["13"][5] == "1" and by_id["14"][5] == by_id["15"][5] == "0"
-    assert 0 < float(by_id["12"][5]) < 1
+    for user in by_id:
+        assert by_id[user][5] == score(got[user]["challenges"][LIMIT], 10), user
+    assert by_id["11"][:5] == ["Doe, John", "11", "s11", "l11", "A"]
+    assert by_id["11"][5] == "10" and by_id["13"][5] == "10" and by_id["14"][5] == by_id["15"][5] == "0"
+    assert 0 < float(by_id["12"][5]) < 10
     assert by_id["14"][0] == """'=HYPERLINK("http://x")"""  # a learner's name is never a formula
     unmatched = table(canvas / "out" / "canvas-unmatched.csv")
     assert unmatched[0] == ["learner", "name", "origin", "Canvas user id", "why"]
-    why = {r[0]: (r[3], r[4]) for r in unmatched[1:]}
+    why = {r[3]: r[4] for r in unmatched[1:]}
     assert why == {
-        "nonutf_17": ("17", "Canvas user 17 is not in the roster"),
-        "twice_18": ("18", "Canvas user 18 is not in the roster"),
-        "readme.txt": ("", "no Canvas id: not handed in through Canvas's download"),
+        "17": "Canvas user 17 is not in the roster",
+        "18": "Canvas user 18 is not in the roster",
+        "": "no Canvas id: not handed in through Canvas's download",
     }
-    assert "left out of canvas-import.csv: 3" in (canvas / "stderr.txt").read_text()
+    said = (canvas / "stderr.txt").read_text()
+    assert "left out of canvas-import.csv: 3" in said
+    assert "canvas-import.csv: 1 roster learners handed nothing in: left blank (--missing zero writes 0)" in said
+
+
+def test_people_are_named_as_the_roster_names_them_with_their_points_and_the_absent_get_a_row(canvas):
+    book = {r["LMS id"]: r for r in csv.DictReader((canvas / "out" / "gradebook.csv").open(encoding="utf-8"))}
+    assert book["11"]["name"] == "Doe, John" and book["11"]["points"] == "10" and book["11"]["out of"] == "10"
+    assert book["12"]["name"] == "Roe, Ann" and book["12"]["notes"].startswith("handed in late (Canvas)")
+    absent = book["99"]
+    assert absent["name"] == "Absent, Al" and absent[LIMIT] == "missing" and absent["points"] == ""
+    assert "nothing handed in" in absent["notes"]
+    page = feedback_page(canvas / "out", book["12"]["learner"]).read_text()
+    assert "Roe, Ann" in page and "doejohn" not in page
+    cell = learners(canvas / "out")[book["12"]["learner"]]["challenges"][LIMIT]
+    points = score(cell, 10)
+    assert f"{points} of 10 points</strong>: {cell['passed']} of {cell['total']} cases passed" in page
+
+
+def test_feedback_goes_back_through_canvas_reupload_each_page_named_for_its_learners_file(canvas):
+    import zipfile
+
+    with zipfile.ZipFile(canvas / "out" / "canvas-comments.zip") as z:
+        names = z.namelist()
+        owners = {canvas_reupload_owner(name): z.read(name) for name in names}
+    # Canvas attaches a file to the submission of the user, and the file, that the name's first two numbers give.
+    attachments = {"11": "100", "12": "102", "13": "103", "14": "104", "15": "105", "16": "106"}
+    assert set(owners) == set(attachments.items())
+    for (user, _), page in owners.items():
+        assert f"{PEOPLE[int(user)]}".encode() in page.replace(b"&#34;", b'"') or user == "14"
+    assert all(name.isascii() for name in names)  # nothing a learner chose
 
 
 def test_grading_the_canvas_download_again_grades_nothing_and_writes_the_same_files(canvas, tmp_path, runners):
@@ -149,49 +193,69 @@ def test_grading_the_canvas_download_again_grades_nothing_and_writes_the_same_fi
         runners, "class", canvas / "submissions.zip", "--out", canvas / "out", "--challenge", LIMIT,
         "--lms", "canvas", "--roster", canvas / "roster.csv",
     )  # fmt: skip
-    assert again.returncode == 0, again.stderr
+    assert again.returncode == 3, again.stderr
     assert "8 submissions, 8 already graded, grading 0" in again.stderr
     merged = run_grader(
         runners, "merge", canvas / "out", "--out", tmp_path, "--lms", "canvas", "--roster", canvas / "roster.csv"
     )
-    assert merged.returncode == 0, merged.stderr
-    for name in ("gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv"):
+    assert merged.returncode == 3, merged.stderr
+    for name in ("gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv", "canvas-comments.zip"):
         assert (tmp_path / name).read_bytes() == (canvas / "out" / name).read_bytes(), name
     # Merged again without --lms: the import with the earlier run's scores is gone, not left to be uploaded.
     plain = run_grader(runners, "merge", canvas / "out", "--out", tmp_path)
-    assert plain.returncode == 0, plain.stderr
+    assert plain.returncode == 3, plain.stderr  # the stray file is still one
     assert not (tmp_path / "canvas-import.csv").exists() and not (tmp_path / "canvas-unmatched.csv").exists()
+    assert not (tmp_path / "canvas-comments.zip").exists()
     assert "removed canvas-import.csv, left by an earlier run" in plain.stderr
+
+
+def test_a_canvas_download_a_browser_unzipped_is_graded_as_its_zip(canvas, tmp_path, runners):
+    # Some browsers unzip what they download: the folder holds the zip's files, links and all, as they would unpack.
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for member in CANVAS[:6]:  # the crafted entries cannot be files (a "/" in a name, not UTF-8, one name twice)
+        if stat.S_ISLNK(member.mode):
+            (folder / member.name).symlink_to(member.content.decode())
+        elif member.compressed is None:
+            (folder / member.name).write_bytes(member.content)
+    (folder / "readme.txt").write_text("not a learner's")
+    out = tmp_path / "out"
+    shutil.copytree(canvas / "out" / "verdicts", out / "verdicts")  # graded already: only the intake differs
+    proc = run_grader(
+        runners, "class", folder, "--out", out, "--challenge", LIMIT, "--lms", "canvas", "--roster",
+        canvas / "roster.csv",
+    )  # fmt: skip
+    assert proc.returncode == 3, proc.stderr
+    assert "grading 0 with" in proc.stderr  # every submission read as from the zip: the same keys
+    zipped, unzipped = (table(where / "canvas-import.csv") for where in (canvas / "out", out))
+    assert unzipped == [row for row in zipped if row[1] not in ("15", "16")]  # never files: the bomb, the climber
+    assert "not named as Canvas names a learner's file" in learners(out)["readme.txt"]["error"]
 
 
 ZOE = "Zoé Ünï"
 MOODLE = [
-    Member(moodle_folder("John Doe", 501) + f"/{LIMIT}.py", RIGHT),
-    Member(moodle_folder("John Doe", 501) + "/notes.txt", "my notes"),
-    Member(moodle_folder("Ann Roe", 502) + f"/src/{LIMIT}.py", WRONG),  # in a folder of her own making
-    Member(moodle_folder(ZOE, 503) + f"/{LIMIT}.py", "/etc/passwd", mode=stat.S_IFLNK | 0o777),
-    Member("Bob Ray_504_assignsubmission_onlinetext_/onlinetext.html", "<p>I pasted it here</p>"),
-    # Bob's entry that would land in Ann's folder if it were unpacked: his own error.
-    Member(moodle_folder("Bob Ray", 504) + f"/../../{moodle_folder('Ann Roe', 502)}/{LIMIT}.py", RIGHT),
-    Member(moodle_folder("Eve Bomb", 505) + f"/{LIMIT}.py", b"#" * 200_000),  # under the cap, 1000 to 1
-    Member(moodle_folder("Fay Lock", 506) + f"/{LIMIT}.py", RIGHT, encrypted=True),
+    Member(moodle_entry("John Doe", 501, f"{LIMIT}.py"), RIGHT),  # Moodle 4.1 on: no "_" after the plugin
+    Member(moodle_entry("John Doe", 501, "notes.txt"), "my notes"),
+    Member(moodle_entry("Ann Roe", 502, f"src/{LIMIT}.py", legacy=True), WRONG),  # a folder of her own making
+    Member(moodle_entry(ZOE, 503, f"{LIMIT}.py"), "/etc/passwd", mode=stat.S_IFLNK | 0o777),
+    Member(moodle_entry("Bob Ray", 504, "onlinetext.html", plugin="onlinetext"), "<p>I pasted it here</p>"),
+    # Bob's entry that would land in Ann's folder if it were unpacked (crafted): his own error.
+    Member(moodle_entry("Bob Ray", 504, f"../../{moodle_entry('Ann Roe', 502, LIMIT + '.py')}"), RIGHT),
+    Member(moodle_entry("Eve Bomb", 505, f"{LIMIT}.py", folders=False), b"#" * 200_000),  # flat; 1000 to 1
+    Member(moodle_entry("Fay Lock", 506, f"{LIMIT}.py"), RIGHT, encrypted=True),
 ]
+PARTICIPANTS = [(501, "John Doe"), (502, "Ann Roe"), (503, ZOE), (504, "Bob Ray"), (505, "Eve Bomb"), (506, "Fay Lock")]
 WORKSHEET = [
-    ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum grade", "Grade can be changed"],
-    *[
-        [f"Participant {number}", name, f"{name.split()[0].lower()}@example.org", "Submitted", "", "100.00", "Yes"]
-        for number, name in [(501, "John Doe"), (502, "Ann Roe"), (503, ZOE), (504, "Bob Ray"), (505, "Eve Bomb")]
-    ],
-    ["Participant 506", "Fay Lock", "fay@example.org", "Submitted", "", "100.00", "Yes"],
-    ["Participant 507", "Gil Gone", "gil@example.org", "No submission", "", "100.00", "Yes"],
-]
+    {"participant": number, "name": name, "email": f"{name.split()[0].lower()}@example.org", "status": "Submitted"}
+    for number, name in PARTICIPANTS
+] + [{"participant": 507, "name": "Gil Gone", "email": "gil@example.org", "status": "No submission"}]
 
 
 @pytest.fixture(scope="module")
 def moodle(tmp_path_factory, runners) -> Path:
     root = tmp_path_factory.mktemp("moodle")
     (root / "submissions.zip").write_bytes(build(MOODLE))
-    (root / "worksheet.csv").write_text(csv_text(WORKSHEET), encoding="utf-8-sig")
+    (root / "worksheet.csv").write_bytes(moodle_worksheet(WORKSHEET, 100))
     proc = run_grader(
         runners, "class", root / "submissions.zip", "--out", root / "out",
         "--lms", "moodle", "--roster", root / "worksheet.csv",
@@ -227,21 +291,62 @@ def test_a_moodle_download_is_a_learner_per_participant_each_hazard_its_own_lear
     }
 
 
-def test_the_moodle_import_has_the_worksheets_identity_and_a_column_per_challenge(moodle):
+def test_the_moodle_files_put_the_whole_score_on_the_worksheets_maximum_grade(moodle):
     got = learners(moodle / "out")
+    total = len(TRACK.exercises)  # every challenge is worth 1: a share of the 100
+
+    def expected(r: dict) -> str:
+        shares = [c["passed"] / c["total"] for c in r["challenges"].values() if c["status"] != "missing"]
+        return lms.number(100 * sum(shares) / total)
+
     rows = table(moodle / "out" / "moodle-import.csv")
-    slugs = [ex.slug for ex in TRACK.exercises]
-    assert rows[0] == ["Full name", "Email address", *[TITLES[slug] for slug in slugs]]
-    by_name = {r[0]: dict(zip(slugs, r[2:], strict=True)) for r in rows[1:]}
+    assert rows[0] == ["Full name", "Email address", "Grade"]
+    by_name = {r[0]: r[2] for r in rows[1:]}
     assert list(by_name) == ["John Doe", "Ann Roe", ZOE, "Bob Ray", "Eve Bomb", "Fay Lock"]  # not Gil: nothing in
-    assert rows[1][1] == "john@example.org"
     for learner, r in got.items():
-        assert by_name[r["name"]] == {slug: score(c) for slug, c in r["challenges"].items()}, learner
-    assert by_name["John Doe"][LIMIT] == "1" and by_name["Fay Lock"][LIMIT] == "0"
-    assert by_name["John Doe"]["dispatch-registry"] == ""  # nothing handed in: the LMS keeps what it has
+        assert by_name[r["name"]] == expected(r), learner
+    assert by_name["John Doe"] == lms.number(100 / total) and by_name["Fay Lock"] == "0"
+    sheet = table(moodle / "out" / "moodle-worksheet.csv")
+    assert sheet[0] == WORKSHEET_HEADER  # as Moodle wrote it: its upload finds Identifier, Grade, Last modified
+    by_id = {r[0]: dict(zip(sheet[0], r, strict=True)) for r in sheet[1:]}
+    assert list(by_id) == [f"Participant {n}" for n in range(501, 508)]
+    assert by_id["Participant 501"]["Grade"] == by_name["John Doe"]
+    assert by_id["Participant 507"]["Grade"] == "" and by_id["Participant 507"]["Feedback comments"] == ""
+    assert by_id["Participant 501"]["Last modified (grade)"] == "-"  # left as it was: Moodle's check of edits since
+    comment = by_id["Participant 502"]["Feedback comments"]
+    cell = got["Ann Roe_502"]["challenges"][LIMIT]
+    assert f"{cell['passed']} of {cell['total']} cases passed" in comment and "Expected" not in comment
     assert table(moodle / "out" / "moodle-unmatched.csv") == [
         ["learner", "name", "origin", "Moodle participant id", "why"]
     ]
+
+
+def test_feedback_goes_back_through_moodles_feedback_files_zip(moodle):
+    import zipfile
+
+    with zipfile.ZipFile(moodle / "out" / "moodle-feedback.zip") as z:
+        owners = {moodle_import_owner(name): z.read(name) for name in z.namelist()}
+    assert {owner for owner, _ in owners} == {str(n) for n, _ in PARTICIPANTS}
+    assert {file for _, file in owners} == {"loopcraft-feedback.html"}
+    for (participant, _), page in owners.items():
+        assert dict(PARTICIPANTS)[int(participant)].encode() in page
+
+
+def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moodle, tmp_path, runners):
+    folder = tmp_path / "download"
+    for member in MOODLE[:3]:
+        (folder / member.name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / member.name).write_bytes(member.content)
+    (tmp_path / "worksheet.csv").write_bytes(moodle_worksheet(WORKSHEET, 10, decimal_comma=True))
+    out = tmp_path / "out"
+    shutil.copytree(moodle / "out" / "verdicts", out / "verdicts")
+    proc = run_grader(runners, "class", folder, "--out", out, "--lms", "moodle", "--roster", tmp_path / "worksheet.csv")
+    assert proc.returncode == 0, proc.stderr
+    assert "grading 0 with" in proc.stderr  # Moodle's folders read as from the zip
+    sheet = {r[0]: r[4] for r in table(out / "moodle-worksheet.csv")[1:]}
+    total = len(TRACK.exercises)
+    assert sheet["Participant 501"] == lms.number(10 / total, ",")  # the site's own decimal mark
+    assert sheet["Participant 503"] == ""  # nothing of Zoé's in this folder
 
 
 def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodle, tmp_path, runners):
@@ -257,7 +362,7 @@ def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodl
         runners, "merge", moodle / "out", "--out", tmp_path / "out",
         "--lms", "moodle", "--roster", tmp_path / "export.csv",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 3, proc.stderr  # four learners not matched: listed, and the run says so
     rows = table(tmp_path / "out" / "moodle-import.csv")
     assert rows[0][:3] == ["First name", "Last name", "ID number"] and rows[0][3] == "Email address"
     assert [r[2] for r in rows[1:]] == ["1001", "1004"]
@@ -270,7 +375,7 @@ def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodl
 def test_a_roster_that_is_not_the_lms_s_export_stops_the_run_before_anything_is_graded(tmp_path, runners):
     (tmp_path / "class.zip").write_bytes(build([Member(canvas_name("doejohn", 11, 100, "limit.py"), RIGHT)]))
     roster = tmp_path / "worksheet.csv"
-    roster.write_text(csv_text(WORKSHEET))
+    roster.write_bytes(moodle_worksheet(WORKSHEET, 100))
     out = tmp_path / "out"
     wrong = run_grader(runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", roster)
     assert (
@@ -280,11 +385,11 @@ def test_a_roster_that_is_not_the_lms_s_export_stops_the_run_before_anything_is_
     assert not out.exists()
     alone = run_grader(runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas")
     assert alone.returncode == 2 and "--lms and --roster go together" in alone.stderr
-    (tmp_path / "dup.csv").write_text(csv_text([CANVAS_ROSTER[0], CANVAS_ROSTER[2], CANVAS_ROSTER[2]]))
+    (tmp_path / "dup.csv").write_bytes(canvas_export([ROSTER[0], ROSTER[0]], [(TITLES[LIMIT], 901, 10)]))
     twice = run_grader(
         runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", tmp_path / "dup.csv"
     )
-    assert twice.returncode == 2 and "dup.csv:3: ID 11 again (first on line 2)" in twice.stderr
+    assert twice.returncode == 2 and "dup.csv:4: ID 11 again (first on line 3)" in twice.stderr
     assert not out.exists()
 
 

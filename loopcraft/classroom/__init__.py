@@ -33,7 +33,7 @@ from ..exercises import Exercise, Track, load_course
 from ..grading import Grader, Runners
 from ..printable import one_line
 from ..project import Project
-from . import gradebook, intake, lms, report, zipped
+from . import gradebook, handback, intake, lms, report, zipped
 from .intake import Learner, Source
 from .store import VerdictStore, fingerprint, key
 
@@ -99,28 +99,83 @@ def _grade_all(
 
 
 def write_outputs(
-    out: Path, doc: dict, store: VerdictStore, exercises: list[Exercise], export: lms.Export | None = None
-) -> list[str]:
+    out: Path,
+    doc: dict,
+    store: VerdictStore,
+    exercises: list[Exercise],
+    export: lms.Export | None = None,
+    worth: dict[str, float] | None = None,
+) -> tuple[list[str], list[str]]:
     """Everything a class run leaves for the teacher, from the gradebook's rows, the store and the course alone
-    (and, for an LMS's import, its roster); returns what the teacher should be told of them."""
-    gradebook.write_book(out, doc)
-    report.write_class_pages(out, doc, store, exercises)
-    said = lms.write(out, doc, export) if export is not None else []
-    # An LMS's import from an earlier run would hold its old scores, ready to be uploaded by mistake.
+    (and, for an LMS's files, its roster); `worth` is each challenge's points (track.yaml's, 1 unless set), unless
+    the LMS's export says otherwise. Returns (what the teacher should be told of the files, what needs the teacher:
+    every learner not graded, or left out of the LMS's import, with why)."""
+    totals = {ex.slug: len(ex.cases) for ex in exercises if ex.slug in doc["challenges"]}
+    if export is None:
+        people, absent = {}, []
+        worth = {slug: (worth or {}).get(slug, 1.0) for slug in doc["challenges"]}
+    else:
+        people, absent = lms.people(doc, export, totals)
+        worth = export.worth()
+    view = gradebook.shown(doc, worth, people, absent)
+    gradebook.write_book(out, doc, view)
+    report.write_class_pages(out, view, store, exercises)
+    said, attention = [], [f"{r['learner']}: {r['error']}" for r in doc["learners"] if r["error"]]
+    if export is not None:
+        said = lms.write(out, doc, export, {ex.slug: ex.title for ex in exercises})
+        matched = lms.match(doc, export)
+        attention += [
+            f"{r['learner']}: not in {export.lms}-import.csv: {why}" for r, why in matched.unmatched if not r["error"]
+        ]
+        pages = {row["learner"]: row["page"] for row in view["learners"]}
+        said += handback.write(out, export.lms, list(matched.rows.values()), pages)
+    # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
     for other in [name for name in lms.LMSS if export is None or name != export.lms]:
-        for stale in (out / f"{other}-import.csv", out / f"{other}-unmatched.csv"):
-            if stale.exists():
-                stale.unlink()
+        stale = [f"{other}-import.csv", f"{other}-unmatched.csv", handback.FILES[other]]
+        for path in [out / name for name in stale + (["moodle-worksheet.csv"] if other == "moodle" else [])]:
+            if path.exists():
+                path.unlink()
                 said.append(
-                    f"removed {stale.name}, left by an earlier run (give --lms {other} --roster to make it again)"
+                    f"removed {path.name}, left by an earlier run (give --lms {other} --roster to make it again)"
                 )
-    return said
+    if export is not None and not export.roster.worksheet and (out / "moodle-worksheet.csv").exists():
+        (out / "moodle-worksheet.csv").unlink()
+    return said, attention
+
+
+ATTENTION = 3  # the exit status of a run that wrote everything but lost or could not match a learner
+
+
+def _tell(said: list[str], attention: list[str]) -> int:
+    """Say what was written, then what needs the teacher where it cannot be missed; the exit status."""
+    for line in said:
+        _say(line)
+    if not attention:
+        return 0
+    rule = "=" * 78
+    _say(f"\n{rule}\nNEEDS YOU: {len(attention)} learner(s) or file(s) not graded, or not in the LMS's import:")
+    for line in attention[:50]:
+        _say(f"  - {one_line(line)[:500]}")
+    if len(attention) > 50:
+        _say(f"  ... and {len(attention) - 50} more (gradebook.csv's notes and the *-unmatched.csv file list them)")
+    _say(f"Everything else is written. Exit status {ATTENTION}.\n{rule}")
+    return ATTENTION
 
 
 def _export(args, tracks: list[Track], slugs: list[str]) -> lms.Export | None:
     if (args.lms is None) != (args.roster is None):
         raise LoopcraftError("--lms and --roster go together: the LMS, and its gradebook export to match learners with")
-    return None if args.lms is None else lms.prepare(args.lms, args.roster, tracks, slugs)
+    if args.lms is None:
+        if args.assignment is not None or args.points is not None:
+            raise LoopcraftError("--assignment and --points are for an LMS's import: give --lms and --roster too")
+        return None
+    return lms.prepare(
+        args.lms, args.roster, tracks, slugs, assignment=args.assignment, points=args.points, missing=args.missing
+    )
+
+
+def _worth(tracks: list[Track]) -> dict[str, float]:
+    return {ex.slug: track.points_of(ex.slug) for track in tracks for ex in track.exercises}
 
 
 def main_class(args, project: Project, runners: Runners | None = None) -> int:
@@ -131,8 +186,12 @@ def main_class(args, project: Project, runners: Runners | None = None) -> int:
         if not exercises:
             raise LoopcraftError(f"--challenge {args.challenge}: no such challenge in the course")
     export = _export(args, tracks, [ex.slug for ex in exercises])
-    read = zipped.read_zip if args.submissions.is_file() else intake.read_folder
-    everyone = read(args.submissions, exercises, args.challenge)
+    if args.submissions.is_file():
+        everyone = zipped.read_zip(args.submissions, exercises, args.challenge)
+    else:  # a class folder, or an LMS's download that a browser unzipped
+        everyone = zipped.read_download(args.submissions, exercises, args.challenge)
+        if everyone is None:
+            everyone = intake.read_folder(args.submissions, exercises, args.challenge)
     k, n = args.shard
     mine = everyone[k - 1 :: n]
     store = VerdictStore(args.out)
@@ -168,11 +227,9 @@ def main_class(args, project: Project, runners: Runners | None = None) -> int:
         _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     doc = gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
-    told = write_outputs(args.out, doc, store, exercises, export)
+    said, attention = write_outputs(args.out, doc, store, exercises, export, _worth(tracks))
     _say(f"gradebook: {args.out / 'gradebook.csv'} and gradebook.json; report: {args.out / 'report' / 'index.html'}")
-    for line in told:
-        _say(line)
-    return 0
+    return _tell(said, attention)
 
 
 def _agrees(record: dict, cell: dict, ex: Exercise | None) -> str | None:
@@ -214,8 +271,6 @@ def main_merge(args, project: Project) -> int:
                             raise LoopcraftError(f"{theirs.path(r['learner'], slug)}: {problem}")
     export = _export(args, tracks, slugs)
     doc = gradebook.book(slugs, list(rows.values()))
-    told = write_outputs(args.out, doc, out, exercises, export)
+    said, attention = write_outputs(args.out, doc, out, exercises, export, _worth(tracks))
     _say(f"merged {len(args.shards)} gradebooks, {len(rows)} learners: {args.out / 'gradebook.csv'}")
-    for line in told:
-        _say(line)
-    return 0
+    return _tell(said, attention)

@@ -49,14 +49,18 @@ def case_data(case: dict, inputs: dict[str, str]) -> dict:
     return data
 
 
-def challenge_data(slug: str, cell: dict, verdict: dict | None, ex: Exercise | None, inputs: dict[str, str]) -> dict:
+def challenge_data(slug: str, row: dict, verdict: dict | None, ex: Exercise | None, inputs: dict[str, str]) -> dict:
+    """What the page shows of one challenge of a gradebook row (`gradebook.shown`'s: with its points)."""
     result = verdict["result"] if verdict else None
+    cell = row["challenges"][slug]
     return {
         "slug": slug,
         "title": ex.title if ex else slug,
         "status": cell["status"],
         "passed": cell["passed"],
         "total": cell["total"],
+        "points": gradebook.amount(row["points"][slug]),
+        "worth": gradebook.amount(row["worth"][slug]),
         "message": lines(result["message"]) if result and result["message"] else None,
         "cases": [case_data(t, inputs) for t in result["tests"]] if result else [],
         "code": lines(verdict["source"]) if verdict and verdict.get("source") is not None else None,
@@ -71,14 +75,19 @@ def page(
     course: dict[str, Exercise],
     inputs: dict[str, dict[str, str]],
 ) -> str:
-    """The feedback page of the learner of gradebook row `row`; `inputs` is course_inputs(course)."""
+    """The feedback page of the learner of gradebook row `row` (`gradebook.shown`'s: named as the LMS names them, with
+    points on its scale); `inputs` is course_inputs(course)."""
     challenges = [
-        challenge_data(slug, row["challenges"][slug], verdicts.get(slug), course.get(slug), inputs.get(slug, {}))
-        for slug in slugs
+        challenge_data(slug, row, verdicts.get(slug), course.get(slug), inputs.get(slug, {})) for slug in slugs
     ]
     data = {"challenges": [{"slug": c["slug"], "cases": c["cases"]} for c in challenges if c["cases"]]}
+    handed = [slug for slug in slugs if row["challenges"][slug]["status"] != gradebook.MISSING]
     return env.get_template("class/feedback.html").render(
-        learner=one_line(row["learner"]),
+        learner=one_line(row["name"] or row["learner"]),
+        score=gradebook.amount(row["score"] or 0.0),
+        out_of=gradebook.amount(sum(row["worth"][slug] for slug in handed)),
+        cases_passed=sum(row["challenges"][slug]["passed"] for slug in handed),
+        cases=sum(row["challenges"][slug]["total"] for slug in handed),
         error=lines(row["error"]) if row["error"] else None,
         challenges=challenges,
         passed=sum(c["status"] == "pass" for c in challenges),

@@ -12,38 +12,90 @@ from ..errors import LoopcraftError
 from ..printable import csv_cell
 from ..schemas import validation_error
 from .intake import Learner
+from .pages import page_names
 from .store import VerdictStore, read_json, write_atomically
 
 MISSING = "missing"
+TIMEOUT = "timeout"
 BOOK_BYTES = 1 << 30  # a row is about 2 KB: room for half a million learners, not for /dev/zero
 
 
 def cell(result: dict | None, total: int) -> dict:
+    """A gradebook cell: the verdict's status, but "timeout" for a failing run that a case's time limit stopped (an
+    endless loop is not a wrong answer), and how many cases passed."""
     if result is None:
         return {"status": MISSING, "passed": 0, "total": total}
     passed = sum(t["status"] == "pass" for t in result["tests"])
-    return {"status": result["status"], "passed": passed, "total": len(result["tests"])}
+    status = result["status"]
+    if status == "fail" and any(t["status"] == TIMEOUT for t in result["tests"]):
+        status = TIMEOUT
+    return {"status": status, "passed": passed, "total": len(result["tests"])}
+
+
+def _last_line(text: str) -> str:
+    return next((line.strip() for line in reversed(text.splitlines()) if line.strip()), "")
 
 
 def row(learner: Learner, totals: dict[str, int], store: VerdictStore) -> dict:
     """The learner's row, from their intake record and their verdicts in the store."""
+    problems = [s.error for s in learner.sources.values() if s.error is not None]
     if learner.error is not None:
         cells = {slug: {"status": "error", "passed": 0, "total": total} for slug, total in totals.items()}
     else:
-        cells = {
-            slug: cell(store.read(learner.id, slug)["result"] if slug in learner.sources else None, total)
-            for slug, total in totals.items()
-        }
+        cells = {}
+        for slug, total in totals.items():
+            result = store.read(learner.id, slug)["result"] if slug in learner.sources else None
+            cells[slug] = cell(result, total)
+            source = learner.sources.get(slug)
+            if result and result["status"] == "error" and result["message"] and source and source.error is None:
+                # A syntax or import error: its last line says which, in the CSV as on the feedback page.
+                problems.append(f"{slug}: could not be run: {_last_line(result['message'])[:300]}")
     return {
         "learner": learner.id,
         "name": learner.name,
         "origin": learner.origin,
         "error": learner.error,
         # Why a submission could not be graded, beside the learner's own notes: the teacher reads it in the CSV.
-        "notes": learner.notes + [s.error for s in learner.sources.values() if s.error is not None],
+        "notes": learner.notes + problems,
         "lms": learner.lms,
         "challenges": cells,
     }
+
+
+def points(cell_: dict, worth: float) -> float | None:
+    """What a cell scores out of `worth`: its share of cases passed; None if nothing was handed in."""
+    if cell_["status"] == MISSING:
+        return None
+    return worth * cell_["passed"] / cell_["total"] if cell_["total"] else 0.0
+
+
+def shown(doc: dict, worth: dict[str, float], people: dict[str, dict] | None = None, absent=()) -> dict:
+    """The gradebook as people read it (gradebook.csv, the report, the feedback pages): each row with its points per
+    challenge on the LMS's scale (`worth`, by slug) and in all, named as the LMS names the learner (`people`:
+    {learner: {"name", "lms_id"}}), and the roster's learners who handed nothing in (`absent`, rows of their own)."""
+    rows = []
+    for r in [*doc["learners"], *absent]:
+        scored = {slug: points(c, worth[slug]) for slug, c in r["challenges"].items()}
+        got = [value for value in scored.values() if value is not None]
+        rows.append(
+            {
+                **r,
+                **(people or {}).get(r["learner"], {}),
+                "points": scored,
+                "worth": {slug: worth[slug] for slug in r["challenges"]},
+                "score": sum(got) if got else None,
+                "out_of": sum(worth[slug] for slug in r["challenges"]),
+            }
+        )
+    rows.sort(key=lambda r: r["learner"])
+    for r, page in zip(rows, page_names(rows).values(), strict=True):
+        r["page"] = page
+    return {"challenges": doc["challenges"], "learners": rows}
+
+
+def amount(value: float | None) -> str:
+    """Points as people read them: two decimals at most."""
+    return "" if value is None else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def book(slugs: list[str], rows: list[dict]) -> dict:
@@ -66,24 +118,32 @@ def read_book(folder: Path) -> dict:
     return doc
 
 
-def write_book(out: Path, doc: dict) -> None:
-    """gradebook.json, then gradebook.csv: a row per learner, a column per challenge ("pass 12/12", "fail 9/12",
-    "error 0/12", "missing"), how many pass, and what went wrong with the hand-in, if anything."""
+def write_book(out: Path, doc: dict, view: dict | None = None) -> None:
+    """gradebook.json (`doc`, the class's index), then gradebook.csv from `view` (`shown(doc, ...)`): a row per
+    learner with their name and LMS id, a column per challenge ("pass 12/12", "fail 9/12", "timeout 3/12", "error
+    0/12", "missing"), the points on the LMS's scale and what they are out of, how many challenges pass, and what
+    went wrong with the hand-in, if anything."""
     write_atomically(out / "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
-    slugs = doc["challenges"]
+    view = view or shown(doc, {slug: 1.0 for slug in doc["challenges"]})
+    slugs = view["challenges"]
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["learner", *slugs, "passed", "notes"])
-    for r in doc["learners"]:
+    writer.writerow(["learner", "name", "LMS id", *slugs, "points", "out of", "passed", "feedback page", "notes"])
+    for r in view["learners"]:
         cells = [r["challenges"][slug] for slug in slugs]
         writer.writerow(
             [
                 csv_cell(r["learner"]),
+                csv_cell(r["name"]),
+                csv_cell(r.get("lms_id", "")),
                 *(
                     c["status"] if c["status"] == MISSING else f"{c['status']} {c['passed']}/{c['total']}"
                     for c in cells
                 ),
+                amount(r["score"]),
+                amount(r["out_of"]),
                 sum(c["status"] == "pass" for c in cells),
+                csv_cell(r["page"]),
                 csv_cell("; ".join(([r["error"]] if r["error"] else []) + r["notes"])[:500]),
             ]
         )

@@ -8,6 +8,7 @@ and the site's own case rendering (frontend/src/results.js, bundled by the site'
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 import jinja2
@@ -15,7 +16,6 @@ from markupsafe import Markup
 
 from ..bundle import bundle
 from ..cache import BuildCache
-from ..printable import file_name
 from ..project import INSTALL
 from ..render import make_environment, pygments_css, read_templates
 
@@ -51,6 +51,31 @@ def script(name: str) -> Markup:
     return _inline(bundle(INSTALL, BuildCache(INSTALL), name, []), name)
 
 
-def page_name(learner_id: str) -> str:
-    """The file name of a learner's feedback page in DIR/feedback/."""
-    return f"{file_name(learner_id)}.html"
+# What a page's file name keeps of a name besides letters and digits (of any script): nothing a shell, a URL or a
+# file system takes for syntax.
+_PAGE_KEEPS = frozenset(" -_.,()")
+_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))])
+PAGE_CHARS = 80
+
+
+def _readable(name: str) -> str:
+    kept = "".join(c if c.isalnum() or c in _PAGE_KEEPS else "_" for c in unicodedata.normalize("NFC", name))
+    kept = " ".join(kept.split())[:PAGE_CHARS].strip(" ._-") or "learner"
+    return f"_{kept}" if kept.split(".")[0].upper() in _RESERVED else kept
+
+
+def page_names(rows: list[dict]) -> dict[str, str]:
+    """Each learner's feedback page in DIR/feedback/, by learner: named as people read them ("Doe, John (11).html",
+    "田中 太郎.html": the name and the LMS id, if any, letters of any script kept, anything else "_"), and told apart
+    from a name that reads the same, whatever its case ("Bob" and "bob" are one file on some systems), by " (2)",
+    " (3)"... in the rows' order."""
+    names, taken = {}, set()
+    for row in rows:
+        lms_id = row.get("lms_id") or ""
+        base = _readable(row.get("name") or row["learner"]) + (f" ({_readable(lms_id)})" if lms_id else "")
+        name, number = base, 2
+        while name.casefold() in taken:
+            name, number = f"{base} ({number})", number + 1
+        taken.add(name.casefold())
+        names[row["learner"]] = f"{name}.html"
+    return names

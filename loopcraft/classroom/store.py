@@ -49,10 +49,13 @@ def read_json(path: Path, cap: int, what: str):
         raise LoopcraftError(f"{path}: no readable {what} ({type(exc).__name__}: {str(exc)[:200]})") from None
 
 
-def write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, data: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(text, encoding="utf-8", errors="surrogatepass")
+    if isinstance(data, bytes):
+        tmp.write_bytes(data)
+    else:
+        tmp.write_text(data, encoding="utf-8", errors="surrogatepass")
     os.replace(tmp, path)
 
 

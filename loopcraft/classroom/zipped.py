@@ -28,6 +28,7 @@ claims UTF-8 and is not, or one damaged extra field.
 
 from __future__ import annotations
 
+import os
 import re
 import stat
 import struct
@@ -42,7 +43,7 @@ from typing import BinaryIO
 from ..errors import LoopcraftError
 from ..exercises import Exercise
 from ..printable import name_from_bytes
-from .intake import HandedIn, Learner, Refused, distinct, take, too_big
+from .intake import HandedIn, Learner, Refused, distinct, read_beneath, take, too_big, walk
 
 MAX_ENTRIES = 100_000
 TOTAL_BYTES = 1 << 30  # all entries read from one zip, uncompressed
@@ -236,9 +237,24 @@ class Reader:
 
 # --- names ---------------------------------------------------------------------------------------------------------
 
-_CANVAS = re.compile(r"(?P<name>[^_/]+?)(?P<late>_late)?_(?P<user>\d+)(?:_(?P<attachment>\d+))?_(?P<file>.+)", re.S)
+# Canvas's "Download Submissions" (instructure/canvas-lms, lib/content_zipper.rb at 05e9653c, ContentZipper#get_filename
+# and #add_upload_submission): "<name>_LATE_<user id>_<attachment id>_<file>", "_LATE" only for late work. The name is
+# the learner's sortable name in lower case, stripped of all but word characters, with "_<digits>_" runs taken out
+# (so that Canvas's own re-upload finds the ids: Assignment#infer_comment_context_from_filename takes the first two
+# parts that are all digits); Canvas before 2019 lower-cased the whole name ("_late_"). Anonymous grading writes
+# "anon_<anonymous id>" for the user id and no name; a text entry is "<prefix>_text.html", a URL "<prefix>_link.html".
+# Read leftmost, as Canvas's re-upload reads it.
+_CANVAS = re.compile(
+    r"(?:(?P<name>[^/]*?)_)??(?:(?P<late>LATE|late)_)?(?P<user>\d+|anon_[A-Za-z0-9]+)_"
+    r"(?:(?P<attachment>\d+)_(?P<file>.+)|(?P<online>text|link)\.html)",
+    re.S,
+)
+# Moodle's "Download all submissions" (moodle/moodle, mod/assign/locallib.php, assign::download_submissions):
+# "<full name>_<participant id>_<plugin>" (Moodle before 4.1 added a "_"; mod/assign/classes/downloader.php now), any
+# "_" in the name made a space, a folder holding the files ("..._<plugin>_<file>" flat, without the download-as-folders
+# preference); blind marking writes "Participant" for the name, a team submission its group's name and id.
 _MOODLE = re.compile(
-    r"(?P<name>[^_/]+)_(?P<user>\d+)_(?P<plugin>assign(?:submission|feedback)_[a-z]+)_(?P<file>.*)", re.S
+    r"(?P<name>[^_/]+)_(?P<user>\d+)_(?P<plugin>assign(?:submission|feedback)_[a-z]+)(?:_(?P<file>.*))?", re.S
 )
 _RESUBMITTED = re.compile(r"(?P<stem>.+)-(?P<number>\d+)(?P<ext>\.[A-Za-z0-9]+)", re.S)
 _ABSOLUTE = re.compile(rb"[/\\]|[A-Za-z]:")  # at a name's start: "/etc", "\\server", "C:"
@@ -261,7 +277,9 @@ class Named:
 
     @property
     def hidden(self) -> bool:
-        return any(part.startswith(".") or part == "__MACOSX" for part in self.parts)
+        # A Moodle learner's folder is named after them, and a name may start with a dot (Canvas's never does).
+        parts = self.parts[1:] if self.parts and _MOODLE.fullmatch(self.parts[0]) else self.parts
+        return any(part.startswith(".") or part == "__MACOSX" for part in parts)
 
 
 def _name(entry: Entry, zip_name: str) -> Named:
@@ -340,7 +358,6 @@ def read_zip(path: Path, exercises: list[Exercise], challenge: str | None = None
     """The learners of a class handed in as one zip (see the module's docstring)."""
     path = Path(path)
     zip_name = name_from_bytes(path.name.encode("utf-8", "surrogateescape"))
-    slugs = {ex.slug for ex in exercises}
     try:
         f = path.open("rb")
     except OSError as exc:
@@ -350,48 +367,97 @@ def read_zip(path: Path, exercises: list[Exercise], challenge: str | None = None
         entries, start = read_index(f, size, path)
         reader = Reader(f, start, size)
         names = [_name(entry, zip_name) for entry in entries]
-        # Hidden entries (".DS_Store", "__MACOSX/") are left alone, as a folder's are, unless they are a hazard.
-        names = _unwrap([n for n in names if n.refused is not None or not n.hidden])
-        files = [n for n in names if not n.directory]
-        seen = Counter("/".join(n.parts) for n in files)
-        for n in files:
-            if n.refused is None and seen["/".join(n.parts)] > 1:
-                count = seen["/".join(n.parts)]
-                n.refused = f"{zip_name}: {n.name}: the zip holds {count} entries of this name; none of them was read"
-        layout = _layout([n for n in files if n.refused is None] or files)
-        hands: dict[tuple, _Hand] = {}
-        strays = []
-        for n in names:
-            if n.directory and (not n.parts or n.refused or layout == "canvas"):
+        slugs = {ex.slug for ex in exercises}
+        learners = _learners(names, lambda n, origin: partial(reader.read, n.entry, origin), zip_name, "zip", slugs)
+        return _taken(learners, path, exercises, challenge)
+
+
+def read_download(folder: Path, exercises: list[Exercise], challenge: str | None = None) -> list[Learner] | None:
+    """The learners of an LMS's download that a browser unzipped (Canvas's flat files, Moodle's folders), read by the
+    rules of its zip, what a zip's index says of an entry being what lstat says of the file; None if the folder is
+    not laid out as an LMS's download (a class folder: intake.read_folder)."""
+    folder = Path(folder)
+    where = name_from_bytes(os.fsencode(folder.name))
+    try:
+        top_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise LoopcraftError(f"{folder}: not a folder ({exc.strerror})") from None
+    try:
+        try:
+            # Hidden files are listed, and left alone as a zip's are (a Moodle learner's name may start with a dot).
+            found = walk(top_fd, depth=MAX_DEPTH, most=MAX_ENTRIES, what=str(folder), hidden=lambda name: False)
+        except Refused as exc:
+            raise LoopcraftError(f"{exc}: not a class's download") from None
+        entries = {b"/".join(path) + (b"/" if stat.S_ISDIR(mode) else b""): (path, mode) for path, mode in found}
+        names = [_name(Entry(raw, 0, _STORED, 0, 0, 0, 0, mode), where) for raw, (_, mode) in entries.items()]
+        files = [n for n in names if not n.directory and n.refused is None and not n.hidden]
+        # _unwrap strips the parts of what it is given: the layout is told on copies.
+        if _layout(_unwrap([replace(n, parts=list(n.parts), raw_parts=list(n.raw_parts)) for n in files])) == "plain":
+            return None
+        slugs = {ex.slug for ex in exercises}
+        read_of = lambda n, origin: partial(read_beneath, top_fd, entries[n.entry.raw][0], origin)  # noqa: E731
+        return _taken(_learners(names, read_of, where, "folder", slugs), folder, exercises, challenge)
+    finally:
+        os.close(top_fd)
+
+
+MAX_DEPTH = 8  # of folders in an unzipped download: Moodle's are two deep
+
+
+def _learners(names: list[Named], read_of, where: str, kind: str, slugs: set[str]) -> tuple[list[_Hand], list[Learner]]:
+    """The hand-ins of the entries `names` (a zip's, or a folder's as a zip would name them), read with
+    `read_of(named, origin)`; and the rows of entries that belong to no learner."""
+    # Hidden entries (".DS_Store", "__MACOSX/") are left alone, as a folder's are, unless they are a hazard.
+    names = _unwrap([n for n in names if n.refused is not None or not n.hidden])
+    files = [n for n in names if not n.directory]
+    seen = Counter("/".join(n.parts) for n in files)
+    for n in files:
+        if n.refused is None and seen["/".join(n.parts)] > 1:
+            count = seen["/".join(n.parts)]
+            n.refused = f"{where}: {n.name}: the {kind} holds {count} entries of this name; none of them was read"
+    layout = _layout([n for n in files if n.refused is None] or files)
+    hands: dict[tuple, _Hand] = {}
+    strays = []
+    for n in names:
+        if n.directory and (not n.parts or n.refused or layout == "canvas"):
+            continue
+        place = _place(n, layout, where, slugs)
+        if place == SKIP:
+            continue
+        if place is None:
+            strays.append(_stray(n, where, _STRAY[layout]))
+            continue
+        key, learner, file_name, stem, version, notes = place
+        hand = hands.setdefault(key, _Hand(learner, []))
+        if learner.name < hand.learner.name and learner.lms:  # one LMS user under two names: a crafted zip
+            hand.learner.name = learner.name
+        hand.learner.notes.extend(note for note in notes if note not in hand.learner.notes)
+        for name, value in learner.lms.items():
+            hand.learner.lms.setdefault(name, value)
+        if file_name is None:  # the learner's folder itself
+            continue
+        origin = f"{where}: {n.name}"
+        read: Callable[[int], bytes] | None = None if n.refused else read_of(n, origin)
+        if file_name.endswith("/"):  # a folder in a plain zip's learner folder: as a folder reader sees it
+            if any(f.name == file_name[:-1] for f in hand.files):
                 continue
-            where = _place(n, layout, zip_name, slugs)
-            if where == SKIP:
-                continue
-            if where is None:
-                strays.append(_stray(n, zip_name, _STRAY[layout]))
-                continue
-            key, learner, file_name, stem, version, notes = where
-            hand = hands.setdefault(key, _Hand(learner, []))
-            if learner.name < hand.learner.name and learner.lms:  # one LMS user under two names: a crafted zip
-                hand.learner.name = learner.name
-            hand.learner.notes.extend(note for note in notes if note not in hand.learner.notes)
-            if file_name is None:  # the learner's folder itself
-                continue
-            origin = f"{zip_name}: {n.name}"
-            read: Callable[[int], bytes] | None = None if n.refused else partial(reader.read, n.entry, origin)
-            if file_name.endswith("/"):  # a folder in a plain zip's learner folder: as a folder reader sees it
-                if any(f.name == file_name[:-1] for f in hand.files):
-                    continue
-                origin = f"{learner.origin.rstrip('/')}/{file_name[:-1]}"
-                file_name, read = file_name[:-1], partial(_folder, origin)
-            hand.files.append(HandedIn(file_name, origin, read, n.refused, stem, version))
-        exercises = [ex for ex in exercises if challenge is None or ex.slug == challenge]
-        learners = [take(hand.learner, hand.files, exercises, challenge) for hand in hands.values()]
+            origin = f"{learner.origin.rstrip('/')}/{file_name[:-1]}"
+            file_name, read = file_name[:-1], partial(_folder, origin)
+        hand.files.append(HandedIn(file_name, origin, read, n.refused, stem, version))
+    return list(hands.values()), strays
+
+
+def _taken(found: tuple[list[_Hand], list[Learner]], path: Path, exercises, challenge: str | None) -> list[Learner]:
+    """The learners of the hand-ins `found`, their files read by intake's rules (`take`)."""
+    hands, strays = found
+    exercises = [ex for ex in exercises if challenge is None or ex.slug == challenge]
+    learners = [take(hand.learner, hand.files, exercises, challenge) for hand in hands]
     if not learners and not strays:
         raise LoopcraftError(f"{path}: no learner's files in it")
     for learner in learners:
         if learner.lms:
-            learner.id = f"{learner.name}_{next(iter(learner.lms.values()))}"
+            user = next(iter(learner.lms.values()))
+            learner.id = f"{learner.name}_{user}" if learner.name and learner.name != user else user
     return distinct(learners, strays)
 
 
@@ -419,16 +485,25 @@ def _place(n: Named, layout: str, zip_name: str, slugs: set[str]):
         match = _CANVAS.fullmatch(top)
         if match is None:
             return None
-        user, file = match["user"], "/".join([match["file"], *n.parts[1:]])  # a folder only in a crafted zip
-        learner = Learner(
-            id="", name=match["name"], origin=f"{zip_name}: {match['name']}_{user}_*", lms={"canvas": user}
-        )
+        user = match["user"]
+        name = user if user.startswith("anon_") else match["name"] or ""  # an anonymous download names no one
+        prefix = top[: match.start("attachment") - 1] if match["attachment"] else top[: match.start("online") - 1]
+        lms = {"canvas": user, "canvas_prefix": prefix}
+        if match["attachment"]:  # Canvas's re-upload attaches a comment to a learner by one of their files' ids
+            lms["canvas_attachment"] = match["attachment"]
+            file = "/".join([match["file"], *n.parts[1:]])  # a folder only in a crafted zip
+        else:
+            file = f"{match['online']}.html ({'a text entry' if match['online'] == 'text' else 'a website URL'})"
+        learner = Learner(id="", name=name, origin=f"{zip_name}: {prefix}_*", lms=lms)
         notes = ["handed in late (Canvas)"] if match["late"] else []
         stem, number = file, 0
         again = _RESUBMITTED.fullmatch(file)
         if again and not (file.endswith(".py") and file[:-3] in slugs):
             stem, number = again["stem"] + again["ext"], int(again["number"])
-        return ("canvas", user), learner, file, stem, (number, int(match["attachment"] or 0)), notes
+        # Keyed by the name too: Canvas writes one name for all of a user's files, and a name made to read as
+        # another learner's ids ("eve_ 12_ 500_" reduces to "eve_12_500_...") is then a learner of its own, whose name
+        # the roster's for that id does not match, instead of spoiling that learner's hand-in with a second file.
+        return ("canvas", user, name), learner, file, stem, (number, int(match["attachment"] or 0)), notes
     if layout == "moodle":
         match = _MOODLE.fullmatch(top)
         if match is None:
@@ -437,7 +512,7 @@ def _place(n: Named, layout: str, zip_name: str, slugs: set[str]):
         learner = Learner(id="", name=match["name"], origin=f"{zip_name}: {top}", lms={"moodle": user})
         if n.directory:  # the learner's folder, or one in it: files count wherever they are
             return ("moodle", user), learner, None, None, (), []
-        file = n.parts[-1] if len(n.parts) > 1 else match["file"]
+        file = n.parts[-1] if len(n.parts) > 1 else match["file"] or ""
         if match["plugin"] != "assignsubmission_file" or not file:  # online text, feedback: not files to grade
             file = f"{file} ({match['plugin']})"
         return ("moodle", user), learner, file, None, (), []

@@ -4,6 +4,7 @@ the file itself is refused), in real Chromium, light and dark, on a phone; axe-c
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from pathlib import Path
@@ -11,15 +12,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from loopcraft.classroom import course_exercises
-from loopcraft.classroom.pages import page_name
-from loopcraft.classroom.report import write_class_pages
+from loopcraft.classroom import course, course_exercises, lms, write_outputs
 from loopcraft.classroom.store import VerdictStore
 from loopcraft.printable import file_name
 from loopcraft.project import Project
 from loopcraft.render import tojson_script
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.class_fixture import DISPATCH, HOSTILE, LIMIT, build
+from tests.helpers import feedback_page
+from tests.lms_rules import canvas_export
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,7 @@ def open_offline(browser: Browser, url: str, **options) -> tuple[Page, list[str]
 def test_a_learner_reads_every_case_of_their_feedback_offline(browser: Browser, klass: Path):
     doc = json.loads((klass / "gradebook.json").read_text())
     row = next(r for r in doc["learners"] if r["learner"] == "solo")
-    page, problems = open_offline(browser, (klass / "feedback" / page_name("solo")).as_uri())
+    page, problems = open_offline(browser, feedback_page(klass, "solo").as_uri())
     cases = page.locator('[data-testid="feedback-case"]')
     expect(cases).to_have_count(sum(row["challenges"][s]["total"] for s in (LIMIT, DISPATCH)))
     first = page.locator(f'[data-testid="feedback-case"][data-challenge="{LIMIT}"]').first
@@ -79,7 +80,7 @@ def test_a_failing_case_shows_the_differences_and_the_trace(browser: Browser, kl
         and isinstance(t["actual"], dict)
         and t["expected"].keys() == t["actual"].keys()
     )
-    page, problems = open_offline(browser, (klass / "feedback" / page_name(learner)).as_uri())
+    page, problems = open_offline(browser, feedback_page(klass, learner).as_uri())
     failing = page.locator(
         f'[data-testid="feedback-case"][data-challenge="{slug}"][data-case={json.dumps(case, ensure_ascii=False)}]'
     )
@@ -90,12 +91,53 @@ def test_a_failing_case_shows_the_differences_and_the_trace(browser: Browser, kl
     assert problems == []
 
 
+BADGE_COLOURS = "b => { const s = getComputedStyle(b); return [s.color, s.backgroundColor]; }"
+
+
+def test_each_case_badge_has_its_own_status_colours_on_a_failing_learners_page(browser: Browser, klass: Path):
+    # The challenge's section carries its status (data-status="fail") around every case: the badges' colours once
+    # matched it, so a failing learner's passing cases said PASSED in the red of "Failed".
+    doc = json.loads((klass / "gradebook.json").read_text())
+    learner, slug = next(
+        (row["learner"], slug)
+        for row in doc["learners"]
+        for slug, cell in row["challenges"].items()
+        if cell["status"] == "fail" and 0 < cell["passed"] < cell["total"]
+    )
+    page, problems = open_offline(browser, feedback_page(klass, learner).as_uri())
+    section = page.locator(f'[data-testid="feedback-challenge"][data-challenge="{slug}"]')
+    expect(section).to_have_attribute("data-status", "fail")
+    passing = section.locator('[data-testid="feedback-case"][data-status="pass"] .badge').first
+    failing = section.locator('[data-testid="feedback-case"][data-status="fail"] .badge').first
+    expect(passing).to_have_text("Passed")
+    expect(failing).to_have_text("Failed")
+    # The gradebook's "timeout" cell, as the page's challenge badge shows it: its own colours too.
+    section.locator(".class-status").evaluate(
+        "p => p.append(Object.assign(document.createElement('span'), "
+        "{ className: 'status-badge status-timeout', textContent: 'Timed out' }))"
+    )
+    badges = {
+        "pass": passing,
+        "fail": failing,
+        "challenge fail": section.locator(".status-fail"),
+        "timeout": section.locator(".status-timeout"),
+    }
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        colours = {name: badge.evaluate(BADGE_COLOURS) for name, badge in badges.items()}
+        assert colours["pass"] != colours["fail"], (scheme, colours)
+        assert colours["fail"] == colours["challenge fail"], (scheme, colours)
+        assert colours["timeout"] not in (colours["pass"], colours["fail"]), (scheme, colours)
+    assert_no_violations_in_either_theme(page, "a failing learner's feedback")
+    assert problems == []
+
+
 def test_a_hostile_name_is_only_text_and_a_refused_hand_in_says_why(browser: Browser, klass: Path):
-    page, problems = open_offline(browser, (klass / "feedback" / page_name(HOSTILE)).as_uri())
+    page, problems = open_offline(browser, feedback_page(klass, HOSTILE).as_uri())
     expect(page.locator("h1")).to_have_text(HOSTILE)
     expect(page.locator('[data-testid="feedback-case"]').first).to_be_visible()
     assert problems == []
-    page, problems = open_offline(browser, (klass / "feedback" / page_name("refused")).as_uri())
+    page, problems = open_offline(browser, feedback_page(klass, "refused").as_uri())
     expect(page.locator('[data-testid="hand-in-error"]')).to_be_visible()
     assert_no_violations_in_either_theme(page, "a refused hand-in's feedback")
     assert problems == []
@@ -114,10 +156,10 @@ def test_what_a_learners_loop_left_in_a_trace_never_stops_the_page_drawing_the_o
     path.write_text(json.dumps(record), encoding="utf-8")
     doc = json.loads((out / "gradebook.json").read_text())
     exercises = [ex for ex in course_exercises(Project()) if ex.slug in doc["challenges"]]
-    write_class_pages(out, doc, VerdictStore(out), exercises)
+    write_outputs(out, doc, VerdictStore(out), exercises)
     row = next(r for r in doc["learners"] if r["learner"] == "solo")
     # And a case the page cannot draw at all (its data damaged by hand): it is shown by its name and status.
-    feedback = out / "feedback" / page_name("solo")
+    feedback = feedback_page(out, "solo")
     html = feedback.read_text(encoding="utf-8")
     start = html.index('id="feedback-data">') + len('id="feedback-data">')
     end = html.index("</script>", start)
@@ -160,9 +202,34 @@ def test_the_teacher_reads_the_report_with_its_charts_offline(browser: Browser, 
     assert problems == []
 
 
+def test_a_one_challenge_report_charts_the_cases_passed(browser: Browser, klass: Path, tmp_path: Path):
+    # Two bars of challenges passed would say only what the pass rate says: the chart is of cases passed, 0 to all.
+    out = tmp_path / "class"
+    shutil.copytree(klass, out)
+    doc = json.loads((out / "gradebook.json").read_text())
+    doc = {
+        "challenges": [LIMIT],
+        "learners": [{**row, "challenges": {LIMIT: row["challenges"][LIMIT]}} for row in doc["learners"]],
+    }
+    exercises = [ex for ex in course_exercises(Project()) if ex.slug == LIMIT]
+    write_outputs(out, doc, VerdictStore(out), exercises)
+    page, problems = open_offline(browser, (out / "report" / "index.html").as_uri())
+    cases = len(exercises[0].cases)
+    expect(page.locator('figure[data-chart="distribution"] .chart-bars rect')).to_have_count(cases + 1)
+    expect(page.locator('figure[data-chart="distribution"]')).to_have_attribute(
+        "aria-label",
+        f"Bar chart: how many learners passed each number of cases of {exercises[0].title} "
+        "(the table beside it holds the numbers)",
+    )
+    expect(page.locator('[data-testid="distribution"] tbody tr')).to_have_count(cases + 1)
+    expect(page.locator('figure[data-chart="distribution"] svg')).to_contain_text("cases passed")
+    assert_no_violations_in_either_theme(page, "a one-challenge report")
+    assert problems == []
+
+
 @pytest.mark.parametrize("which", ["report", "feedback"])
 def test_the_class_pages_fit_a_phone(browser: Browser, klass: Path, which: str):
-    path = klass / "report" / "index.html" if which == "report" else klass / "feedback" / page_name("solo")
+    path = klass / "report" / "index.html" if which == "report" else feedback_page(klass, "solo")
     page, problems = open_offline(
         browser, path.as_uri(), viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
@@ -173,3 +240,42 @@ def test_the_class_pages_fit_a_phone(browser: Browser, klass: Path, which: str):
     assert wide <= 390, f"the {which} scrolls sideways ({wide} px)"
     assert_no_violations_in_either_theme(page, f"the {which} on a phone")
     assert problems == []
+
+
+@pytest.fixture(scope="module")
+def canvas_class(klass: Path, tmp_path_factory) -> Path:
+    """The class's verdicts handed in through Canvas (each learner a Canvas user of the roster, named as Canvas names
+    them in a download) and written out for an assignment worth 10 points."""
+    out = tmp_path_factory.mktemp("canvas-class")
+    doc = json.loads((klass / "gradebook.json").read_text())
+    roster = []
+    for number, row in enumerate(doc["learners"], 100):
+        row["lms"] = {"canvas": str(number), "canvas_attachment": str(number + 1000)}
+        roster.append({"name": f"Learner, {row['learner']}", "id": number})
+        row["name"] = f"learner{row['learner']}".lower()
+    roster[-1]["name"], doc["learners"][-1]["name"] = "田中, 太郎", "田中太郎"  # a name in its own script
+    (out / "roster.csv").write_bytes(canvas_export(roster, [("Homework", 7, 10)]))
+    export = lms.prepare("canvas", out / "roster.csv", course(Project()), doc["challenges"], assignment="Homework")
+    write_outputs(out, doc, VerdictStore(klass), course_exercises(Project()), export)
+    return out
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}])
+def test_a_learner_handed_in_through_canvas_reads_their_name_and_points_on_the_assignments_scale(
+    browser: Browser, canvas_class: Path, viewport: dict
+):
+    book = {row["learner"]: row for row in csv.DictReader((canvas_class / "gradebook.csv").open(encoding="utf-8"))}
+    row = book["solo"]
+    assert row["name"] == "Learner, solo" and row["out of"] == "10"
+    assert feedback_page(canvas_class, "solo").name == "Learner, solo (" + row["LMS id"] + ").html"
+    page, problems = open_offline(browser, feedback_page(canvas_class, "solo").as_uri(), viewport=viewport)
+    expect(page.locator("h1")).to_have_text("Learner, solo")
+    expect(page.get_by_test_id("feedback-summary")).to_contain_text(f"{row['points']} of 10 points")
+    section = page.locator('[data-testid="feedback-challenge"]').first
+    expect(section.locator(".class-status")).to_contain_text(" of 5 points: ")  # two challenges share the 10
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= viewport["width"], f"the page scrolls sideways ({wide} px)"
+    assert_no_violations_in_either_theme(page, "a Canvas learner's feedback")
+    assert problems == []
+    last = max(book.values(), key=lambda r: r["learner"])
+    assert feedback_page(canvas_class, last["learner"]).name.startswith("田中, 太郎 (")  # letters of any script kept

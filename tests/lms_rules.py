@@ -1,0 +1,164 @@
+"""The LMSs' own rules for the files they write, restated from their source so that fixtures are made by the rules
+and not from our reading of an example (docs/teachers.md, "Where each format comes from", cites the same):
+
+- Canvas's "Download Submissions": instructure/canvas-lms, lib/content_zipper.rb at 05e9653c, ContentZipper:
+  #get_user_name and #sanitize_user_name (the sortable name, "_<digits>_" runs joined, lower case), #get_filename
+  ([name, "LATE" if late, user id or "anon_<anonymous id>"] joined with "_", then #sanitize_file_name: every
+  character but word characters removed), #add_upload_submission ("<that>_<attachment id>_<display name>", the
+  display name through #sanitize_attachment_filename) and #add_text_or_url ("<that>_text.html", "<that>_link.html").
+  A file handed in again under the same name is renamed by Attachment.make_unique_filename ("hw-1.py").
+- Canvas's gradebook export: lib/gradebook_exporter.rb (GradebookExporter#csv_data: `Student`, `ID`, `SIS User ID`,
+  `SIS Login ID`, `Section`, assignments as "Title (id)", totals; a "    Points Possible" row) and lib/csv_with_i18n.rb
+  (`;` between fields by the user's setting or a decimal-comma locale; a BOM by another setting).
+- Canvas's re-upload of marked-up submissions: app/models/assignment.rb, Assignment#infer_comment_context_from_filename.
+- Moodle's "Download all submissions": mod/assign/classes/downloader.php (get_student_prefix: the full name with "_" made
+  a space, or "Participant" under blind marking, "_" and the participant id, through clean_filename; a folder
+  "<prefix>_assignsubmission_<plugin>" per plugin, "_" after it before Moodle 4.1; flat "<prefix>_assignsubmission_
+  <plugin>_<file>" without the download-as-folders preference) and lib/classes/param.php (clean_filename).
+- Moodle's grading worksheet: mod/assign/gradingtable.php (its columns) and its upload, mod/assign/feedback/offline/
+  importgradeslib.php; the feedback files zip: mod/assign/feedback/file/importziplib.php, is_valid_filename_for_import.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+import unicodedata
+
+_ATTACHMENT_UNSAFE = re.compile(r'[\x00/\\:*?"<>|]+')  # sanitize_attachment_filename
+
+
+def _canvas_prefix(sortable_name: str | None, user: str, late: bool) -> str:
+    name = None
+    if sortable_name is not None:
+        name = re.sub(r"_(\d+)_", r"\1", sortable_name)  # sanitize_user_name
+        name = re.sub(r"^(\d+)$", r"\1", name).lower()
+    joined = "_".join(part for part in (name, "LATE" if late else None, user) if part is not None)
+    return "".join(c for c in joined if _word(c))  # sanitize_file_name: [^[[:word:]]] removed
+
+
+def _word(char: str) -> bool:
+    """Ruby's [[:word:]]: a letter, a mark, a decimal digit or a connector punctuation (Onigmo's definition)."""
+    category = unicodedata.category(char)
+    return category[0] in "LM" or category in ("Nd", "Pc")
+
+
+def canvas_entry(
+    sortable_name: str | None,
+    user: int | str,
+    file: str,
+    *,
+    attachment: int,
+    late: bool = False,
+    anonymous_id: str | None = None,
+    kind: str = "upload",
+) -> str:
+    """A zip entry's name in Canvas's download. `anonymous_id`: the download of an anonymously graded assignment (no
+    name, "anon_<id>" for the user); `kind`: "upload", "text" (a text entry) or "url"."""
+    if anonymous_id is not None:
+        prefix = _canvas_prefix(None, f"anon_{anonymous_id}", late)
+    else:
+        prefix = _canvas_prefix(sortable_name, str(user), late)
+    if kind == "text":
+        return f"{prefix}_text.html"
+    if kind == "url":
+        return f"{prefix}_link.html"
+    return f"{prefix}_{attachment}_{_ATTACHMENT_UNSAFE.sub('_', file)}"
+
+
+def canvas_reupload_owner(name: str) -> tuple[str, str | None] | None:
+    """(user id, attachment id) as Canvas reads them from a re-uploaded file's name: the first two parts between
+    underscores that are all digits; no attachment for a "link..." last part or a "._" name."""
+    base = name.rsplit("/", 1)[-1]
+    parts = base.split("_")
+    digits = [part for part in parts if re.fullmatch(r"\d+", part)][:2]
+    if not digits:
+        return None
+    attachment = digits[1] if len(digits) > 1 else None
+    if parts[-1].startswith("link") or base.startswith("._"):
+        attachment = None
+    return digits[0], attachment
+
+
+def canvas_export(
+    learners: list[dict],
+    assignments: list[tuple[str, int, float]],
+    *,
+    semicolons: bool = False,
+    bom: bool = False,
+    decimal_comma: bool = False,
+) -> bytes:
+    """Canvas's "Export Entire Gradebook": `learners` ({"name", "id", "sis", "login", "section"}), `assignments`
+    (title, id, points possible), the totals Canvas adds, in the layout and dialect the settings give."""
+
+    def number(value: float) -> str:
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        return text.replace(".", ",") if decimal_comma else text
+
+    header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    header += [f"{title} ({aid})" for title, aid, _ in assignments] + ["Current Score", "Final Score"]
+    rows = [header, ["    Points Possible", "", "", "", "", *(number(p) for _, _, p in assignments), "", ""]]
+    for learner in learners:
+        rows.append(
+            [learner["name"], str(learner["id"]), learner.get("sis", ""), learner.get("login", ""),
+             learner.get("section", "")] + [""] * len(assignments) + ["", ""]
+        )  # fmt: skip
+    text = io.StringIO()
+    csv.writer(text, delimiter=";" if semicolons else ",", lineterminator="\n").writerows(rows)
+    return (codecs.BOM_UTF8 if bom else b"") + text.getvalue().encode("utf-8")
+
+
+_MOODLE_UNCLEAN = re.compile(r"[\x00-\x1f\x7f&<>\"`|':\\/]")  # what clean_filename (PARAM_FILE) removes
+
+
+def moodle_prefix(full_name: str, participant: int, *, blind: bool = False) -> str:
+    name = "Participant" if blind else full_name.replace("_", " ")
+    return _MOODLE_UNCLEAN.sub("", f"{name}_{participant}")
+
+
+def moodle_entry(
+    full_name: str, participant: int, file: str, *, blind: bool = False, legacy: bool = False, folders: bool = True,
+    plugin: str = "file",
+) -> str:  # fmt: skip
+    """A zip entry's name in Moodle's download: in the learner's folder (`legacy`: Moodle before 4.1, whose folder
+    names end in "_"), or flat (`folders=False`)."""
+    prefix = moodle_prefix(full_name, participant, blind=blind)
+    if not folders:
+        return _MOODLE_UNCLEAN.sub("", f"{prefix}_assignsubmission_{plugin}_{file}")
+    return f"{prefix}_assignsubmission_{plugin}{'_' if legacy else ''}/{file}"
+
+
+def moodle_import_owner(path: str) -> tuple[str, str] | None:
+    """(participant id, file name) as Moodle's feedback zip import reads a path: the first part that splits on "_"
+    (into five at most) into at least four pieces, the second a number, the third and fourth a plugin's type and
+    name; the file is what follows."""
+    parts = path.split("/")
+    for at, part in enumerate(parts):
+        pieces = part.split("_", 4)
+        if len(pieces) >= 4 and pieces[1].isdigit() and pieces[2] in ("assignsubmission", "assignfeedback"):
+            rest = [pieces[4]] if len(pieces) == 5 and pieces[4] else []
+            return pieces[1], "/".join(rest + parts[at + 1 :])
+    return None
+
+
+WORKSHEET_HEADER = [
+    "Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade", "Grade can be changed",
+    "Last modified (submission)", "Last modified (grade)", "Feedback comments",
+]  # fmt: skip
+
+
+def moodle_worksheet(learners: list[dict], maximum: float, *, decimal_comma: bool = False) -> bytes:
+    """The assignment's grading worksheet (gradingtable.php's columns): `learners` ({"participant", "name",
+    "email", "status"}), every grade empty, Maximum Grade in the site's decimal mark."""
+    top = f"{maximum:.2f}"
+    rows = [WORKSHEET_HEADER]
+    for learner in learners:
+        rows.append(
+            [f"Participant {learner['participant']}", learner["name"], learner["email"], learner.get("status", ""),
+             "", top.replace(".", ",") if decimal_comma else top, "Yes", "Monday, 30 November 2026, 9:00 AM", "-", ""]
+        )  # fmt: skip
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(rows)
+    return text.getvalue().encode("utf-8")
