@@ -162,3 +162,73 @@ def moodle_worksheet(learners: list[dict], maximum: float, *, decimal_comma: boo
     text = io.StringIO()
     csv.writer(text, lineterminator="\n").writerows(rows)
     return text.getvalue().encode("utf-8")
+
+
+_CANVAS_TOTALS = re.compile(r"Current Score|Current Points|Current Grade|Final Score|Final Points|Final Grade|Override")
+
+
+def _decimal_comma_to_period(cell: str) -> str:
+    """GradebookImporter's converter: a field of digits, "." and "," (a "-" before, a "%" after) has its last mark
+    taken for the decimal one."""
+    if not re.fullmatch(r"-?[\d.,]+%?", cell):
+        return cell
+    *whole, last = re.split(r"[.,]", cell)
+    return "".join(whole) + "." + last if whole else last
+
+
+def canvas_import_reads(data: bytes) -> tuple[dict[str, float], dict[str, dict[str, float | None]]]:
+    """What Canvas's gradebook import (lib/gradebook_importer.rb) reads in an import file: the points possible of
+    each assignment column by its id (`#parse_assignments`: the id in "Title (id)"; `#process_pp`), and each
+    learner's scores by their Canvas user id (`#process_student`: the ID column). It fails as Canvas would refuse
+    the file: a header whose first cells are not Student and ID or with no Section, a row without an ID, a score
+    that is not a number or blank."""
+    text = data.decode("utf-8-sig")
+    lines = text.splitlines()[:3]
+
+    def fields(sep: str) -> int:  # #identify_delimiter
+        counts = {len(next(csv.reader([line], delimiter=sep), [])) for line in lines}
+        return counts.pop() if len(counts) == 1 else 0
+
+    delimiter = ";" if fields(";") > fields(",") else ","
+    table = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter) if row]
+    header = table[0]
+    assert len(header) > 3 and "Student" in header[0] and "ID" in header[1], f"Invalid header row: {header}"
+    section = max(i for i, name in enumerate(header) if "Section" in name)
+    columns = {
+        i: re.fullmatch(r"(.*)\s\((\d+)\)", name)[2]
+        for i, name in enumerate(header)
+        if i > section and not _CANVAS_TOTALS.search(name)
+    }
+    points, scores = {}, {}
+    for row in table[1:]:
+        if "Points Possible" in row[0]:
+            points = {aid: float(_decimal_comma_to_period(row[i])) for i, aid in columns.items()}
+            continue
+        assert row[1].strip().isdigit(), f"a learner's row without a Canvas user id: {row}"
+        got = {}
+        for i, aid in columns.items():
+            cell = _decimal_comma_to_period(row[i].strip())
+            got[aid] = None if cell in ("", "-") else float(cell)
+        scores[row[1].strip()] = got
+    return points, scores
+
+
+def moodle_worksheet_reads(data: bytes, decimal_comma: bool = False) -> dict[str, tuple[float | None, str]]:
+    """What Moodle's grading worksheet upload (mod/assign/feedback/offline/importgradeslib.php) reads: per
+    participant id (the Identifier less "Participant "), the grade (unformat_float in the site's decimal mark;
+    None for a blank, which it skips) and the feedback comments; it fails where Moodle would refuse the file (no
+    Identifier, Grade or Last modified (grade) column) or skip a grade (negative, above the Maximum Grade)."""
+    table = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+    header = table[0]
+    for required in ("Identifier", "Grade", "Last modified (grade)"):
+        assert required in header, f"the upload needs a {required} column: {header}"
+    out = {}
+    for cells in table[1:]:
+        row = dict(zip(header, cells, strict=True))
+        participant = row["Identifier"][len("Participant ") :]
+        grade = row["Grade"].strip()
+        value = float(grade.replace(",", ".") if decimal_comma else grade) if grade else None
+        maximum = float(row["Maximum Grade"].replace(",", ".") if decimal_comma else row["Maximum Grade"])
+        assert value is None or 0 <= value <= maximum, f"Moodle skips a grade of {value} out of {maximum}"
+        out[participant] = (value, row.get("Feedback comments", ""))
+    return out

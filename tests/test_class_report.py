@@ -440,3 +440,28 @@ def test_the_store_keeps_the_code_each_verdict_judged(klass):
     row = next(r for r in doc["learners"] if r["learner"] == "twin-a")
     assert store.read("twin-a", LIMIT)["source"] == INDEPENDENT
     assert row["challenges"][DISPATCH]["status"] == "missing"
+
+
+def test_feedback_pages_are_named_as_people_read_them_and_never_share_a_file():
+    from loopcraft.classroom.pages import page_names
+
+    rows = [
+        {"learner": "doejohn_11", "name": "Doe, John", "lms_id": "11"},
+        {"learner": "bob", "name": "Bob"},
+        {"learner": "bob #2", "name": "bob"},  # one file with "Bob" where case does not count
+        {"learner": "x", "name": "田中 太郎"},
+        {"learner": "y", "name": "../../etc/passwd"},
+        {"learner": "z", "name": "CON"},
+        {"learner": "w", "name": "\u202eevil\u202c.exe"},
+    ]
+    names = page_names(rows)
+    assert names == {
+        "doejohn_11": "Doe, John (11).html",
+        "bob": "Bob.html",
+        "bob #2": "bob (2).html",
+        "x": "田中 太郎.html",
+        "y": "etc_passwd.html",  # no climbing, no hidden file
+        "z": "_CON.html",
+        "w": "evil_.exe.html",
+    }
+    assert len({name.casefold() for name in names.values()}) == len(rows)

@@ -25,10 +25,12 @@ from tests.lms_rules import (
     WORKSHEET_HEADER,
     canvas_entry,
     canvas_export,
+    canvas_import_reads,
     canvas_reupload_owner,
     moodle_entry,
     moodle_import_owner,
     moodle_worksheet,
+    moodle_worksheet_reads,
 )
 from tests.zips import LIMIT, RIGHT, WRONG, Member, build, canvas_name, csv_text, deflated
 
@@ -146,6 +148,10 @@ def test_the_canvas_import_keeps_the_exports_columns_points_and_scale(canvas):
     assert by_id["11"][:5] == ["Doe, John", "11", "s11", "l11", "A"]
     assert by_id["11"][5] == "10" and by_id["13"][5] == "10" and by_id["14"][5] == by_id["15"][5] == "0"
     assert 0 < float(by_id["12"][5]) < 10
+    # Read as Canvas's importer reads it: the assignment by its id, its points, every learner by their user id.
+    points, scores = canvas_import_reads((canvas / "out" / "canvas-import.csv").read_bytes())
+    assert points == {"901": 10.0}
+    assert scores == {user: {"901": float(row[5])} for user, row in by_id.items()}
     assert by_id["14"][0] == """'=HYPERLINK("http://x")"""  # a learner's name is never a formula
     unmatched = table(canvas / "out" / "canvas-unmatched.csv")
     assert unmatched[0] == ["learner", "name", "origin", "Canvas user id", "why"]
@@ -221,14 +227,22 @@ def test_a_canvas_download_a_browser_unzipped_is_graded_as_its_zip(canvas, tmp_p
     (folder / "readme.txt").write_text("not a learner's")
     out = tmp_path / "out"
     shutil.copytree(canvas / "out" / "verdicts", out / "verdicts")  # graded already: only the intake differs
+    # Exported where a decimal comma is the custom: Canvas writes ";" between fields, and 7,5 points.
+    roster = canvas_export(ROSTER, [(TITLES[LIMIT], 901, 7.5)], semicolons=True, decimal_comma=True)
+    (tmp_path / "roster.csv").write_bytes(roster)
     proc = run_grader(
         runners, "class", folder, "--out", out, "--challenge", LIMIT, "--lms", "canvas", "--roster",
-        canvas / "roster.csv",
+        tmp_path / "roster.csv",
     )  # fmt: skip
     assert proc.returncode == 3, proc.stderr
     assert "grading 0 with" in proc.stderr  # every submission read as from the zip: the same keys
-    zipped, unzipped = (table(where / "canvas-import.csv") for where in (canvas / "out", out))
-    assert unzipped == [row for row in zipped if row[1] not in ("15", "16")]  # never files: the bomb, the climber
+    written = (out / "canvas-import.csv").read_bytes()
+    assert written.startswith(b"Student;ID;")  # the export's own separator
+    points, scores = canvas_import_reads(written)
+    assert points == {"901": 7.5}
+    cells = {r["lms"]["canvas"]: r["challenges"][LIMIT] for r in learners(out).values() if r["lms"]}
+    matched = [str(user) for user in PEOPLE if user < 17 and str(user) in cells and user not in (15, 16)]
+    assert scores == {user: {"901": float(score(cells[user], 7.5))} for user in matched}  # no bomb, no climber
     assert "not named as Canvas names a learner's file" in learners(out)["readme.txt"]["error"]
 
 
@@ -313,6 +327,12 @@ def test_the_moodle_files_put_the_whole_score_on_the_worksheets_maximum_grade(mo
     assert by_id["Participant 501"]["Grade"] == by_name["John Doe"]
     assert by_id["Participant 507"]["Grade"] == "" and by_id["Participant 507"]["Feedback comments"] == ""
     assert by_id["Participant 501"]["Last modified (grade)"] == "-"  # left as it was: Moodle's check of edits since
+    # Read as Moodle's worksheet upload reads it: a grade per participant, within the Maximum Grade.
+    read = moodle_worksheet_reads((moodle / "out" / "moodle-worksheet.csv").read_bytes())
+    assert {p: grade for p, (grade, _) in read.items()} == {
+        row["Identifier"][len("Participant ") :]: float(row["Grade"]) if row["Grade"] else None
+        for row in by_id.values()
+    }
     comment = by_id["Participant 502"]["Feedback comments"]
     cell = got["Ann Roe_502"]["challenges"][LIMIT]
     assert f"{cell['passed']} of {cell['total']} cases passed" in comment and "Expected" not in comment
@@ -346,6 +366,8 @@ def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moo
     sheet = {r[0]: r[4] for r in table(out / "moodle-worksheet.csv")[1:]}
     total = len(TRACK.exercises)
     assert sheet["Participant 501"] == lms.number(10 / total, ",")  # the site's own decimal mark
+    read = moodle_worksheet_reads((out / "moodle-worksheet.csv").read_bytes(), decimal_comma=True)
+    assert read["501"][0] == round(10 / total, 2)
     assert sheet["Participant 503"] == ""  # nothing of Zoé's in this folder
 
 
