@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import stat
 import unicodedata
@@ -357,6 +358,10 @@ def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moo
     for member in MOODLE[:3]:
         (folder / member.name).parent.mkdir(parents=True, exist_ok=True)
         (folder / member.name).write_bytes(member.content)
+    # Zoé's folder a link to John's, Bob's file a FIFO: neither is followed nor opened, each Zoé's and Bob's own error.
+    (folder / moodle_entry(ZOE, 503, "")).symlink_to(folder / moodle_entry("John Doe", 501, ""))
+    (folder / moodle_entry("Bob Ray", 504, "")).mkdir()
+    os.mkfifo(folder / moodle_entry("Bob Ray", 504, f"{LIMIT}.py"))
     (tmp_path / "worksheet.csv").write_bytes(moodle_worksheet(WORKSHEET, 10, decimal_comma=True))
     out = tmp_path / "out"
     shutil.copytree(moodle / "out" / "verdicts", out / "verdicts")
@@ -368,7 +373,12 @@ def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moo
     assert sheet["Participant 501"] == lms.number(10 / total, ",")  # the site's own decimal mark
     read = moodle_worksheet_reads((out / "moodle-worksheet.csv").read_bytes(), decimal_comma=True)
     assert read["501"][0] == round(10 / total, 2)
-    assert sheet["Participant 503"] == ""  # nothing of Zoé's in this folder
+    got = learners(out)
+    zoe = got[f"{ZOE}_503"]
+    assert zoe["challenges"][LIMIT]["status"] == "missing" and "a link; only regular files are read" in zoe["notes"][0]
+    assert got["Bob Ray_504"]["challenges"][LIMIT]["status"] == "error"
+    bob = json.loads((out / "verdicts" / file_name("Bob Ray_504") / f"{LIMIT}.json").read_text())
+    assert "not a regular file" in bob["result"]["message"]
 
 
 def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodle, tmp_path, runners):

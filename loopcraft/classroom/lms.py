@@ -444,8 +444,8 @@ def _comments(learner: dict | None, titles: dict[str, str], worth: dict[str, flo
     stopped it; only what the learner's own feedback page shows."""
     if learner is None:
         return ""
-    if learner["error"]:
-        return f"Your hand-in could not be graded: {learner['error']}"[:1000]
+    if learner["error"]:  # its reason holds names the learner chose: it is on their page, not in the LMS's field
+        return "Your hand-in could not be graded: your feedback page says why."
     said = []
     for slug, cell in learner["challenges"].items():
         if cell["status"] == "missing" or slug not in worth:
