@@ -20,10 +20,15 @@ from typing import Any
 
 
 class Status(str, enum.Enum):
+    """A case's status; a run's is one of the first three (Exercism's results.json has no run that timed out)."""
+
     PASS = "pass"
     FAIL = "fail"
     ERROR = "error"
     TIMEOUT = "timeout"
+
+
+VERSION = 3  # of the written verdict (Exercism's results.json version 3, plus our fields)
 
 
 # Where an error outcome came from: the learner's code could not be loaded, raised when called, returned what
@@ -81,9 +86,31 @@ class CaseResult:
     expected: Any = _NOTHING
     actual: Any = None
     actual_json: str | None = None  # what the case returned, as canonical JSON (hidden cases too)
+    truncated: list = field(default_factory=list)  # the parts cut when it was written (read back by from_dict)
 
     def __post_init__(self) -> None:
+        self.status = Status(self.status)
         self.hidden = self.hidden or self.private  # a private case is never shown, so never visible
+
+    @classmethod
+    def from_dict(cls, data: dict) -> CaseResult:
+        """The case `to_dict` wrote (for the class's store: `hidden_actual`), as it was written: its parts cut to
+        their room stay cut, and what it kept of a private case is all there is of it."""
+        case = cls(
+            data["name"],
+            Status(data["status"]),
+            data.get("message", ""),
+            data.get("output", ""),
+            bool(data.get("hidden")),
+            bool(data.get("private")),
+            data.get("trace", []),
+            truncated=data.get("truncated", []),
+        )
+        if "expected" in data:
+            case.expected, case.actual = data["expected"], data.get("actual")
+        elif "actual" in data:
+            case.actual_json = stored_json(data["actual"])
+        return case
 
     @property
     def passed(self) -> bool:
@@ -109,29 +136,72 @@ class CaseResult:
             data["actual"] = self.actual
         elif hidden_actual and self.actual_json is not None:
             data["actual"] = json.loads(self.actual_json)
-        return bounded(data, room)
+        written = bounded(data, room)
+        if self.truncated and "truncated" not in written:  # cut when first written, and so read back
+            written = {**written, "truncated": self.truncated}
+        return written
 
 
 @dataclass
 class RunResult:
-    status: str  # "pass" | "fail" | "error", as in Exercism's results.json
+    status: Status  # PASS, FAIL or ERROR, as in Exercism's results.json
     message: str | None = None
     tests: list[CaseResult] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
     @property
     def passed(self) -> bool:
-        return self.status == "pass"
+        return self.status is Status.PASS
+
+    @property
+    def passed_count(self) -> int:
+        return sum(t.passed for t in self.tests)
+
+    @property
+    def total(self) -> int:
+        return len(self.tests)
+
+    @property
+    def timed_out(self) -> bool:
+        """A case or more stopped at its time limit."""
+        return any(t.status is Status.TIMEOUT for t in self.tests)
+
+    @property
+    def ran(self) -> bool:
+        """Whether the code ran at all: the run is no error, or some case ended otherwise than in one (a load error
+        and a file that could not be read make every case an error)."""
+        return self.status is not Status.ERROR or any(t.status is not Status.ERROR for t in self.tests)
+
+    def points(self, worth: float) -> float:
+        """What the run scores out of `worth`: its share of cases passed."""
+        return worth * self.passed_count / self.total if self.total else 0.0
+
+    @classmethod
+    def from_dict(cls, data: dict) -> RunResult:
+        """The one inverse of `to_dict`: a written verdict read back (ValueError if it is of another version)."""
+        if data.get("version") != VERSION:
+            raise ValueError(f"a verdict of version {data.get('version')!r}, not {VERSION}")
+        return cls(Status(data["status"]), data["message"], [CaseResult.from_dict(t) for t in data["tests"]])
 
     def to_dict(self, *, private_details: bool = False, hidden_actual: bool = False) -> dict:
         room = min(CASE_CHARS, SUBMISSION_CHARS // max(len(self.tests), 1))
         return {
-            "version": 3,
-            "status": self.status,
+            "version": VERSION,
+            "status": self.status.value,
             "message": _cut(self.message, room // 10) if self.message else self.message,
             "tests": [
                 t.to_dict(private_details=private_details, hidden_actual=hidden_actual, room=room) for t in self.tests
             ],
         }
+
+
+def stored_json(value) -> str:
+    """Canonical JSON of a value read back from a verdict: written from canonical JSON, it is in canonical form
+    already (no tuples, no integral floats), and is only written out again with grader.canonical's settings
+    (checking every item again would cost a feedback run half its time)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 def learner_view(case: dict) -> dict:
@@ -164,7 +234,7 @@ def failed_submission(cases: list, message: str) -> RunResult:
     challenge's, each with a `name`, `hidden` and `private`). A hidden case written as a visible one showed, on a
     feedback page and in Gradescope, as a visible case expecting None."""
     tests = [CaseResult(c.name, Status.ERROR, message, hidden=c.hidden, private=c.private) for c in cases]
-    return RunResult(status="error", message=message, tests=tests)
+    return RunResult(status=Status.ERROR, message=message, tests=tests)
 
 
 def size(value) -> int:

@@ -29,7 +29,7 @@ import os
 import sys
 from pathlib import Path
 
-from grader.results import RunResult, failed_submission
+from grader.results import VERSION, RunResult, failed_submission
 
 from .classroom.intake import Source, read_solutions
 from .classroom.lms import LMSS, MISSING
@@ -42,9 +42,11 @@ from .project import Project
 MARKS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 
 
-def format_text(origin: str, doc: dict) -> str:
-    """A submission's report for a terminal, from its written result (bounded, private cases name and status only):
-    the file name on one line whatever it holds, every message indented under its case."""
+def format_text(origin: str, result: RunResult, *, private_details: bool = False) -> str:
+    """A submission's report for a terminal, from its result as written (bounded, private cases name and status
+    only unless `private_details`): the file name on one line whatever it holds, every message indented under its
+    case."""
+    doc = result.to_dict(private_details=private_details)
     out = [f"{one_line(origin)}:"]
     for test in doc["tests"]:
         label = (
@@ -54,8 +56,7 @@ def format_text(origin: str, doc: dict) -> str:
         )
         out.append(f"  {MARKS[test['status']]:<7} {label}")
         out.extend(f"          {line}" for line in lines(test.get("message", "")).splitlines())
-    passed = sum(t["status"] == "pass" for t in doc["tests"])
-    out.append(f"  {passed} of {len(doc['tests'])} cases passed: {doc['status']}")
+    out.append(f"  {result.passed_count} of {result.total} cases passed: {result.status.value}")
     return "\n".join(out)
 
 
@@ -72,13 +73,13 @@ def _grade_one_exercise(args: argparse.Namespace, project: Project, runners: Run
         results = [(source, _verdict(grader, exercise, source)) for source in sources]
     for failure in grader.failures:
         print(f"warning: a submission stopped the runner twice; it said: {one_line(failure)[:2000]}", file=sys.stderr)
-    docs = [(source.origin, result.to_dict(private_details=args.private_details)) for source, result in results]
     if args.json:
-        files = [{"file": origin, **doc} for origin, doc in docs]
+        files = [{"file": s.origin, **r.to_dict(private_details=args.private_details)} for s, r in results]
         one = len(files) == 1 and not args.solution.is_dir()
-        print(json.dumps(files[0] if one else {"version": 3, "submissions": files}, separators=(",", ":")))
+        print(json.dumps(files[0] if one else {"version": VERSION, "submissions": files}, separators=(",", ":")))
     else:
-        print("\n\n".join(format_text(origin, doc) for origin, doc in docs))
+        texts = [format_text(s.origin, r, private_details=args.private_details) for s, r in results]
+        print("\n\n".join(texts))
         if len(results) > 1:
             print(f"\n{sum(r.passed for _, r in results)} of {len(results)} submissions pass every case")
     return 0 if all(result.passed for _, result in results) else 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,3 +118,26 @@ def test_time_limits_read_the_same_everywhere():
         "0.001",
     ]
     assert timeout_message(1.0) == "Stopped after 1 s, the time limit for one case. Look for a loop that never ends."
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    tests=st.lists(cases, min_size=1, max_size=12),
+    status=st.sampled_from([Status.PASS, Status.FAIL, Status.ERROR]),
+    message=st.none() | big_texts,
+    details=st.booleans(),
+    hidden_actual=st.booleans(),
+)
+def test_a_written_result_reads_back_as_the_result_it_was(tests, status, message, details, hidden_actual):
+    # from_dict is to_dict's one inverse: every reader (the class's store, merge, the report) reads verdicts so.
+    doc = RunResult(status, message, tests).to_dict(private_details=details, hidden_actual=hidden_actual)
+    back = RunResult.from_dict(json.loads(json.dumps(doc)))
+    assert back.to_dict(private_details=details, hidden_actual=hidden_actual) == doc
+    assert back.passed_count == sum(t["status"] == "pass" for t in doc["tests"]) and back.total == len(tests)
+    assert back.status is status and back.timed_out == any(t["status"] == "timeout" for t in doc["tests"])
+
+
+def test_a_result_of_another_version_is_not_read():
+    doc = RunResult(Status.PASS, None, []).to_dict()
+    with pytest.raises(ValueError, match="version 2, not 3"):
+        RunResult.from_dict({**doc, "version": 2})

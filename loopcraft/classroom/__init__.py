@@ -25,7 +25,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from grader.results import failed_submission
+from grader.results import RunResult, failed_submission
 
 from ..cache import BuildCache
 from ..errors import LoopcraftError
@@ -235,12 +235,12 @@ def main_class(args, project: Project, runners: Runners | None = None) -> int:
 def _agrees(record: dict, cell: dict, ex: Exercise | None) -> str | None:
     """Why a shard's verdict cannot be merged as its gradebook's cell says, if it cannot: its cases are not the
     course's (another version of the challenge, or a file made by hand), or its cell is not what it says."""
-    tests = record["result"]["tests"]
+    result = RunResult.from_dict(record["result"])
     if ex is not None:
-        theirs = [(t["name"], bool(t.get("hidden")), bool(t.get("private"))) for t in tests]
+        theirs = [(t.name, t.hidden, t.private) for t in result.tests]
         if theirs != [(c.name, c.hidden or c.private, c.private) for c in ex.cases]:
             return "its cases are not the course's (graded with another version of the challenge?); grade it again"
-    made = gradebook.cell(record["result"], cell["total"])
+    made = gradebook.cell(result, cell["total"])
     if made != cell:
         said, found = (f"{c['status']} {c['passed']}/{c['total']}" for c in (cell, made))
         return f"the gradebook says {said}, the verdict {found}"

@@ -10,11 +10,9 @@ of a verdict reaches the page. Inputs come from the course, for visible cases on
 
 from __future__ import annotations
 
-import json
-
 import jinja2
 
-from grader.results import learner_view
+from grader.results import RunResult, learner_view, stored_json
 
 from ..exercises import Exercise
 from ..printable import lines, one_line
@@ -23,13 +21,6 @@ from . import gradebook
 from .pages import script
 
 RETURNED = ("pass", "fail")  # a case with one of these statuses returned a value (None is a value too)
-
-
-def stored_json(value) -> str:
-    """grader.canonical's canonical JSON of a value read back from a verdict: the verdict was written from canonical
-    JSON, so the value is already in canonical form (no tuples, no integral floats) and is only written out
-    again, with canonical_json's settings (checking every item again would cost a feedback run half its time)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 def course_inputs(course: dict[str, Exercise]) -> dict[str, dict[str, str]]:
@@ -51,7 +42,7 @@ def case_data(case: dict, inputs: dict[str, str]) -> dict:
 
 def challenge_data(slug: str, row: dict, verdict: dict | None, ex: Exercise | None, inputs: dict[str, str]) -> dict:
     """What the page shows of one challenge of a gradebook row (`gradebook.shown`'s: with its points)."""
-    result = verdict["result"] if verdict else None
+    result = RunResult.from_dict(verdict["result"]) if verdict else None
     cell = row["challenges"][slug]
     return {
         "slug": slug,
@@ -61,8 +52,8 @@ def challenge_data(slug: str, row: dict, verdict: dict | None, ex: Exercise | No
         "total": cell["total"],
         "points": gradebook.amount(row["points"][slug]),
         "worth": gradebook.amount(row["worth"][slug]),
-        "message": lines(result["message"]) if result and result["message"] else None,
-        "cases": [case_data(t, inputs) for t in result["tests"]] if result else [],
+        "message": lines(result.message) if result and result.message else None,
+        "cases": [case_data(t, inputs) for t in result.to_dict()["tests"]] if result else [],
         "code": lines(verdict["source"]) if verdict and verdict.get("source") is not None else None,
     }
 

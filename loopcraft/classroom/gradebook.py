@@ -8,6 +8,8 @@ import io
 import json
 from pathlib import Path
 
+from grader.results import RunResult, Status
+
 from ..errors import LoopcraftError
 from ..printable import csv_cell
 from ..schemas import validation_error
@@ -16,20 +18,16 @@ from .pages import page_names
 from .store import VerdictStore, read_json, write_atomically
 
 MISSING = "missing"
-TIMEOUT = "timeout"
 BOOK_BYTES = 1 << 30  # a row is about 2 KB: room for half a million learners, not for /dev/zero
 
 
-def cell(result: dict | None, total: int) -> dict:
+def cell(result: RunResult | None, total: int) -> dict:
     """A gradebook cell: the verdict's status, but "timeout" for a failing run that a case's time limit stopped (an
     endless loop is not a wrong answer), and how many cases passed."""
     if result is None:
         return {"status": MISSING, "passed": 0, "total": total}
-    passed = sum(t["status"] == "pass" for t in result["tests"])
-    status = result["status"]
-    if status == "fail" and any(t["status"] == TIMEOUT for t in result["tests"]):
-        status = TIMEOUT
-    return {"status": status, "passed": passed, "total": len(result["tests"])}
+    status = Status.TIMEOUT if result.status is Status.FAIL and result.timed_out else result.status
+    return {"status": status.value, "passed": result.passed_count, "total": result.total}
 
 
 def _last_line(text: str) -> str:
@@ -44,12 +42,12 @@ def row(learner: Learner, totals: dict[str, int], store: VerdictStore) -> dict:
     else:
         cells = {}
         for slug, total in totals.items():
-            result = store.read(learner.id, slug)["result"] if slug in learner.sources else None
+            result = store.result(learner.id, slug) if slug in learner.sources else None
             cells[slug] = cell(result, total)
             source = learner.sources.get(slug)
-            if result and result["status"] == "error" and result["message"] and source and source.error is None:
+            if result and result.status is Status.ERROR and result.message and source and source.error is None:
                 # A syntax or import error: its last line says which, in the CSV as on the feedback page.
-                problems.append(f"{slug}: could not be run: {_last_line(result['message'])[:300]}")
+                problems.append(f"{slug}: could not be run: {_last_line(result.message)[:300]}")
     return {
         "learner": learner.id,
         "name": learner.name,

@@ -22,6 +22,7 @@ What it counts, from the gradebook's rows and the verdicts alone (tests/test_cla
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import statistics
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from urllib.parse import quote
 import jinja2
 
 from grader.canonical import NotJSONError
+from grader.results import CaseResult, RunResult, Status, stored_json
 
 from ..exercises import Exercise
 from ..printable import lines, one_line
@@ -57,16 +59,17 @@ class CaseTally:
     wrong: dict[str, list] = field(default_factory=dict)
     discrimination: float | None = None
 
-    def add(self, case: dict) -> None:
+    def add(self, case: CaseResult) -> None:
         self.attempted += 1
-        status = case["status"]
-        if status == "pass":
+        if case.status is Status.PASS:
             self.passed += 1
-        elif status == "fail" and "actual" in case:
-            text = feedback.stored_json(case["actual"])
-            self._count(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), "value", case["actual"])
-        elif status == "error" and not case.get("private") and case.get("message"):
-            last = [line for line in case["message"].splitlines() if line.strip()][-1:] or [""]
+        elif case.status is Status.FAIL and (not case.hidden or case.actual_json is not None):
+            # What it returned: a visible case keeps the value, a hidden one its JSON (the store keeps it for this).
+            text = stored_json(case.actual) if not case.hidden else case.actual_json
+            value = case.actual if not case.hidden else json.loads(text)
+            self._count(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), "value", value)
+        elif case.status is Status.ERROR and not case.private and case.message:
+            last = [line for line in case.message.splitlines() if line.strip()][-1:] or [""]
             self._count("error:" + last[0][:VALUE_CHARS], "error", last[0][:VALUE_CHARS])
 
     def _count(self, key: str, kind: str, shown) -> None:
@@ -91,15 +94,7 @@ def _value_repr(value) -> str:
     try:
         return py_repr(value)
     except NotJSONError:
-        return feedback.stored_json(value)
-
-
-def ran(result: dict) -> bool:
-    """Whether a submission's code ran: its verdict is not an error, or one of its cases has another status than
-    "error" (it returned a value or reached the time limit). One that did not run never got past loading: code that
-    does not load (judge.summarize) or a file refused or not gradable (grader/results.py's failed_submission), every
-    case an error of the same message."""
-    return result["status"] != "error" or any(t["status"] != "error" for t in result["tests"])
+        return stored_json(value)
 
 
 @dataclass
@@ -112,7 +107,7 @@ class ChallengeTally:
     passed: int = 0
     errors: int = 0
     timeouts: int = 0
-    left_out: int = 0  # of the item analysis: submissions that did not run (`ran`)
+    left_out: int = 0  # of the item analysis: submissions whose code never ran (RunResult.ran)
     cases_passed: list[int] = field(default_factory=list)
     passes: dict[str, set[str]] = field(default_factory=dict)  # learner -> names of the cases passed
     sources: dict[str, str] = field(default_factory=dict)
@@ -120,18 +115,18 @@ class ChallengeTally:
     pair_count: int = 0
 
     def add(self, learner: str, verdict: dict) -> None:
-        result = verdict["result"]
+        result = RunResult.from_dict(verdict["result"])
         self.submitted += 1
-        self.passed += result["status"] == "pass"
-        self.errors += result["status"] == "error"
-        self.timeouts += any(t["status"] == "timeout" for t in result["tests"])
-        self.cases_passed.append(sum(t["status"] == "pass" for t in result["tests"]))
-        if ran(result):
-            self.passes[learner] = {t["name"] for t in result["tests"] if t["status"] == "pass"}
-            for t in result["tests"]:
-                if t["name"] not in self.cases:
-                    self.cases[t["name"]] = CaseTally(t["name"], bool(t.get("hidden")), bool(t.get("private")), None)
-                self.cases[t["name"]].add(t)
+        self.passed += result.passed
+        self.errors += result.status is Status.ERROR
+        self.timeouts += result.timed_out
+        self.cases_passed.append(result.passed_count)
+        if result.ran:
+            self.passes[learner] = {t.name for t in result.tests if t.passed}
+            for t in result.tests:
+                if t.name not in self.cases:
+                    self.cases[t.name] = CaseTally(t.name, t.hidden, t.private, None)
+                self.cases[t.name].add(t)
         else:
             self.left_out += 1
         if verdict.get("source") is not None:

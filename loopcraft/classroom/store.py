@@ -18,6 +18,8 @@ import os
 import threading
 from pathlib import Path
 
+from grader.results import RunResult
+
 from ..errors import LoopcraftError
 from ..exercises import Exercise
 from ..printable import file_name
@@ -94,6 +96,13 @@ class VerdictStore:
         if problem:
             raise LoopcraftError(f"{path}: not a verdict of this class: {problem}")
         return record
+
+    def result(self, learner_id: str, slug: str) -> RunResult:
+        """The stored verdict's result; raises LoopcraftError (`path: message`) if there is none to read."""
+        try:
+            return RunResult.from_dict(self.read(learner_id, slug)["result"])
+        except ValueError as exc:
+            raise LoopcraftError(f"{self.path(learner_id, slug)}: not a verdict of this grader ({exc})") from None
 
     def get(self, learner_id: str, slug: str, key_: str) -> dict | None:
         """The stored record if it was made from exactly this (`key_`), else None: to be graded (again)."""
