@@ -35,7 +35,7 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
     with PyodideRunner(project) as runner:
         # Cases without an expected value pass on whatever the reference solution returns, which they report.
         result = grade(ex, ex.solution_source, runner, cases=[c for _, c in missing], reveal_hidden=True)
-    if result.status == "error":
+    if result.status is Status.ERROR:
         raise_errors([reference_load_problem(root, ex, result.message)])
     problems = []
     for (_, case), test in zip(missing, result.tests, strict=True):

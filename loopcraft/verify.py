@@ -112,7 +112,7 @@ def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None =
     problems = []
     yaml = rel_path(ex.dir / "exercise.yaml", root)
     result = run(ex.solution_source)
-    if result.status == "error":  # one problem, not the same load error once per case
+    if result.status is Status.ERROR:  # one problem, not the same load error once per case
         problems.append(reference_load_problem(root, ex, result.message))
     else:
         for case, test in zip(ex.cases, result.tests, strict=True):
@@ -124,7 +124,7 @@ def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None =
     caught: list[tuple[WrongSolution, frozenset[str] | None]] = []
     for wrong in ex.wrong_solutions:
         result = run(wrong.source)
-        if result.status == "error":
+        if result.status is Status.ERROR:
             # Failing because it does not even load shows nothing about the cases.
             problems.append(
                 Problem(
@@ -184,7 +184,7 @@ def _kept(result: RunResult) -> dict:
     tests = [
         [t.name, t.status.value, t.message, *(t.to_dict().get(k) for k in ("expected", "actual"))] for t in result.tests
     ]
-    return {"status": result.status, "message": result.message, "tests": tests}
+    return {"status": result.status.value, "message": result.message, "tests": tests}
 
 
 def _result(kept: dict) -> RunResult:
