@@ -153,4 +153,16 @@ def test_a_name_made_to_read_as_another_learners_ids_never_spoils_their_hand_in(
     matched = lms.match(learner_rows(read), lms.prepare("canvas", tmp_path / "roster.csv", [TRACK], [LIMIT]))
     assert [got["learner"] for got in matched.rows.values()] == [doe.id]
     ((eve, why),) = matched.unmatched
-    assert eve["name"] == "eve" and "check by hand" in why
+    assert eve["name"] == "eve" and "grade by hand" in why
+
+
+def test_a_group_hand_in_is_listed_for_the_teacher_never_given_to_the_member_whose_id_it_bears(tmp_path):
+    # A group assignment graded as a group: Canvas names the group's files after the group and one member's id
+    # (Assignment#representatives: "the student's name will be changed to the group's name").
+    (tmp_path / "s.zip").write_bytes(build([Member(canvas_entry("Team Rocket", 11, "a.py", attachment=5), "# team")]))
+    read = zipped.read_zip(tmp_path / "s.zip", EXERCISES, LIMIT)
+    (tmp_path / "roster.csv").write_bytes(canvas_export([{"name": "Doe, John", "id": 11}], [(TITLE, 77, 10)]))
+    matched = lms.match(learner_rows(read), lms.prepare("canvas", tmp_path / "roster.csv", [TRACK], [LIMIT]))
+    assert not matched.rows
+    ((team, why),) = matched.unmatched
+    assert team["name"] == "teamrocket" and "a group's hand-in" in why

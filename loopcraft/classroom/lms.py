@@ -354,8 +354,9 @@ def _match(learner: dict, export: Export, keys: dict[str, list[int]]) -> tuple[i
             roster = export.roster.rows[rows[0]]["Student"]
             if _letters(_unescaped(learner["name"])) != _letters(roster):
                 return None, (
-                    f"the download names Canvas user {user} {learner['name']!r}, the roster {roster!r}: renamed since "
-                    "the export, or a name made to look like another learner's file; check by hand"
+                    f"the download names Canvas user {user} {learner['name']!r}, the roster {roster!r}: a group's "
+                    "hand-in (Canvas names it after the group and one member), a learner renamed since the export, or "
+                    "a name made to look like another learner's file; grade by hand"
                 )
         return rows[0], ""
     if by_name:
