@@ -166,3 +166,21 @@ def test_a_group_hand_in_is_listed_for_the_teacher_never_given_to_the_member_who
     assert not matched.rows
     ((team, why),) = matched.unmatched
     assert team["name"] == "teamrocket" and "a group's hand-in" in why
+
+
+def test_a_moodle_team_folder_is_never_given_to_the_participant_whose_number_its_group_id_is(tmp_path):
+    members = [
+        Member(moodle_entry("John Doe", 5, f"{LIMIT}.py"), "# john"),
+        Member(moodle_entry("Team A", 6, f"{LIMIT}.py"), "# team"),  # group 6; participant 6 is Ann
+    ]
+    (tmp_path / "s.zip").write_bytes(build(members))
+    read = zipped.read_zip(tmp_path / "s.zip", EXERCISES)
+    sheet = [
+        {"participant": 5, "name": "John Doe", "email": "j@x.org"},
+        {"participant": 6, "name": "Ann Roe", "email": "a@x.org"},
+    ]
+    (tmp_path / "w.csv").write_bytes(moodle_worksheet(sheet, 100))
+    matched = lms.match(learner_rows(read), lms.prepare("moodle", tmp_path / "w.csv", [TRACK], [LIMIT]))
+    assert [got["name"] for got in matched.rows.values()] == ["John Doe"]
+    ((team, why),) = matched.unmatched
+    assert team["name"] == "Team A" and "a team's hand-in" in why

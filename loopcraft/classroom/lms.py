@@ -358,6 +358,15 @@ def _match(learner: dict, export: Export, keys: dict[str, list[int]]) -> tuple[i
                     "hand-in (Canvas names it after the group and one member), a learner renamed since the export, or "
                     "a name made to look like another learner's file; grade by hand"
                 )
+        if export.roster.worksheet and learner["name"] != "Participant" and "Full name" in export.roster.header:
+            # A team's folder bears the group's name and id (mod/assign/classes/downloader.php), and a group's id
+            # may be a participant's too; blind marking writes "Participant" and the worksheet no names.
+            roster = export.roster.rows[rows[0]]["Full name"]
+            if _letters(_unescaped(learner["name"])) != _letters(roster):
+                return None, (
+                    f"the download names participant {user} {learner['name']!r}, the worksheet {roster!r}: a team's "
+                    "hand-in (Moodle names it after the group and its id) or a learner renamed since; grade by hand"
+                )
         return rows[0], ""
     if by_name:
         found = "no roster row has this name" if not rows else f"{len(rows)} roster rows have this name"
