@@ -284,12 +284,16 @@ def main(argv: list[str] | None = None, runners: Runners | None = None) -> int:
             return _grade_one_exercise(args, project, runners)
         from . import classroom
 
+        lms = {name: getattr(args, name) for name in ("lms", "roster", "assignment", "points", "missing")}
         if command == "class":
-            args.shard, whence = shard_of(args.shard, args.shards, dict(os.environ))
+            shard, whence = shard_of(args.shard, args.shards, dict(os.environ))
             if whence:
-                print(f"shard {args.shard[0]}/{args.shard[1]}, from {whence}", file=sys.stderr)
-            return classroom.main_class(args, project, runners)
-        return classroom.main_merge(args, project)
+                print(f"shard {shard[0]}/{shard[1]}, from {whence}", file=sys.stderr)
+            return classroom.grade_class(
+                project=project, submissions=args.submissions, out=args.out, jobs=args.jobs, shard=shard,
+                challenge=args.challenge, runners=runners, **lms,
+            )  # fmt: skip
+        return classroom.merge_shards(project=project, shards=args.shards, out=args.out, **lms)
     except LoopcraftError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -35,6 +35,7 @@ from ..printable import one_line
 from ..project import Project
 from . import gradebook, handback, intake, lms, report, zipped
 from .intake import Learner, Source
+from .lms import prepare
 from .store import VerdictStore, fingerprint, key
 
 
@@ -162,39 +163,58 @@ def _tell(said: list[str], attention: list[str]) -> int:
     return ATTENTION
 
 
-def _export(args, tracks: list[Track], slugs: list[str]) -> lms.Export | None:
-    if (args.lms is None) != (args.roster is None):
+def _export(
+    tracks: list[Track],
+    slugs: list[str],
+    *,
+    lms: str | None,
+    roster: Path | None,
+    assignment: str | None,
+    points: float | None,
+    missing: str,
+) -> lms.Export | None:
+    if (lms is None) != (roster is None):
         raise LoopcraftError("--lms and --roster go together: the LMS, and its gradebook export to match learners with")
-    if args.lms is None:
-        if args.assignment is not None or args.points is not None:
+    if lms is None:
+        if assignment is not None or points is not None:
             raise LoopcraftError("--assignment and --points are for an LMS's import: give --lms and --roster too")
         return None
-    return lms.prepare(
-        args.lms, args.roster, tracks, slugs, assignment=args.assignment, points=args.points, missing=args.missing
-    )
+    return prepare(lms, roster, tracks, slugs, assignment=assignment, points=points, missing=missing)
 
 
 def _worth(tracks: list[Track]) -> dict[str, float]:
     return {ex.slug: track.points_of(ex.slug) for track in tracks for ex in track.exercises}
 
 
-def main_class(args, project: Project, runners: Runners | None = None) -> int:
+def grade_class(
+    *,
+    project: Project,
+    submissions: Path,
+    out: Path,
+    jobs: int | None = None,
+    shard: tuple[int, int] = (1, 1),
+    challenge: str | None = None,
+    runners: Runners | None = None,
+    **lms_options,
+) -> int:
+    """`class`: grade a class's hand-ins (a folder, a zip, an LMS's download) into OUT; `lms_options` are `_export`'s
+    (lms, roster, assignment, points, missing). Returns the exit status (0, or ATTENTION)."""
     tracks = course(project)
     exercises = course_exercises(project, tracks)
-    if args.challenge is not None:
-        exercises = [ex for ex in exercises if ex.slug == args.challenge]
+    if challenge is not None:
+        exercises = [ex for ex in exercises if ex.slug == challenge]
         if not exercises:
-            raise LoopcraftError(f"--challenge {args.challenge}: no such challenge in the course")
-    export = _export(args, tracks, [ex.slug for ex in exercises])
-    if args.submissions.is_file():
-        everyone = zipped.read_zip(args.submissions, exercises, args.challenge)
+            raise LoopcraftError(f"--challenge {challenge}: no such challenge in the course")
+    export = _export(tracks, [ex.slug for ex in exercises], **lms_options)
+    if submissions.is_file():
+        everyone = zipped.read_zip(submissions, exercises, challenge)
     else:  # a class folder, or an LMS's download that a browser unzipped
-        everyone = zipped.read_download(args.submissions, exercises, args.challenge)
+        everyone = zipped.read_download(submissions, exercises, challenge)
         if everyone is None:
-            everyone = intake.read_folder(args.submissions, exercises, args.challenge)
-    k, n = args.shard
+            everyone = intake.read_folder(submissions, exercises, challenge)
+    k, n = shard
     mine = everyone[k - 1 :: n]
-    store = VerdictStore(args.out)
+    store = VerdictStore(out)
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
     todo, kept, refused = [], 0, 0
     for learner in mine:
@@ -216,7 +236,7 @@ def main_class(args, project: Project, runners: Runners | None = None) -> int:
                 _say(f"error: {one_line(source.error)}")
             else:
                 todo.append(sub)
-    jobs = args.jobs or os.cpu_count() or 1
+    jobs = jobs or os.cpu_count() or 1
     _say(
         f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
         f"{len(exercises)} challenge{'s' if len(exercises) != 1 else ''}: {kept + refused + len(todo)} submissions, "
@@ -227,8 +247,8 @@ def main_class(args, project: Project, runners: Runners | None = None) -> int:
         _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     doc = gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
-    said, attention = write_outputs(args.out, doc, store, exercises, export, _worth(tracks))
-    _say(f"gradebook: {args.out / 'gradebook.csv'} and gradebook.json; report: {args.out / 'report' / 'index.html'}")
+    said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks))
+    _say(f"gradebook: {out / 'gradebook.csv'} and gradebook.json; report: {out / 'report' / 'index.html'}")
     return _tell(said, attention)
 
 
@@ -247,17 +267,18 @@ def _agrees(record: dict, cell: dict, ex: Exercise | None) -> str | None:
     return None
 
 
-def main_merge(args, project: Project) -> int:
-    slugs, rows, out = None, {}, VerdictStore(args.out)
+def merge_shards(*, project: Project, shards: list[Path], out: Path, **lms_options) -> int:
+    """`merge`: join the OUT folders of `class --shard` runs into `out`; `lms_options` as `grade_class`'s."""
+    slugs, rows, store = None, {}, VerdictStore(out)
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     by_slug = {ex.slug: ex for ex in exercises}
-    for shard in args.shards:
+    for shard in shards:
         doc = gradebook.read_book(shard)
         if slugs is None:
             slugs = doc["challenges"]
         elif doc["challenges"] != slugs:
-            raise LoopcraftError(f"{shard}: graded other challenges than {args.shards[0]}; shards must share a course")
+            raise LoopcraftError(f"{shard}: graded other challenges than {shards[0]}; shards must share a course")
         theirs = VerdictStore(shard)
         for r in doc["learners"]:
             if r["learner"] in rows and rows[r["learner"]] != r:
@@ -266,11 +287,11 @@ def main_merge(args, project: Project) -> int:
             if r["error"] is None:
                 for slug, c in r["challenges"].items():
                     if c["status"] != gradebook.MISSING:
-                        problem = _agrees(out.copy_from(theirs, r["learner"], slug), c, by_slug.get(slug))
+                        problem = _agrees(store.copy_from(theirs, r["learner"], slug), c, by_slug.get(slug))
                         if problem:
                             raise LoopcraftError(f"{theirs.path(r['learner'], slug)}: {problem}")
-    export = _export(args, tracks, slugs)
+    export = _export(tracks, slugs, **lms_options)
     doc = gradebook.book(slugs, list(rows.values()))
-    said, attention = write_outputs(args.out, doc, out, exercises, export, _worth(tracks))
-    _say(f"merged {len(args.shards)} gradebooks, {len(rows)} learners: {args.out / 'gradebook.csv'}")
+    said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks))
+    _say(f"merged {len(shards)} gradebooks, {len(rows)} learners: {out / 'gradebook.csv'}")
     return _tell(said, attention)
