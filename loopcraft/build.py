@@ -137,6 +137,9 @@ def _site_files(project: Project, cache: BuildCache, pages: dict[str, str], asse
     files["py/manifest.json"] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
     security = security_headers(inline_script_hashes(list(pages.values())))
     files["_headers"] = headers_file(security).encode("utf-8")
+    # GitHub Pages runs Jekyll over a site unless it holds this file, and Jekyll drops every file whose name starts
+    # with "_" (py/grader/__init__.py among them): the worker would find no grader.
+    files[".nojekyll"] = b""
     files[SERVICE_WORKER] = _service_worker(root, cache, files, sorted(pages), asset_version, security)
     return files
 
@@ -154,7 +157,7 @@ def _service_worker(
     so that it never serves a cached copy that differs from what the build wrote."""
     precache = {}
     for path in sorted(files):
-        if path == "_headers":
+        if path in ("_headers", ".nojekyll"):  # for the host, not for a page
             continue
         versioned = path.startswith("assets/") and path.endswith((".js", ".css"))
         precache[f"{path}?v={asset_version}" if versioned else path] = hashlib.sha256(files[path]).hexdigest()

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-import build as cli
 from grader.canonical import canonical_json, digest
+from loopcraft import author as cli
 from loopcraft.build import build
 from loopcraft.errors import BuildError
 from loopcraft.exercises import load_course
@@ -53,6 +53,7 @@ def test_build_writes_the_whole_site(project: Path):
     )
     assert files == [
         MARKER,
+        ".nojekyll",  # or GitHub Pages' Jekyll drops py/grader/__init__.py
         "404.html",
         "_headers",
         "assets/app.js",

@@ -98,7 +98,7 @@ async function file(request) {
   // files go out as cached, with the compiled code Chromium keeps beside a cached script (a trace of a second visit
   // shows it read for every script). Not for Pyodide's WebAssembly: Chromium 156 keeps the module's compiled code only
   // for a copy that came from the network (the HTTP cache), never for one from Cache Storage, so its functions are
-  // compiled again, lazily, on every visit served from here (README: why the module is still served from here).
+  // compiled again, lazily, on every visit served from here (docs/performance.md, 2026-12-02: why the module is still served from here).
   return request.destination === "worker" ? isolated(response) : response;
 }
 
