@@ -109,7 +109,20 @@ def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
     return result
 
 
-def summarize(tests: list[CaseResult], outcomes: list[dict]) -> RunResult:
+# Why a run ended before its last case, and what its verdict says of it: a run stopped by the learner, or at its
+# first case that ran out of time (the page's rule: a loop then costs one time limit, not one a case).
+EARLY_END = {
+    "stopped": "The run was stopped: {} not run.",
+    "timeout": "The run ended at a case that ran out of time: {} not run.",
+}
+
+
+def summarize(
+    tests: list[CaseResult], outcomes: list[dict], *, total: int | None = None, ended: str | None = None
+) -> RunResult:
+    """The verdict of a run: `tests`, the verdicts of the cases that ran, in order, and their `outcomes`; `total`,
+    the cases the run had (all of them ran when None); `ended`, why it ended before the rest ran ("stopped" or
+    "timeout"). frontend/src/judge.js's summarize, rule for rule."""
     # The run's message is shown wherever the run is (a feedback page, --json, Gradescope's output): never one from a
     # private case, whose error may hold its inputs (code that raises only there, with its arguments, at load).
     load_errors = [
@@ -118,11 +131,19 @@ def summarize(tests: list[CaseResult], outcomes: list[dict]) -> RunResult:
         if o["kind"] == "error" and o.get("phase") == "load" and not t.private
     ]
     if load_errors:
-        return RunResult(status="error", message=load_errors[0], tests=tests)
-    status = "pass" if all(t.status is Status.PASS for t in tests) else "fail"
-    return RunResult(status=status, tests=tests)
+        return RunResult(status=Status.ERROR, message=load_errors[0], tests=tests)
+    not_run = (len(tests) if total is None else total) - len(tests)
+    if not_run > 0:
+        # Not a pass, whatever the cases that ran say: some were never checked.
+        if ended not in EARLY_END:
+            raise ValueError(f"{not_run} of {total} cases not run, and no reason why (ended: {ended!r})")
+        return RunResult(status=Status.FAIL, message=EARLY_END[ended].format(not_run), tests=tests)
+    return RunResult(status=Status.PASS if all(t.passed for t in tests) else Status.FAIL, tests=tests)
 
 
-def judge_run(cases: list[dict], outcomes: list[dict], time_limit: float) -> RunResult:
-    tests = [judge_case(case, outcome, time_limit) for case, outcome in zip(cases, outcomes, strict=True)]
-    return summarize(tests, outcomes)
+def judge_run(cases: list[dict], outcomes: list[dict], time_limit: float, *, ended: str | None = None) -> RunResult:
+    """`outcomes`: those of the cases that ran, in order; fewer than `cases` only when the run ended early (`ended`
+    says why, see summarize) or at code that cannot be loaded."""
+    ran = cases[: len(outcomes)]
+    tests = [judge_case(case, outcome, time_limit) for case, outcome in zip(ran, outcomes, strict=True)]
+    return summarize(tests, outcomes, total=len(cases), ended=ended)

@@ -77,25 +77,66 @@ INPUTS = [
 # Time limits as authors write them: whole seconds, halves, milliseconds, minutes (the timeout message names it).
 LIMITS = [2.5, 1, 0.5, 10, 0.001, 1.25, 120, 3.0]
 
-# Whole runs: the cases judged, then summarised as a run (its status and message).
+# Whole runs: the cases judged, then summarised as a run (its status and message). `ended`: why a run ended before
+# its last case (the page's Stop, or its first case out of time); its outcomes are then those of the cases that ran.
 RUNS = [
-    ("every case passes", [visible("a", 1), hidden("h", 2)], [value(1), value(2)]),
-    ("one case fails", [visible("a", 1), visible("b", 2)], [value(1), value(3)]),
+    ("every case passes", [visible("a", 1), hidden("h", 2)], [value(1), value(2)], None),
+    ("one case fails", [visible("a", 1), visible("b", 2)], [value(1), value(3)], None),
     (
         "the code cannot load: the run is an error with its message",
         [visible("a", 1), hidden("h", 2)],
         [error_outcome("SyntaxError: x", "load"), error_outcome("SyntaxError: x", "load")],
+        None,
     ),
     (
         "an error when called fails the run",
         [visible("a", 1), visible("b", 2)],
         [error_outcome("ValueError: boom", "call"), value(2)],
+        None,
     ),
-    ("a timeout fails the run", [visible("a", 1), hidden("h", 2)], [value(1), timeout_outcome()]),
+    ("a timeout fails the run", [visible("a", 1), hidden("h", 2)], [value(1), timeout_outcome()], None),
     (
         "a crash fails the run",
         [visible("a", 1)],
         [error_outcome("Python crashed while running your code: x", "grader")],
+        None,
+    ),
+    (
+        "code that cannot load ends the run at its first case: an error",
+        [visible("a", 1), visible("b", 2), hidden("h", 3)],
+        [error_outcome("SyntaxError: x", "load")],
+        None,
+    ),
+    (
+        "stopped mid-run: a fail however the cases that ran went, saying how many did not run",
+        [visible("a", 1), visible("b", 2), hidden("h", 3)],
+        [value(1)],
+        "stopped",
+    ),
+    ("stopped before any case ran", [visible("a", 1), hidden("h", 2)], [], "stopped"),
+    (
+        "the first case out of time ends the run",
+        [visible("a", 1), visible("b", 2), hidden("h", 3), visible("c", 4)],
+        [value(1), timeout_outcome("printed before the loop")],
+        "timeout",
+    ),
+    (
+        "stopped once every case had run: judged as a whole run",
+        [visible("a", 1), visible("b", 2)],
+        [value(1), value(2)],
+        "stopped",
+    ),
+    (
+        "out of time at the last case: nothing left unrun, a plain fail",
+        [visible("a", 1), visible("b", 2)],
+        [value(1), timeout_outcome()],
+        "timeout",
+    ),
+    (
+        "code that cannot load is the run's verdict, a stop or not",
+        [visible("a", 1), visible("b", 2)],
+        [error_outcome("SyntaxError: x", "load")],
+        "stopped",
     ),
 ]
 
@@ -119,9 +160,10 @@ def build_vectors() -> dict:
             "cases": run_cases,
             "outcomes": outcomes,
             "time_limit": 1.5,
-            "result": judge_run(run_cases, outcomes, 1.5).to_dict(),
+            "ended": ended,
+            "result": judge_run(run_cases, outcomes, 1.5, ended=ended).to_dict(),
         }
-        for title, run_cases, outcomes in RUNS
+        for title, run_cases, outcomes, ended in RUNS
     ]
     return {"cases": cases, "runs": runs}
 
@@ -166,3 +208,10 @@ def test_a_load_error_in_a_private_case_only_is_not_the_runs_message():
     assert run.to_dict()["tests"][1]["message"] == PRIVATE_NOTE
     both = judge_run(cases, [error_outcome("SyntaxError: x", "load"), leak], 2)
     assert (both.status, both.message) == ("error", "SyntaxError: x")
+
+
+@pytest.mark.parametrize("ended", [None, "finished", "toString"])
+def test_a_run_short_of_cases_must_say_why_it_ended(ended):
+    # Cases left unrun for no known reason are a runner's bug, never a verdict.
+    with pytest.raises(ValueError, match="1 of 2 cases not run"):
+        judge_run([visible("a", 1), visible("b", 2)], [value(1)], 2, ended=ended)

@@ -1,9 +1,10 @@
 // Page entry of a challenge: the editor, the autosave, the Python session and
 // the Run button. Python starts loading as soon as the page opens; the editor
 // does not wait for it.
-import { RESTART_REASONS } from "./session.js";
 import { createPageSession } from "./page-session.js";
-import { formatSeconds, judgeCase, summarize } from "./judge.js";
+import { formatSeconds, judgeCase } from "./judge.js";
+import { canRun, endsTheRun, failingOf, initialState, isLoadError, next, statusOf } from "./run-state.js";
+import { passed, tally } from "./verdict.js";
 import { FONT_SIZES, createEditor } from "./editor.js";
 import {
   challengeVersion, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveFontSize,
@@ -50,54 +51,44 @@ const tabs = setupTabs(document.querySelector("[data-tabs]"));
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
 const undoKey = isMac ? "Cmd+Z" : "Ctrl+Z";
 
-// --- Python session -------------------------------------------------------
-let sessionState = "loading";
-let loadError = "";
-const RESTART_TEXT = {
-  [RESTART_REASONS.noInterrupt]: "a case ran out of time, and this page cannot interrupt Python",
-  [RESTART_REASONS.noAnswer]: "a case ran out of time and did not stop when interrupted",
-  [RESTART_REASONS.stopped]: "you stopped a run, and this page cannot interrupt Python",
-};
-// kind: "cases" (Run) or "scenario" (the learner's own, never graded); stopping: Stop was pressed during it;
-// failing: links to the cards of the cases that did not pass, shown in the status after the run; reveal: the index
-// of the card to bring into view once it is over (the first that did not pass).
-const run = { busy: false, kind: "cases", current: null, total: 0, summary: null, outcome: null, stopping: false,
-  failing: null, reveal: null };
+// --- Python session and the run's state -----------------------------------
+// The one run state (run-state.js): every change to it is an event through next(); the page is drawn from it.
+let state = initialState;
 let scenario = null; // set up once the editor exists; refresh() may run before
 
-const session = createPageSession({ timeLimitMs: data.time_limit_seconds * 1000, onState });
-
-function onState(state, detail = {}) {
-  sessionState = state;
-  if (state === "error") loadError = detail.message ?? "unknown error";
-  if (state === "restarting") ui.status.dataset.restartReason = detail.reason;
+function apply(event) {
+  state = next(state, event);
+}
+function dispatch(event) {
+  apply(event);
   refresh();
 }
 
-// The status shows "running" from the click until the last verdict is in, not
-// only while the worker is busy, so "ready" always means the results are final.
+const session = createPageSession({ timeLimitMs: data.time_limit_seconds * 1000, onState });
+
+// The session's states as the page's events: "running" and "finished" say only that Python is up.
+function onState(sessionState, detail = {}) {
+  dispatch(sessionState === "loading" ? { type: "python-loading" }
+    : sessionState === "error" ? { type: "python-failed", message: detail.message ?? "unknown error" }
+      : sessionState === "restarting" ? { type: "python-restarting", reason: detail.reason }
+        : { type: "python-ready" });
+}
+
 function refresh() {
-  const state = ["loading", "error", "restarting"].includes(sessionState) ? sessionState
-    : run.busy ? "running" : "ready";
-  ui.status.dataset.state = state;
-  if (state === "ready" && run.outcome) ui.status.dataset.outcome = run.outcome;
+  const status = statusOf(state);
+  ui.status.dataset.state = status.state;
+  if (status.outcome) ui.status.dataset.outcome = status.outcome;
   else delete ui.status.dataset.outcome;
-  ui.status.replaceChildren({
-    loading: run.busy ? "Loading Python… your run starts as soon as it is ready."
-      : "Loading Python… you can start writing meanwhile.",
-    error: `Python failed to load (${loadError}). Reload the page to try again.`,
-    restarting: `Restarting Python (${RESTART_TEXT[ui.status.dataset.restartReason]})…`,
-    running: run.stopping ? "Stopping…" : run.kind === "scenario" ? "Running your scenario…"
-      : run.current === null ? "Starting…" : `Running case ${run.current + 1} of ${run.total}…`,
-    ready: run.summary ?? "Python is ready. Press Run to check your code.",
-  }[state]);
-  if (state === "ready" && run.failing) ui.status.append(" ", run.failing);
+  if (state.restartReason) ui.status.dataset.restartReason = state.restartReason;
+  ui.status.replaceChildren(status.text);
+  const failing = status.state === "ready" ? failingOf(state) : [];
+  if (failing.length) ui.status.append(" ", failureLinks(failing));
   // Stop shows in Run's place while a run is on (style.css): the keyboard's focus goes from one to the other.
   const focused = document.activeElement;
-  ui.run.disabled = run.busy || sessionState === "error";
-  ui.stop.disabled = !run.busy;
-  if (focused === ui.run && run.busy) ui.stop.focus({ preventScroll: true });
-  if (focused === ui.stop && !run.busy) ui.run.focus({ preventScroll: true });
+  ui.run.disabled = !canRun(state);
+  ui.stop.disabled = !state.busy;
+  if (focused === ui.run && state.busy) ui.stop.focus({ preventScroll: true });
+  if (focused === ui.stop && !state.busy) ui.run.focus({ preventScroll: true });
   scenario?.setEnabled(!ui.run.disabled);
 }
 
@@ -304,45 +295,37 @@ ui.run.addEventListener("click", startRun);
 ui.stop.addEventListener("click", stopRun);
 // Escape stops a run from anywhere in the page, the editor included (capture: before the editor handles the key).
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && run.busy) stopRun();
+  if (event.key === "Escape" && state.busy) stopRun();
 }, { capture: true });
 for (const kbd of document.querySelectorAll(".mod-key")) kbd.textContent = isMac ? "⌘" : "Ctrl";
 
 function stopRun() {
-  if (!run.busy || run.stopping) return;
-  run.stopping = true;
+  if (!state.busy || state.stopping) return;
+  dispatch({ type: "stop-requested" });
   session.stop();
-  refresh();
 }
 
-// Code that cannot be loaded: a syntax error, a missing function, an error raised before the function is called.
-const isLoadError = (outcome) => outcome.kind === "error" && outcome.phase === "load";
-// A run ends at its first case that runs out of time (an endless loop then costs one time limit, not one a case),
-// and at code that cannot be loaded (every case would say the same).
-const endsTheRun = (outcome) => outcome.kind === "timeout" || isLoadError(outcome);
-
 async function startRun() {
-  if (run.busy || sessionState === "error") return;
-  Object.assign(run, { busy: true, kind: "cases", current: null, total: data.cases.length, summary: null, outcome: null,
-    stopping: false, failing: null, reveal: null });
+  if (!canRun(state)) return;
+  dispatch({ type: "run-started", kind: "cases", total: data.cases.length }); // at once: never "ready" while a run is on
   ui.passed.hidden = true;
   editor.markError(null);
   showRunNote(null);
   tabs.show("results");
   ui.results.setAttribute("aria-busy", "true");
-  refresh(); // at once: "ready" must never show while a run is on
   const progress = createBatch(PROGRESS_MS);
+  let reveal = null;
   progress.add(() => results.start(data.cases));
   const verdicts = [];
   try {
     await loading;
     // A run pressed while Python loads waits inside session.run until it is ready.
-    const outcomes = run.stopping ? [] : await session.run(
+    const outcomes = state.stopping ? [] : await session.run(
       { source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
         cases: data.cases.map((c) => ({ name: c.name, args: c.args })) },
       {
         onCaseStart(index) {
-          run.current = index;
+          apply({ type: "case-started", index });
           progress.add(() => {
             results.running(index);
             refresh();
@@ -350,6 +333,7 @@ async function startRun() {
         },
         // Each case is judged as soon as its outcome arrives, while the next one runs.
         onCaseDone(index, outcome) {
+          apply({ type: "case-finished", index, outcome });
           const testCase = data.cases[index];
           const values = testCase.hidden ? null : {
             expected: parsePy(testCase.expected_json),
@@ -371,60 +355,39 @@ async function startRun() {
     );
     const tests = await Promise.all(verdicts);
     progress.flush();
-    finishRun(tests, outcomes);
-    if (run.outcome === "pass") await onPassed(outcomes);
+    dispatch({ type: "run-judged", tests, outcomes }); // still busy: "ready" waits for the solution's unlocking
+    reveal = showVerdict();
+    if (passed(state.verdict)) await onPassed(outcomes);
   } catch (err) {
     progress.flush();
     results.abort(`Not run: ${err.message}`);
-    run.outcome = "error";
-    run.summary = `The run stopped: ${err.message}`;
+    apply({ type: "run-failed", message: err.message });
   } finally {
-    run.busy = false;
-    run.stopping = false;
     ui.results.setAttribute("aria-busy", "false");
-    refresh();
+    dispatch({ type: "run-ended" });
     // Once the status holds its final text: the layout above the card no longer moves.
-    if (run.reveal !== null) results.reveal(run.reveal);
+    if (reveal !== null) results.reveal(reveal);
   }
 }
 
-// The run's verdict: the results document, the status (with links to the cases that did not pass), why any case
-// was not run, and the first failing case's card brought into view.
-function finishRun(tests, outcomes) {
-  const total = data.cases.length;
-  const loadError = outcomes.find(isLoadError);
-  const complete = outcomes.length === total;
-  const passed = tests.filter((t) => t.status === "pass").length;
-  const summary = summarize(tests, outcomes);
-  if (!complete || loadError) results.notRun();
-  if (loadError) {
-    run.outcome = "error";
-    run.summary = "Your code could not be loaded, so no case ran: see the error below.";
-    showLoadError(loadError.error);
-  } else if (!complete) {
-    const notRun = total - outcomes.length;
-    // Stopped by the learner, unless the run had ended at a timeout first.
-    const timedOut = outcomes.at(-1)?.kind === "timeout";
-    run.outcome = timedOut ? "fail" : "stopped";
-    summary.status = "fail";
-    summary.message = timedOut ? `The run ended at a case that ran out of time: ${notRun} not run.`
-      : `The run was stopped: ${notRun} not run.`;
-    run.summary = timedOut ? `${passed} of ${total} cases passed; the run ended at a case that ran out of time.`
-      : `You stopped the run: ${passed} of ${total} cases passed, ${notRun} not run.`;
-    showRunNote(timedOut ? timeoutNote(outcomes.length - 1, notRun)
-      : `${plural(notRun, "case")} not run: you stopped the run.`);
-  } else {
-    run.outcome = summary.status;
-    run.summary = `${passed} of ${total} cases passed${summary.status === "pass" ? ". Well done!" : "."}`;
-  }
+// The parts of the page a judged run changes once, drawn from the state: the results document, the cards of the
+// cases not run and why they were not. Returns the index of the card to bring into view once the run is over (the
+// first that did not pass), or null.
+function showVerdict() {
+  const { verdict, ended } = state;
   // The results document, in the CLI's --json shape (the cases that ran), for tests and anyone scripting the page.
-  window.loopcraft = { lastResult: summary };
-  ui.passed.hidden = run.outcome !== "pass";
-  const failing = tests.flatMap((t, index) => (t.status === "pass" ? [] : [index]));
-  if (!loadError && failing.length) {
-    run.failing = failureLinks(failing);
-    run.reveal = failing[0];
+  window.loopcraft = { lastResult: verdict };
+  const { notRun } = tally(verdict, state.total);
+  // The cards left without a verdict; code that did not load has none in any card.
+  if (notRun > 0 || verdict.status === "error") results.notRun();
+  ui.passed.hidden = !passed(verdict);
+  if (verdict.status === "error") {
+    showLoadError(verdict.message);
+    return null;
   }
+  if (ended === "timeout") showRunNote(timeoutNote(verdict.tests.length - 1, notRun));
+  if (ended === "stopped") showRunNote(`${plural(notRun, "case")} not run: you stopped the run.`);
+  return failingOf(state)[0] ?? null;
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -486,27 +449,19 @@ function showLoadError(traceback) {
 
 // The learner's own scenario: one case through the same session, never judged or counted.
 async function runScenario(args) {
-  if (run.busy || sessionState === "error") throw new Error("Python is busy or unavailable; try again in a moment");
-  Object.assign(run, { busy: true, kind: "scenario", summary: null, outcome: null, stopping: false, failing: null,
-    reveal: null });
-  refresh();
+  if (!canRun(state)) throw new Error("Python is busy or unavailable; try again in a moment");
+  dispatch({ type: "run-started", kind: "scenario", total: 1 });
   try {
     await loading;
-    const [outcome] = run.stopping ? [] : await session.run({ source: editor.getText(), sandbox: data.sandbox,
+    const [outcome] = state.stopping ? [] : await session.run({ source: editor.getText(), sandbox: data.sandbox,
       entry: data.entry, cases: [{ name: "Your scenario", args }] }, {});
     if (!outcome) throw new Error("you stopped it");
-    run.summary = {
-      value: "Your scenario ran: see what your code returned below (not graded).",
-      error: "Your scenario ended with an error: see it below (not graded).",
-      timeout: "Your scenario ran out of time (not graded).",
-    }[outcome.kind];
+    apply({ type: "scenario-returned", outcome });
     return outcome;
   } catch (err) {
-    run.summary = `Your scenario did not run: ${err.message}`;
+    apply({ type: "run-failed", message: err.message });
     throw err;
   } finally {
-    run.busy = false;
-    run.stopping = false;
-    refresh();
+    dispatch({ type: "run-ended" });
   }
 }

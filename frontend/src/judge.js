@@ -4,6 +4,7 @@
 
 import { timeoutMessage } from "./outcomes.js";
 import { byCodePoint, entriesOf, isDict, parsePy, PyFloat, typePhrase } from "./pyvalue.js";
+import { runResult, tally } from "./verdict.js";
 
 // The page's modules read the timeout text and the limit's spelling from here.
 export { formatSeconds, timeoutMessage } from "./outcomes.js";
@@ -85,10 +86,27 @@ export async function judgeCase(publicCase, outcome, timeLimit) {
   return result;
 }
 
-export function summarize(tests, outcomes) {
+// Why a run ended before its last case, and what its verdict says of it: a run stopped by the learner, or at its
+// first case that ran out of time (the page's rule: a loop then costs one time limit, not one a case).
+const EARLY_END = {
+  stopped: (notRun) => `The run was stopped: ${notRun} not run.`,
+  timeout: (notRun) => `The run ended at a case that ran out of time: ${notRun} not run.`,
+};
+
+/**
+ * The verdict of a run: `tests`, the verdicts of the cases that ran, in order, and their `outcomes`; `total`, the
+ * cases the run had; `ended`, why it ended before the rest ran ("stopped" or "timeout"). grader/judge.py's
+ * summarize, rule for rule.
+ */
+export function summarize(tests, outcomes, { total = tests.length, ended = null } = {}) {
   // Never a private case's error as the run's message (grader/judge.py says why; the page has no private case).
   const loadError = outcomes.find((o, i) => o.kind === "error" && o.phase === "load" && !tests[i].private);
-  if (loadError) return { version: 3, status: "error", message: loadError.error, tests };
-  const status = tests.every((t) => t.status === "pass") ? "pass" : "fail";
-  return { version: 3, status, message: null, tests };
+  if (loadError) return runResult("error", loadError.error, tests);
+  const { notRun, failing } = tally({ tests }, total);
+  if (notRun > 0) {
+    // Not a pass, whatever the cases that ran say: some were never checked.
+    if (!Object.hasOwn(EARLY_END, ended)) throw new Error(`${notRun} of ${total} cases not run, and no reason why (ended: ${ended})`);
+    return runResult("fail", EARLY_END[ended](notRun), tests);
+  }
+  return runResult(failing.length ? "fail" : "pass", null, tests);
 }

@@ -6,6 +6,7 @@ import { diff, prettyLines } from "./pretty.js";
 import { parsePy } from "./pyvalue.js";
 import { renderTrace } from "./trace.js";
 import { timeoutMessage } from "./judge.js";
+import { passed } from "./verdict.js";
 
 const BADGES = {
   pending: "Waiting",
@@ -49,7 +50,7 @@ export function createResults(container) {
       const row = rows[index];
       setStatus(row, result.status);
       row.body.replaceChildren(...body);
-      row.card.open = result.status !== "pass";
+      row.card.open = !passed(result);
     },
     /** The run ended before these rows' cases got a verdict: they say "Not run" (the page says why, once). */
     notRun() {
@@ -152,7 +153,7 @@ function renderBody(testCase, result, values) {
       [...marks].map((mark) => h("mark", { class: `diff diff-${mark}` }, MARK_LABELS[mark]))));
   }
   parts.push(renderTrace(result.trace));
-  parts.push(output(result.output, result.status !== "pass"));
+  parts.push(output(result.output, !passed(result)));
   return parts;
 }
 
