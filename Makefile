@@ -2,6 +2,8 @@
 #   make serve   install everything, build the site, serve it on http://127.0.0.1:$(PORT)/
 #   make test    install everything, lint, run the whole test suite (browser and benchmark tests included)
 #   make test-fast   lint and every test but the browser and benchmark ones: the loop to run after an edit
+#   make test-unit   the tests that start no interpreter, process or browser (tests/conftest.py, `tier`): seconds
+#   make setup-grader   what a teacher who only grades needs (`python -m grader`): Python and Node, no Chromium, no sudo
 #   make bench   the benchmark (bench/run.py): page start-up against Pyodide's floor, transfer, build scaling
 # Set-up steps are stamped, so later runs skip what is already installed.
 
@@ -10,9 +12,12 @@ PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup serve build check test test-fast lint bench clean
+.PHONY: setup setup-grader serve build check test test-fast test-unit lint bench clean
 
-setup: .venv/.stamp node_modules/.stamp $(CHROMIUM)
+setup: setup-grader $(CHROMIUM)
+
+# Grading runs learner code in Pyodide under Node; only the site's tests and benchmark drive Chromium.
+setup-grader: .venv/.stamp node_modules/.stamp
 
 .venv/.stamp: pyproject.toml
 	python3 -m venv .venv
@@ -48,6 +53,10 @@ test: lint
 
 test-fast: lint
 	$(PY) -m pytest -n auto --dist loadfile -m "not browser and not bench"
+
+# The browser tests are never unit tests: left uncollected, their modules are not even imported.
+test-unit: setup-grader
+	$(PY) -m pytest -n auto --dist loadfile -m unit --ignore=tests/browser
 
 bench: setup
 	$(PY) bench/run.py

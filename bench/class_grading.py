@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
@@ -29,7 +30,7 @@ from loopcraft.exercises import find_exercise  # noqa: E402
 from loopcraft.grading import grade  # noqa: E402
 from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from loopcraft.project import Project  # noqa: E402
-from loopcraft.pyodide import PyodideRunner  # noqa: E402
+from loopcraft.runners import make_runner  # noqa: E402
 
 CHALLENGES = ["consecutive-error-limit", "dispatch-registry"]
 GOAL = 0.8  # of the ideal
@@ -56,7 +57,7 @@ def make_class(folder: Path, learners: int) -> int:
 def submission_cost(samples: int) -> float:
     """Seconds per submission for one runner grading one submission after another (its start-up excluded)."""
     exercises = [find_exercise(ROOT, slug) for slug in CHALLENGES]
-    with PyodideRunner(Project()) as runner:
+    with closing(make_runner("fresh", Project())) as runner:
         grade(exercises[0], exercises[0].solution_source, runner)  # start-up
         started = time.perf_counter()
         for i in range(samples):

@@ -10,6 +10,7 @@ import argparse
 import statistics
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
@@ -17,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 from loopcraft.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT  # noqa: E402
 from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from loopcraft.project import Project  # noqa: E402
-from loopcraft.pyodide import PyodideRunner  # noqa: E402
+from loopcraft.runners import make_runner  # noqa: E402
 
 
 def timed(run) -> float:
@@ -32,7 +33,7 @@ def main() -> None:
     repeat = parser.parse_args().repeat
     world = (ROOT / "exercises/build-an-agent/agent_sandbox.py").read_text()
     loop = (ROOT / "exercises/build-an-agent/repeat-guard/solution.py").read_text()
-    with PyodideRunner(Project()) as runner:
+    with closing(make_runner("fresh", Project())) as runner:
 
         def floor():
             runner.run(

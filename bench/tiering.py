@@ -15,6 +15,7 @@ import json
 import resource
 import statistics
 import sys
+from contextlib import closing
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -24,6 +25,7 @@ from loopcraft.exercises import find_exercise  # noqa: E402
 from loopcraft.grading import grade  # noqa: E402
 from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from loopcraft.project import Project  # noqa: E402
+from loopcraft.runners import make_runner  # noqa: E402
 
 V8_DEFAULT = 1_800_000
 SLUG = "consecutive-error-limit"
@@ -45,7 +47,7 @@ def _children_cpu() -> float:
 def one_file(exercise) -> float:
     """CPU seconds of a runner that starts, grades the reference solution once and stops."""
     before = _children_cpu()
-    with pyodide.PyodideRunner(Project()) as runner:
+    with closing(make_runner("fresh", Project())) as runner:
         assert grade(exercise, exercise.solution_source, runner).passed
     return _children_cpu() - before
 
@@ -53,7 +55,7 @@ def one_file(exercise) -> float:
 def hot_loop(exercise, seconds: float) -> float:
     """Loop turns a second, on the second of two cases (the first pays for the start-up)."""
     args = {**exercise.cases[0].args, "seconds": seconds}
-    with pyodide.PyodideRunner(Project()) as runner:
+    with closing(make_runner("fresh", Project())) as runner:
         outcomes = runner.run(
             source=SPIN,
             sandbox=exercise.sandbox_source,

@@ -8,6 +8,7 @@ the CLI's own process, judge.js in the page).
 from __future__ import annotations
 
 import builtins
+import contextlib
 import gc
 import inspect
 import io
@@ -263,6 +264,24 @@ def settle() -> None:
     what is not frozen (tests/hostile/js_found_through_gc.py also walks from sys.modules and globals)."""
     gc.collect()
     gc.freeze()
+
+
+@contextlib.contextmanager
+def baseline_here():
+    """For a host running trusted code in its own process (tests, loopcraft.runners.HostRunner): within the block, the
+    guard compares with this process as it is now, its collector on as run_case has it when the guard looks, not as
+    it was when this module was imported (a host moves on: its redirected streams, a test library's gc callbacks, the
+    modules it imported), so that only what a case changes is tampering. Put back after. Never used where learner
+    code runs: there the baseline is the interpreter as it started."""
+    kept, collecting = dict(_PRISTINE), gc.isenabled()
+    gc.enable()
+    _PRISTINE.update(guard.snapshot())
+    try:
+        yield
+    finally:
+        _PRISTINE.update(kept)
+        if collecting:  # run_case ends each case with the collector off, as between cases in the page
+            gc.enable()
 
 
 _GC_ENABLED = gc.isenabled()

@@ -77,13 +77,13 @@ def check(
     strengths, scores, scenarios = [], [], {}
     if verify:
         from .mutate import score, survivor_problems  # these need Node and Pyodide, so only when asked
-        from .pyodide import TrustedRunner
+        from .runners import make_runner
         from .strengthen import check_scenarios
         from .verify import verify as verify_exercises
 
         cache = cache or BuildCache(root)
         # The author's solutions, mutants and scenarios share one runner: a start (about a CPU-second) each saved.
-        with TrustedRunner(project) as runner:
+        with make_runner("trusted", project) as runner:
             strengths = verify_exercises(project, [ex for ex, _ in exercises], cache, runner)
             scores, mutation_problems = score(project, exercises, cache, runner)
             found = check_scenarios(root, scores, cache, runner)

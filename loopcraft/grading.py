@@ -1,14 +1,14 @@
 """The one grading core on the host: a learner's source and an exercise in, a verdict out.
 
 Every host-side verdict comes from `grade`: the instructors' CLI (one file, a folder, a whole class), the
-build's checks (reference and wrong solutions), `build.py record`, and the tests. The source runs in Pyodide
-(the runner: Node.js, the interpreter learners use); the outcomes are judged here, in host CPython, by
-grader.judge, out of the learner code's reach. The page judges with frontend/src/judge.js, which a property
-test holds to the same messages (tests/test_judge_agreement.py).
+build's checks (reference and wrong solutions), `build.py record`, and the tests. The source runs in a runner
+(loopcraft/runners.py: for learner code always Pyodide under Node, the interpreter learners use); the outcomes are
+judged here, in host CPython, by grader.judge, out of the learner code's reach. The page judges with
+frontend/src/judge.js, which a property test holds to the same messages (tests/test_judge_agreement.py).
 
 `Grader` is how untrusted submissions are graded one after another: whatever a submission does to the runner
 ends in a verdict for that submission, and the next one is graded as if it had been alone. `Runners` lends runners
-to graders, for a caller that grades many times in one process.
+(of one kind) to graders, for a caller that grades many times in one process.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from grader.results import RunResult, failed_submission
 
 from .exercises import MISSING, Case, Exercise
 from .project import Project
+from .runners import Kind, Runner, RunnerError, make_runner
 
 # Said to the learner whose submission took the runner down twice (an instructor sees the runner's own words too).
 RUNNER_FAILED = "Grading your code stopped the grader itself, twice, so this submission has no verdict but this error."
@@ -43,13 +44,13 @@ def judged_case(case: Case, *, reveal_hidden: bool = False) -> dict:
 def grade(
     exercise: Exercise,
     source: str,
-    runner,
+    runner: Runner,
     *,
     cases: list[Case] | None = None,
     reveal_hidden: bool = False,
     budget: float | None = None,
 ) -> RunResult:
-    """Run `source` on the exercise's cases (or `cases`) in the runner's Pyodide and judge the outcomes.
+    """Run `source` on the exercise's cases (or `cases`) in `runner` and judge the outcomes.
 
     `reveal_hidden`: judge hidden cases as visible, with expected and actual values (for authors only).
     `budget`: seconds all the cases may take together (none: each case has its limit only).
@@ -74,15 +75,17 @@ def grade(
 
 
 class Runners:
-    """Runners lent to graders and given back, for a caller that grades many times in one process (the tests; a
-    service would be another): a runner starts in about a CPU-second, a submission graded in one that is running
-    costs a fraction of that. Lending one is safe as grading in it twice is: every submission gets a fresh
-    interpreter (loopcraft/pyodide.py), so no grader finds anything of another's; a runner that failed is never given
-    back (Grader closes it). A runner serves any project that would start the same one (`key`). Thread-safe: a class
-    graded with --jobs N borrows N at once. `close` ends the idle ones; the lender closes the pool when done."""
+    """Runners of one kind (loopcraft/runners.py; "fresh" unless said) lent to graders and given back, for a caller
+    that grades many times in one process (the tests; a service would be another): a fresh runner starts in about a
+    CPU-second, a submission graded in one that is running costs a fraction of that. Lending one is safe as grading
+    in it twice is: a fresh runner gives every submission an interpreter of its own (loopcraft/pyodide.py), so no
+    grader finds anything of another's; a runner that failed is never given back (Grader closes it). A runner serves any project that would
+    start the same one (`key`). Thread-safe: a class graded with --jobs N borrows N at once. `close` ends the idle
+    ones; the lender closes the pool when done."""
 
-    def __init__(self):
-        self._idle: dict[tuple, list] = {}
+    def __init__(self, kind: Kind = "fresh"):
+        self.kind = kind
+        self._idle: dict[tuple, list[Runner]] = {}
         self._lock = threading.Lock()
         self._closed = False
 
@@ -92,17 +95,15 @@ class Runners:
         loads, and where its memory snapshot is kept (loopcraft/pyodide.py, runner_command and snapshot_file)."""
         return project.grader_root, project.grader_hash, project.snapshots
 
-    def take(self, project: Project):
+    def take(self, project: Project) -> Runner:
         """An idle runner for `project`, or a new one."""
         with self._lock:
             idle = self._idle.get(self.key(project))
             if idle:
                 return idle.pop()
-        from .pyodide import PyodideRunner
+        return make_runner(self.kind, project)
 
-        return PyodideRunner(project)
-
-    def give_back(self, project: Project, runner) -> None:
+    def give_back(self, project: Project, runner: Runner) -> None:
         with self._lock:
             if not self._closed:
                 self._idle.setdefault(self.key(project), []).append(runner)
@@ -125,7 +126,8 @@ class Runners:
 
 
 class Grader:
-    """Grades untrusted submissions one after another in a runner of its own, or one lent by `runners`.
+    """Grades untrusted submissions one after another in a fresh runner of its own, or one lent by `runners` (of
+    their kind: the tests lend trusted ones to grade the course's own code).
 
     A runner that fails during a submission (its process or worker dies, it answers nonsense) is replaced, and the
     submission is graded once more in the new one, so a failure of the machine is not taken for the learner's;
@@ -136,22 +138,18 @@ class Grader:
     def __init__(self, project: Project, runners: Runners | None = None):
         self.project = project
         self._runners = runners
-        self._runner = None
+        self._runner: Runner | None = None
         self.failures: list[str] = []  # what the runner said each time a submission broke it twice
 
-    def _fresh_runner(self):
-        # Started only once something is graded: it needs Node and Pyodide.
+    def _fresh_runner(self) -> Runner:
+        # Made only once something is graded: a fresh runner needs Node and Pyodide.
         if self._runners is not None:
             self._runner = self._runners.take(self.project)
         else:
-            from .pyodide import PyodideRunner
-
-            self._runner = PyodideRunner(self.project)
+            self._runner = make_runner("fresh", self.project)
         return self._runner
 
     def grade(self, exercise: Exercise, source: str) -> RunResult:
-        from .pyodide import RunnerError
-
         for attempt in (1, 2):
             runner = self._runner or self._fresh_runner()
             try:

@@ -62,9 +62,9 @@ def run_lessons(
     missing = list(dict.fromkeys(code for code in codes if code not in done))
     if missing:
         if runner is None:
-            from .pyodide import PyodideRunner  # needs Node and Pyodide, so only when something must run
+            from .runners import make_runner  # needs Node and Pyodide, so only when something must run
 
-            with PyodideRunner(project, fresh=False) as own:  # the author's own code: no fresh interpreter per block
+            with make_runner("trusted", project) as own:  # the author's own code: no fresh interpreter per block
                 done.update(_run(own, missing))
         else:
             done.update(_run(runner, missing))

@@ -31,7 +31,7 @@ from .errors import Problem
 from .exercises import Exercise, Track, rel_path
 from .grading import grade
 from .project import INSTALL, Project
-from .pyodide import PyodideRunner, TrustedRunner
+from .runners import Runner, make_runner
 
 # A mutant's family: the operators' changes (operators, constants, statements removed or swapped), or one of
 # the learners' mistakes (see _learner_mistakes).
@@ -497,7 +497,7 @@ def score_course(project: Project, tracks: list[Track], cache: BuildCache) -> tu
 
 
 def score(
-    project: Project, exercises: list[tuple[Exercise, float]], cache: BuildCache, runner: TrustedRunner | None = None
+    project: Project, exercises: list[tuple[Exercise, float]], cache: BuildCache, runner: Runner | None = None
 ) -> tuple[list[Score], list[Problem]]:
     """Mutation-test every exercise (with its track's bar) whose reference solution passes its cases; results
     come from the cache when nothing they depend on changed, so Pyodide starts only if some exercise changed.
@@ -592,7 +592,7 @@ def survivor_problems(root: Path, score: Score, differs: dict[tuple[int, str], s
 
 
 def _run_all(
-    project: Project, todo: list[tuple[Exercise, str]], problems: list[Problem], lent: TrustedRunner | None
+    project: Project, todo: list[tuple[Exercise, str]], problems: list[Problem], lent: Runner | None
 ) -> dict[str, list[Outcome]]:
     """{cache key: outcomes} of every exercise in `todo` whose reference solution passes every case (one that
     does not is verification's to report)."""
@@ -626,7 +626,7 @@ def _run_all(
     return {key: [Outcome(m.line, m.change, next(killers)) for m in batch] for key, batch in made.items()}
 
 
-def _time_reference(runner: PyodideRunner, ex: Exercise) -> float | None:
+def _time_reference(runner: Runner, ex: Exercise) -> float | None:
     """The time limit for the exercise's mutants, from the reference solution's slowest case; None if the
     reference does not pass every case, which verification reports. A first run over all the cases checks
     them and pays for Pyodide's start, so that the cases are then timed one a run on a warm interpreter."""
@@ -640,7 +640,7 @@ def _time_reference(runner: PyodideRunner, ex: Exercise) -> float | None:
     return min(ex.time_limit_seconds, max(FLOOR_SECONDS, SLOWDOWN * slowest))
 
 
-def _run_mutant(runner: PyodideRunner, job: tuple[Exercise, Mutant, float]) -> str | None:
+def _run_mutant(runner: Runner, job: tuple[Exercise, Mutant, float]) -> str | None:
     """The name of the first case the mutant does not pass, or None if it passes them all. One case a run,
     stopping at the first it fails: most mutants fall to one of the first few, and the rest need not run."""
     ex, mutant, limit = job
@@ -655,7 +655,7 @@ def _run_mutant(runner: PyodideRunner, job: tuple[Exercise, Mutant, float]) -> s
 class _Capped:
     """A runner whose every run has the mutants' short time limit instead of the learner's."""
 
-    def __init__(self, runner: PyodideRunner, limit: float):
+    def __init__(self, runner: Runner, limit: float):
         self._runner, self._limit = runner, limit
 
     def run(self, **request) -> list[dict]:
@@ -666,25 +666,25 @@ class _Pool:
     """Threads, each with its own Pyodide process, started on its first job (so they load side by side); the first
     thread to need one takes the runner `lent`, if given."""
 
-    def __init__(self, project: Project, runners: int, lent: TrustedRunner | None = None):
+    def __init__(self, project: Project, runners: int, lent: Runner | None = None):
         self._project = project
         self._executor = ThreadPoolExecutor(runners)
         self._local = threading.local()
         self._lent = [lent] if lent is not None else []
-        self._runners: list[PyodideRunner] = []
+        self._runners: list[Runner] = []
 
-    def map(self, fn: Callable[[PyodideRunner, object], object], args: list) -> list:
+    def map(self, fn: Callable[[Runner, object], object], args: list) -> list:
         """fn(runner, arg) for every arg, in order."""
         return list(self._executor.map(lambda arg: fn(self._runner(), arg), args))
 
-    def _runner(self) -> PyodideRunner:
+    def _runner(self) -> Runner:
         if not hasattr(self._local, "runner"):
             try:
                 self._local.runner = self._lent.pop()  # list.pop is atomic
             except IndexError:
                 # Mutants are the author's own code: they share an interpreter (a fresh one each would cost a
                 # restore per mutant), the guard still checks every case.
-                self._local.runner = PyodideRunner(self._project, fresh=False)
+                self._local.runner = make_runner("trusted", self._project)
                 self._runners.append(self._local.runner)  # list.append is atomic
         return self._local.runner
 

@@ -1,4 +1,5 @@
-"""Run grading requests in Pyodide under Node.js (frontend/node-runner.mjs) from CPython.
+"""Run grading requests in Pyodide under Node.js (frontend/node-runner.mjs) from CPython: the "fresh" kind of
+loopcraft/runners.py, which makes the runners grading uses.
 
 Verdicts must come from the interpreter learners run (Pyodide, Python 3.14), not from the host
 Python, whose error messages differ. One Node process serves many solutions; unless `fresh=False`,

@@ -16,7 +16,7 @@ from .errors import LoopcraftError, Problem, raise_errors
 from .exercises import MISSING, Case, find_exercise, rel_path
 from .grading import grade
 from .project import Project
-from .pyodide import PyodideRunner
+from .runners import make_runner
 from .verify import reference_case_problem, reference_load_problem
 
 
@@ -32,7 +32,7 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
     missing = [(i, case) for i, case in enumerate(ex.cases) if case.expected is MISSING]
     if not missing:
         return rel, []
-    with PyodideRunner(project) as runner:
+    with make_runner("fresh", project) as runner:
         # Cases without an expected value pass on whatever the reference solution returns, which they report.
         result = grade(ex, ex.solution_source, runner, cases=[c for _, c in missing], reveal_hidden=True)
     if result.status is Status.ERROR:

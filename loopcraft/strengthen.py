@@ -201,7 +201,7 @@ class ScenarioCheck:
 
 def check_scenarios(root: Path, scores: list[Score], cache: BuildCache, runner) -> ScenarioCheck:
     """Run each challenge's generated scenarios on its reference and on the mutants no case catches (cached by
-    everything the verdicts depend on), in `runner` (a TrustedRunner: it starts only if something must run)."""
+    everything the verdicts depend on), in `runner` (of the "trusted" kind: it starts only if something must run)."""
     found = ScenarioCheck()
     for score in scores:
         ex = score.exercise
@@ -394,7 +394,7 @@ class Strengthening:
 def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = STRENGTHEN_SCENARIOS) -> Strengthening:
     """Search `count` scenarios of `seed` for cases that catch what the cases of challenge `name` miss."""
     from .mutate import score
-    from .pyodide import TrustedRunner
+    from .runners import make_runner
     from .verify import verify_exercise
 
     root = project.root
@@ -405,7 +405,7 @@ def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = ST
             f"{rel_path(ex.dir, root).as_posix()} has no {GENERATOR}: write one first (see docs/authoring.md)"
         )
     scenarios = generator.scenarios(seed, count)  # before anything runs: a generator that fails costs no Pyodide
-    with TrustedRunner(project) as runner:  # the mutants, the solutions and the scenarios: one runner
+    with make_runner("trusted", project) as runner:  # the mutants, the solutions and the scenarios: one runner
         scores, problems = score(project, [(ex, 0.0)], BuildCache(root), runner)
         strength = verify_exercise(root, runner, ex)
         raise_errors([p for p in strength.problems + problems if not p.note and "wrong solution" not in p.message])

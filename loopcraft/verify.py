@@ -21,7 +21,7 @@ from .exercises import Case, Exercise, WrongSolution, rel_path
 from .grading import grade
 from .mutate import runtime_files
 from .project import Project
-from .pyodide import TrustedRunner
+from .runners import Runner, make_runner
 
 # Every solution runs as solution.py (see grader/execute.py), so its tracebacks name that file.
 _TRACEBACK_LINE = re.compile(r'File "solution\.py", line (\d+)')
@@ -82,13 +82,13 @@ def verify(
     project: Project,
     exercises: Iterable[Exercise],
     cache: BuildCache | None = None,
-    runner: TrustedRunner | None = None,
+    runner: Runner | None = None,
 ) -> list[Strength]:
     """Run every solution of every exercise, in `runner` (or one of its own); problems (errors and notes) are in each
     Strength. With a cache, a solution's verdicts on unchanged cases come from it, and Pyodide starts only if
     something must run."""
     if runner is None:
-        with TrustedRunner(project) as own:
+        with make_runner("trusted", project) as own:
             return verify(project, exercises, cache, own)
     return [verify_exercise(project.root, runner, ex, cache) for ex in exercises]
 

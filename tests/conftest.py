@@ -1,10 +1,11 @@
-"""Fixtures shared by every test: one Pyodide under Node, Debian's Chromium for Playwright, and the markers
-that split the suite into `make test-fast` (no browser, no benchmark) and `make test` (everything).
-The built site and its servers are in tests/browser/conftest.py."""
+"""Fixtures shared by every test: the runners (real Pyodide under Node, or the in-process one for trusted code), Debian's
+Chromium for Playwright, and the markers that sort the suite by what a test costs (`make test-unit`,
+`make test-fast`, `make test`). The built site and its servers are in tests/browser/conftest.py."""
 
 from __future__ import annotations
 
 import re
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -13,16 +14,59 @@ from tests.helpers import ARTIFACTS, quiet
 from tests.support import launch_options, start_site_build
 
 PLAYWRIGHT_FIXTURES = {"page", "context", "browser"}
+# Fixtures that start Node and Pyodide (test_lessons.py's real_course checks the course's lessons in it).
+PYODIDE_FIXTURES = {"runners", "pyodide_runner", "real_course"}
+# Tests that start Node (Pyodide, esbuild, `node --test`) or a process of their own without those fixtures: a
+# module, or one test of it, by node id.
+STARTS_PROCESSES = (
+    "tests/test_authoring.py",
+    "tests/test_build.py",
+    "tests/test_build_cache.py",
+    "tests/test_class_grading.py",
+    "tests/test_class_hostile.py",
+    "tests/test_class_report.py::test_outputs_are_the_same_bytes_in_another_process",
+    "tests/test_cli.py",
+    "tests/test_gradescope.py",
+    "tests/test_headers.py",
+    "tests/test_hostile_cli.py",
+    "tests/test_js.py",
+    "tests/test_judge_agreement.py",
+    "tests/test_mutation.py",
+    "tests/test_outcomes.py",
+    "tests/test_private_cases.py::test_the_built_site_holds_no_trace_of_a_private_case",
+    "tests/test_pyodide_runner.py",
+    "tests/test_scenarios.py",
+)
+
+
+def tier(item) -> str:
+    """What a test costs, as one marker:
+
+    - `browser`: under tests/browser/, or uses Playwright's page, context or browser (it opens Chromium);
+    - `bench`: marked so by its module (tests/test_bench.py runs the benchmark);
+    - `pyodide`: uses one of PYODIDE_FIXTURES, itself or through a fixture it uses (Node and Pyodide start), or
+      is listed in STARTS_PROCESSES;
+    - `unit` otherwise: no interpreter started, no process, no browser (the `in_process_runners` fixture grades in
+      this process, so its tests are unit tests; a class's pages bundle their script with esbuild only when
+      frontend/ changed since the build cache kept it).
+
+    A new test gets its marker without remembering one; a new test that starts a process unseen (through a helper,
+    not a fixture) belongs in STARTS_PROCESSES, or `make test-unit` stops taking seconds."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if item.path.is_relative_to(Path(__file__).parent / "browser") or PLAYWRIGHT_FIXTURES & fixtures:
+        return "browser"
+    if item.get_closest_marker("bench"):
+        return "bench"
+    if PYODIDE_FIXTURES & fixtures or item.nodeid.startswith(STARTS_PROCESSES):
+        return "pyodide"
+    return "unit"
 
 
 def pytest_collection_modifyitems(config, items):
-    """Every test under tests/browser/, and any other test that opens Chromium, is a browser test: the fast loop
-    leaves them out without each new test having to remember its marker. Browser tests go last, so that the
-    others keep both cores busy while the site they share is built (see `_site_build`)."""
-    browser_dir = Path(__file__).parent / "browser"
+    """Every test gets its tier's marker (`tier`). Browser tests go last, so that the others keep both cores busy
+    while the site they share is built (see `_site_build`)."""
     for item in items:
-        if item.path.is_relative_to(browser_dir) or PLAYWRIGHT_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.browser)
+        item.add_marker(tier(item))
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)  # stable: files stay in order
 
 
@@ -44,20 +88,33 @@ def _site_build(request, tmp_path_factory):
 def pyodide_runner():
     """One Pyodide under Node for the whole session: it takes seconds to load."""
     from loopcraft.project import Project
-    from loopcraft.pyodide import PyodideRunner
+    from loopcraft.runners import make_runner
 
-    with PyodideRunner(Project()) as runner:
+    with closing(make_runner("fresh", Project())) as runner:
         yield runner
+
+
+def _runners(kind: str):
+    from loopcraft.grading import Runners
+
+    with Runners(kind) as pool:
+        yield pool
 
 
 @pytest.fixture(scope="session")
 def runners():
-    """Runners lent to the gradings a test runs in this process (loopcraft.grading.Runners, tests.helpers.run_grader):
-    each starts once a session, not once a command."""
-    from loopcraft.grading import Runners
+    """Fresh runners (real Pyodide under Node) lent to the gradings a test runs in this process
+    (loopcraft.grading.Runners, tests.helpers.run_grader): each starts once a session, not once a command. For
+    tests of the sandbox, of time limits, of the page's agreement with the command line, and of any submission
+    that loops, escapes or must be kept in."""
+    yield from _runners("fresh")
 
-    with Runners() as pool:
-        yield pool
+
+@pytest.fixture(scope="session")
+def in_process_runners():
+    """Trusted runners (loopcraft/runners.py: the grader run in this process, no time limit, no sandbox) lent the
+    same way: for tests of what we do with verdicts, whose graded code is the course's own or fixtures we wrote."""
+    yield from _runners("in-process")
 
 
 @pytest.fixture(scope="session")

@@ -141,7 +141,7 @@ def check_golden(path: Path, text: str) -> None:
 
 def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
     """`python build.py ARGV...` in this process: its exit code, stdout and stderr."""
-    import build
+    from loopcraft import author as build
 
     code = build.main(list(argv))
     captured = capsys.readouterr()
@@ -149,10 +149,11 @@ def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
 
 
 def run_grader(runners, *argv) -> subprocess.CompletedProcess:
-    """`python -m grader ARGV...` run in this process, grading in `runners` (the session's): what the process would
-    give, its exit code, stdout and stderr (UTF-8, as the command's are here). For what only a process shows (the
-    status `python -m` exits with, a stream's encoding, a defence whose failure would hang or fill the process)
-    tests run the real one; the others run it here, sparing a Python start and a runner start each time."""
+    """`python -m grader ARGV...` run in this process, grading in `runners` (the session's `runners` or
+    `trusted_runners`, tests/conftest.py): what the process would give, its exit code, stdout and stderr (UTF-8, as
+    the command's are here). For what only a process shows (the status `python -m` exits with, a stream's encoding, a
+    defence whose failure would hang or fill the process) tests run the real one; the others run it here, sparing a
+    Python start and a runner start each time."""
     from loopcraft.cli import main
 
     streams = [io.TextIOWrapper(io.BytesIO(), encoding="utf-8") for _ in range(2)]

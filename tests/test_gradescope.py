@@ -53,7 +53,7 @@ def limit_zip(course, tmp_path_factory) -> Path:
 
 def autograder(course: Path, out: Path, *slugs: str) -> Path:
     """`python build.py gradescope SLUG... --out OUT --root COURSE`, run in this process."""
-    import build
+    from loopcraft import author as build
 
     assert build.main(["gradescope", *slugs, "--out", str(out), "--root", str(course)]) == 0
     return out

@@ -1,7 +1,8 @@
 """Job arrays: `class` takes its shard from the variables Slurm, a Kubernetes Indexed Job or GitLab's parallel jobs
 set; a simulated array (a run of the command per index, the variables set as each system sets them) merged gives the
 one-machine run's files byte for byte. The commands run in this process, one after another, grading in the session's
-runners (tests.helpers.run_grader): what each reads of its environment is what a process would."""
+in-process runners (the code graded is the course's own: tests/zips.py), tests.helpers.run_grader: what each reads of its
+environment is what a process would."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_the_shard_comes_from_the_array_s_variables():
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory, runners) -> Path:
+def course(tmp_path_factory, in_process_runners) -> Path:
     """Four learners of a Canvas assignment (two to grade, two refused at intake), one on the roster handing nothing
     in, and the roster; and the class graded on one machine. Every submission graded is graded again by each array:
     one right and one wrong are all the scores need."""
@@ -80,7 +81,7 @@ def course(tmp_path_factory, runners) -> Path:
     title = find_exercise(course, LIMIT).title
     roster = [{"name": f"S{user}", "id": user, "sis": f"s{user}", "login": f"l{user}"} for user in (11, 12, 13, 14, 15)]
     (root / "roster.csv").write_bytes(canvas_export(roster, [(title, 901, 2)]))
-    one = run(runners, root, root / "one")
+    one = run(in_process_runners, root, root / "one")
     assert one.returncode == 0, one.stderr
     return root
 
@@ -121,15 +122,17 @@ def test_the_one_machine_run_scores_the_challenge_s_points_times_the_share_of_ca
     assert float(scores["13"]) == round(2 * cells["13"]["passed"] / cells["13"]["total"], 2) < 2
 
 
-def test_a_slurm_array_merged_is_the_one_machine_run_byte_for_byte(course, runners):
+def test_a_slurm_array_merged_is_the_one_machine_run_byte_for_byte(course, in_process_runners):
     # sbatch --array=1-3: tasks 1, 2 and 3.
-    merged = array(runners, course, "slurm", [(slurm(task, 1, 3), []) for task in (1, 2, 3)])
+    merged = array(in_process_runners, course, "slurm", [(slurm(task, 1, 3), []) for task in (1, 2, 3)])
     for name in OUTPUTS:
         assert (merged / name).read_bytes() == (course / "one" / name).read_bytes(), name
 
 
-def test_a_kubernetes_indexed_job_merged_is_the_one_machine_run_byte_for_byte(course, runners):
+def test_a_kubernetes_indexed_job_merged_is_the_one_machine_run_byte_for_byte(course, in_process_runners):
     # completions: 2, completionMode: Indexed: JOB_COMPLETION_INDEX 0 and 1; the count is given.
-    merged = array(runners, course, "k8s", [({"JOB_COMPLETION_INDEX": str(i)}, ["--shards", "2"]) for i in range(2)])
+    merged = array(
+        in_process_runners, course, "k8s", [({"JOB_COMPLETION_INDEX": str(i)}, ["--shards", "2"]) for i in range(2)]
+    )
     for name in OUTPUTS:
         assert (merged / name).read_bytes() == (course / "one" / name).read_bytes(), name

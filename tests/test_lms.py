@@ -1,7 +1,8 @@
 """The LMS round trip: a Canvas and a Moodle download (hostile entries among them) graded by `python -m grader class`,
 the gradebook checked, and the scores written back in each LMS's import layout, learners matched by the LMS's ids
-with the LMS's own export. The commands run in this process, grading in the session's runners
-(tests.helpers.run_grader); tests/test_class_grading.py checks what only the real process shows."""
+with the LMS's own export. The commands run in this process, grading in the session's in-process runners (the code
+graded is the course's own: tests/zips.py), tests.helpers.run_grader; tests/test_class_grading.py checks what only the
+real process shows."""
 
 from __future__ import annotations
 
@@ -91,12 +92,12 @@ ROSTER = [r for r in ROSTER if r["id"] not in (17, 18)]  # two who left the cour
 
 
 @pytest.fixture(scope="module")
-def canvas(tmp_path_factory, runners) -> Path:
+def canvas(tmp_path_factory, in_process_runners) -> Path:
     root = tmp_path_factory.mktemp("canvas")
     (root / "submissions.zip").write_bytes(build(CANVAS))
     (root / "roster.csv").write_bytes(canvas_export(ROSTER, [(TITLES[LIMIT], 901, 10)], bom=True))
     proc = run_grader(
-        runners, "class", root / "submissions.zip", "--out", root / "out", "--challenge", LIMIT,
+        in_process_runners, "class", root / "submissions.zip", "--out", root / "out", "--challenge", LIMIT,
         "--lms", "canvas", "--roster", root / "roster.csv",
     )  # fmt: skip
     assert proc.returncode == 3, proc.stderr  # written, but a stray file and two learners need the teacher
@@ -195,28 +196,38 @@ def test_feedback_goes_back_through_canvas_reupload_each_page_named_for_its_lear
     assert all(name.isascii() for name in names)  # nothing a learner chose
 
 
-def test_grading_the_canvas_download_again_grades_nothing_and_writes_the_same_files(canvas, tmp_path, runners):
+def test_grading_the_canvas_download_again_grades_nothing_and_writes_the_same_files(
+    canvas, tmp_path, in_process_runners
+):
     again = run_grader(
-        runners, "class", canvas / "submissions.zip", "--out", canvas / "out", "--challenge", LIMIT,
+        in_process_runners, "class", canvas / "submissions.zip", "--out", canvas / "out", "--challenge", LIMIT,
         "--lms", "canvas", "--roster", canvas / "roster.csv",
     )  # fmt: skip
     assert again.returncode == 3, again.stderr
     assert "8 submissions, 8 already graded, grading 0" in again.stderr
     merged = run_grader(
-        runners, "merge", canvas / "out", "--out", tmp_path, "--lms", "canvas", "--roster", canvas / "roster.csv"
+        in_process_runners,
+        "merge",
+        canvas / "out",
+        "--out",
+        tmp_path,
+        "--lms",
+        "canvas",
+        "--roster",
+        canvas / "roster.csv",
     )
     assert merged.returncode == 3, merged.stderr
     for name in ("gradebook.json", "gradebook.csv", "canvas-import.csv", "canvas-unmatched.csv", "canvas-comments.zip"):
         assert (tmp_path / name).read_bytes() == (canvas / "out" / name).read_bytes(), name
     # Merged again without --lms: the import with the earlier run's scores is gone, not left to be uploaded.
-    plain = run_grader(runners, "merge", canvas / "out", "--out", tmp_path)
+    plain = run_grader(in_process_runners, "merge", canvas / "out", "--out", tmp_path)
     assert plain.returncode == 3, plain.stderr  # the stray file is still one
     assert not (tmp_path / "canvas-import.csv").exists() and not (tmp_path / "canvas-unmatched.csv").exists()
     assert not (tmp_path / "canvas-comments.zip").exists()
     assert "removed canvas-import.csv, left by an earlier run" in plain.stderr
 
 
-def test_a_canvas_download_a_browser_unzipped_is_graded_as_its_zip(canvas, tmp_path, runners):
+def test_a_canvas_download_a_browser_unzipped_is_graded_as_its_zip(canvas, tmp_path, in_process_runners):
     # Some browsers unzip what they download: the folder holds the zip's files, links and all, as they would unpack.
     folder = tmp_path / "submissions"
     folder.mkdir()
@@ -232,7 +243,7 @@ def test_a_canvas_download_a_browser_unzipped_is_graded_as_its_zip(canvas, tmp_p
     roster = canvas_export(ROSTER, [(TITLES[LIMIT], 901, 7.5)], semicolons=True, decimal_comma=True)
     (tmp_path / "roster.csv").write_bytes(roster)
     proc = run_grader(
-        runners, "class", folder, "--out", out, "--challenge", LIMIT, "--lms", "canvas", "--roster",
+        in_process_runners, "class", folder, "--out", out, "--challenge", LIMIT, "--lms", "canvas", "--roster",
         tmp_path / "roster.csv",
     )  # fmt: skip
     assert proc.returncode == 3, proc.stderr
@@ -267,12 +278,12 @@ WORKSHEET = [
 
 
 @pytest.fixture(scope="module")
-def moodle(tmp_path_factory, runners) -> Path:
+def moodle(tmp_path_factory, in_process_runners) -> Path:
     root = tmp_path_factory.mktemp("moodle")
     (root / "submissions.zip").write_bytes(build(MOODLE))
     (root / "worksheet.csv").write_bytes(moodle_worksheet(WORKSHEET, 100))
     proc = run_grader(
-        runners, "class", root / "submissions.zip", "--out", root / "out",
+        in_process_runners, "class", root / "submissions.zip", "--out", root / "out",
         "--lms", "moodle", "--roster", root / "worksheet.csv",
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
@@ -353,7 +364,7 @@ def test_feedback_goes_back_through_moodles_feedback_files_zip(moodle):
         assert dict(PARTICIPANTS)[int(participant)].encode() in page
 
 
-def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moodle, tmp_path, runners):
+def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moodle, tmp_path, in_process_runners):
     folder = tmp_path / "download"
     for member in MOODLE[:3]:
         (folder / member.name).parent.mkdir(parents=True, exist_ok=True)
@@ -365,7 +376,9 @@ def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moo
     (tmp_path / "worksheet.csv").write_bytes(moodle_worksheet(WORKSHEET, 10, decimal_comma=True))
     out = tmp_path / "out"
     shutil.copytree(moodle / "out" / "verdicts", out / "verdicts")
-    proc = run_grader(runners, "class", folder, "--out", out, "--lms", "moodle", "--roster", tmp_path / "worksheet.csv")
+    proc = run_grader(
+        in_process_runners, "class", folder, "--out", out, "--lms", "moodle", "--roster", tmp_path / "worksheet.csv"
+    )
     assert proc.returncode == 0, proc.stderr
     assert "grading 0 with" in proc.stderr  # Moodle's folders read as from the zip
     sheet = {r[0]: r[4] for r in table(out / "moodle-worksheet.csv")[1:]}
@@ -381,7 +394,7 @@ def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moo
     assert "not a regular file" in bob["result"]["message"]
 
 
-def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodle, tmp_path, runners):
+def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodle, tmp_path, in_process_runners):
     export = [
         ["First name", "Last name", "ID number", "Institution", "Department", "Email address", "Course total (Real)"],
         ["John", "Doe", "1001", "", "", "john@example.org", "-"],
@@ -391,7 +404,7 @@ def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodl
     ]
     (tmp_path / "export.csv").write_text(csv_text(export))
     proc = run_grader(
-        runners, "merge", moodle / "out", "--out", tmp_path / "out",
+        in_process_runners, "merge", moodle / "out", "--out", tmp_path / "out",
         "--lms", "moodle", "--roster", tmp_path / "export.csv",
     )  # fmt: skip
     assert proc.returncode == 3, proc.stderr  # four learners not matched: listed, and the run says so
@@ -404,22 +417,32 @@ def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodl
     assert set(why) == {"Ann Roe_502", "Bob Ray_504", "Eve Bomb_505", "Fay Lock_506"}
 
 
-def test_a_roster_that_is_not_the_lms_s_export_stops_the_run_before_anything_is_graded(tmp_path, runners):
+def test_a_roster_that_is_not_the_lms_s_export_stops_the_run_before_anything_is_graded(tmp_path, in_process_runners):
     (tmp_path / "class.zip").write_bytes(build([Member(canvas_name("doejohn", 11, 100, "limit.py"), RIGHT)]))
     roster = tmp_path / "worksheet.csv"
     roster.write_bytes(moodle_worksheet(WORKSHEET, 100))
     out = tmp_path / "out"
-    wrong = run_grader(runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", roster)
+    wrong = run_grader(
+        in_process_runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", roster
+    )
     assert (
         wrong.returncode == 2
         and "worksheet.csv:1: not a Canvas gradebook export (no Student or ID column)" in wrong.stderr
     )
     assert not out.exists()
-    alone = run_grader(runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas")
+    alone = run_grader(in_process_runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas")
     assert alone.returncode == 2 and "--lms and --roster go together" in alone.stderr
     (tmp_path / "dup.csv").write_bytes(canvas_export([ROSTER[0], ROSTER[0]], [(TITLES[LIMIT], 901, 10)]))
     twice = run_grader(
-        runners, "class", tmp_path / "class.zip", "--out", out, "--lms", "canvas", "--roster", tmp_path / "dup.csv"
+        in_process_runners,
+        "class",
+        tmp_path / "class.zip",
+        "--out",
+        out,
+        "--lms",
+        "canvas",
+        "--roster",
+        tmp_path / "dup.csv",
     )
     assert twice.returncode == 2 and "dup.csv:4: ID 11 again (first on line 3)" in twice.stderr
     assert not out.exists()

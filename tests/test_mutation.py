@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft import mutate
+from loopcraft import mutate, pyodide, runners
 from loopcraft.build import check
 from loopcraft.cache import BuildCache
 from loopcraft.exercises import load_course
@@ -43,7 +43,7 @@ def project(tmp_path: Path) -> Path:
 def checked(tmp_path_factory):
     """A project of the course left as it is, checked once (cold) on the command line, for the tests that do not edit
     it: the project, the exit code, stdout, stderr and the report the command printed."""
-    import build
+    from loopcraft import author as build
 
     project = make_project(tmp_path_factory.mktemp("checked"), COURSE)
     out, err, reports = io.StringIO(), io.StringIO(), []
@@ -203,7 +203,7 @@ def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch:
     def no_pyodide(*args, **kwargs):
         raise AssertionError("Pyodide started for an unchanged challenge")
 
-    monkeypatch.setattr(mutate, "PyodideRunner", no_pyodide)
+    monkeypatch.setattr(pyodide, "PyodideRunner", no_pyodide)  # the "trusted" kind's Pyodide (loopcraft/runners.py)
     again, problems = mutate.score_course(Project(project), load_course(project), BuildCache(project))
     assert [s.cached for s in again] == [True]
     assert (again[0].outcomes, problems) == (first[0].outcomes, [])
@@ -217,15 +217,13 @@ def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch:
 
 def test_a_second_check_of_an_unchanged_course_starts_no_pyodide(checked, monkeypatch: pytest.MonkeyPatch):
     """Verification, mutants and scenarios all come from the cache: a warm check takes about a second."""
-    from loopcraft import pyodide
-
     project, *_, first = checked  # the first check, cold
     assert first.scenarios == {"counting/count-below": 200}
 
     def no_pyodide(*args, **kwargs):
         raise AssertionError("Pyodide started for an unchanged course")
 
-    for module in (mutate, pyodide):  # check's stages share pyodide's TrustedRunner; mutate's pool may add its own
+    for module in (pyodide, runners):  # every runner of Pyodide is made there (loopcraft/runners.py)
         monkeypatch.setattr(module, "PyodideRunner", no_pyodide)
     again = check(Project(project))
     assert [str(p) for p in again.problems] == [str(p) for p in first.problems]

@@ -88,7 +88,7 @@ def test_pick_records_every_choice_simplest_first():
 def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ):
-    from loopcraft import mutate, pyodide
+    from loopcraft import pyodide, runners
     from tests.helpers import FIXTURES
     from tests.helpers import run_cli as run
 
@@ -99,7 +99,7 @@ def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
     def no_pyodide(*args, **kwargs):
         raise AssertionError("Pyodide started for a generator that fails")
 
-    for module in (mutate, pyodide):
+    for module in (pyodide, runners):  # every runner of Pyodide is made there (loopcraft/runners.py)
         monkeypatch.setattr(module, "PyodideRunner", no_pyodide)
     code, _, err = run(capsys, "strengthen", "--root", str(project), "count-below")
     assert (code, err.splitlines()) == (

@@ -1,0 +1,101 @@
+"""The runner port: what grading (loopcraft.grading) asks of whatever runs a submission's cases, and the one place a
+runner is made (`make_runner`): grading takes a `Runner`, or a kind (loopcraft.grading.Runners), never a class.
+
+Kinds:
+
+- "fresh": Pyodide under Node (loopcraft/pyodide.py), the interpreter learners run, a fresh one per submission,
+  with time limits and a budget. The only kind for learner code: the command line, Gradescope, `record`.
+- "trusted": Pyodide under Node, one interpreter for all the author's own code (`pyodide.TrustedRunner`, started on
+  its first run): the build's checks (solutions, mutants, scenarios, lessons' live code). The guard still checks
+  every case.
+- "in-process": this process's CPython running grader.execute directly (`HostRunner`): no Node, no subprocess, tens
+  of milliseconds a submission. For trusted code only, the course's own solutions and fixtures we wrote, NEVER learner
+  code: nothing stands between the code and this process, and there is no time limit (a loop never ends). Its
+  messages are this Python's, not Pyodide's: statuses agree, traces and error texts may not (json's and traceback's
+  wording changed between versions), and a case whose expected value holds such a message fails here (some of the
+  course's parse cases). Tests of what we do with verdicts (gradebooks, LMS files, the report) grade in it; tests of
+  the sandbox, of time limits and of the page's agreement with the command line do not.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import threading
+from typing import Literal, Protocol
+
+from .project import Project
+from .pyodide import PyodideRunner, RunnerError, TrustedRunner
+
+__all__ = ["KINDS", "HostRunner", "Kind", "Runner", "RunnerError", "make_runner"]
+
+Kind = Literal["fresh", "trusted", "in-process"]
+KINDS: tuple[Kind, ...] = ("fresh", "trusted", "in-process")
+
+
+class Runner(Protocol):
+    """Runs a submission's cases. A runner that fails itself, not the code it runs, raises RunnerError (its `kind`
+    says whether a submission may be to blame); a submission's own failures are outcomes."""
+
+    def run(
+        self,
+        *,
+        source: str,
+        sandbox: str,
+        entry: str,
+        cases: list[dict],
+        time_limit: float,
+        budget: float | None = None,
+    ) -> list[dict]:
+        """One outcome per case (docs/architecture.md), in order. `time_limit`: seconds a case may take; `budget`:
+        seconds all of them may take together (none: each case has its limit only)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def make_runner(kind: Kind, project: Project) -> Runner:
+    """A new runner of `kind` for `project` (a fresh runner starts Node on its first run, or sooner: see
+    PyodideRunner)."""
+    if kind == "fresh":
+        return PyodideRunner(project)
+    if kind == "trusted":
+        return TrustedRunner(project)
+    if kind == "in-process":
+        return HostRunner()
+    raise ValueError(f"no runner of kind {kind!r}: the kinds are {', '.join(KINDS)}")
+
+
+# One interpreter: its streams, its collector and the guard's baseline are shared by every HostRunner, so runs take
+# turns (a class graded with --jobs 2 runs two graders in threads).
+_TURN = threading.Lock()
+
+
+class HostRunner:
+    """The "in-process" kind: the cases run here, in this CPython, by grader.execute.run_case, the executor the page and
+    Node run (trusted code only: see the module's docstring). Time limits and budgets are not enforced. Each run
+    leaves the process as it found it, so a runner may stay idle in a pool (loopcraft.grading.Runners) for long.
+    Under a tracer (coverage, a debugger) every case is taken for tampering: the guard allows none."""
+
+    def __init__(self):
+        # Imported here: the executor's guard installs an audit hook in the process that imports it, which only this
+        # kind needs.
+        from grader import execute
+
+        self._execute = execute
+
+    def run(self, *, source, sandbox, entry, cases, time_limit, budget=None) -> list[dict]:
+        with _TURN, self._execute.baseline_here():
+            # As grader.execute.settle does in Pyodide, everything alive now out of the collector's reach, so a case's
+            # collection walks only what the case made; without settle's own collection (most of a run's cost in the
+            # tests' process): what is garbage now is collected after the run, when it is given back.
+            gc.freeze()
+            try:
+                return [
+                    json.loads(self._execute.run_case(source, sandbox, entry, json.dumps(c["args"]))) for c in cases
+                ]
+            finally:
+                gc.unfreeze()
+
+    def close(self) -> None:
+        """Nothing is held between runs."""
