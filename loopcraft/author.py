@@ -1,5 +1,5 @@
-#!/usr/bin/env python3
-"""Loopcraft's command line.
+"""The authors' commands (and the Gradescope autograder's build): `loopcraft build|check|serve|new|record|
+gradescope|strengthen` (loopcraft/command.py), or `python build.py ...` from the project's folder.
 
 python build.py [build] [--out site] [--no-verify]    build the site
 python build.py check [SLUG|PATH] [--no-verify]        load, validate and verify (one challenge or lesson); write nothing
@@ -18,23 +18,23 @@ import sys
 import threading
 from pathlib import Path
 
-from loopcraft import gradescope
-from loopcraft.build import build, check
-from loopcraft.errors import ExerciseError, LoopcraftError, raise_errors
-from loopcraft.project import INSTALL, Project
-from loopcraft.record import record
-from loopcraft.scaffold import new_challenge, new_lesson
-from loopcraft.scenarios import GeneratorError
-from loopcraft.serve import make_server, url
-from loopcraft.strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen
-from loopcraft.watch import DevServer
+from . import gradescope
+from .build import build, check
+from .errors import ExerciseError, LoopcraftError, raise_errors
+from .project import INSTALL, Project
+from .record import record
+from .scaffold import new_challenge, new_lesson
+from .scenarios import GeneratorError
+from .serve import make_server, url
+from .strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen
+from .watch import DevServer
 
 NO_VERIFY_WARNING = "warning: --no-verify: solutions were not run; do not publish this build"
 
 
-def parse_args(argv: list[str]) -> argparse.Namespace:
+def parse_args(argv: list[str], prog: str = "build.py") -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="build.py",
+        prog=prog,
         description="Build, check or serve the Loopcraft site; scaffold challenges and record their expected values.",
     )
     common = argparse.ArgumentParser(add_help=False)
@@ -112,8 +112,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+def main(argv: list[str] | None = None, prog: str = "build.py") -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv, prog)
     project = Project(args.root)
     root = project.root
     if getattr(args, "no_verify", False) and not getattr(args, "no_build", False):
@@ -272,7 +272,3 @@ def _serving(site: Path, address: str, isolation: bool) -> str:
 def _count(tracks) -> str:
     challenges = sum(len(t.exercises) for t in tracks)
     return f"{len(tracks)} track(s), {challenges} challenge(s)"
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -194,8 +194,8 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _parser(command: str | None) -> argparse.ArgumentParser:
-    prog = "python -m grader" + (f" {command}" if command else "")
+def _parser(command: str | None, name: str) -> argparse.ArgumentParser:
+    prog = name + (f" {command}" if command else "")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--root",
@@ -271,13 +271,13 @@ def _parser(command: str | None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None, runners: Runners | None = None) -> int:
+def main(argv: list[str] | None = None, runners: Runners | None = None, prog: str = "python -m grader") -> int:
     # Learner text may hold anything, lone surrogates included: a report prints it escaped rather than crash.
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(errors="backslashreplace")
     argv = sys.argv[1:] if argv is None else argv
     command = argv[0] if argv and argv[0] in ("class", "merge") else None
-    args = _parser(command).parse_args(argv[1:] if command else argv)
+    args = _parser(command, prog).parse_args(argv[1:] if command else argv)
     project = Project() if args.root is None else Project(args.root)
     try:
         if command is None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-import build as cli
+from loopcraft import author as cli
 from loopcraft.errors import Problem
 from loopcraft.project import Project
 from loopcraft.sitewriter import MARKER
