@@ -71,7 +71,7 @@ def timings() -> dict:
 def families(exercises: Path, scenarios: int = 1000) -> dict:
     from loopcraft import mutate
     from loopcraft.cache import BuildCache
-    from loopcraft.exercises import load_course
+    from loopcraft.load import load_course
     from loopcraft.project import Project
     from loopcraft.pyodide import PyodideRunner
     from loopcraft.scenarios import find_generator

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING
 
 from .bundle import bundle
 from .cache import BuildCache
+from .course import Exercise, Lesson, Track
 from .errors import BuildError, Problem, in_order, raise_errors
-from .exercises import Exercise, Lesson, Track, find_item, load_course, rel_path
 from .headers import headers_file, inline_script_hashes, security_headers
 from .lessons import LessonRun, run_lessons
+from .load import find_item, load_course
+from .paths import rel_path
 from .precompress import Brotli, precompress
 from .project import Project
 from .render import pygments_css, render_pages

@@ -33,9 +33,10 @@ from grader.results import VERSION, RunResult, failed_submission
 
 from .classroom.intake import Source, read_solutions
 from .classroom.lms import LMSS, MISSING
+from .course import Exercise
 from .errors import LoopcraftError
-from .exercises import Exercise, find_exercise
 from .grading import Grader, Runners
+from .load import find_exercise
 from .printable import lines, one_line
 from .project import Project
 

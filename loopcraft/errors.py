@@ -1,7 +1,9 @@
-"""The few exceptions the build raises; the CLI prints them and exits 1."""
+"""The problems Loopcraft reports about what authors and users wrote, and the few exceptions it raises; the CLI prints
+them and exits 1."""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +38,12 @@ class ExerciseError(LoopcraftError):
 def in_order(problems: list[Problem]) -> list[Problem]:
     """By file and line; problems on one line keep the order they were found in."""
     return sorted(problems, key=lambda p: (p.path.as_posix(), p.line))
+
+
+def did_you_mean(word: str, choices) -> str:
+    """` (did you mean 'x'?)` for the choice closest to a misspelt `word`, to end a problem's message; or nothing."""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def has_errors(problems: list[Problem]) -> bool:

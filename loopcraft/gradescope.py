@@ -33,9 +33,10 @@ from grader.results import RunResult, learner_view
 
 from .cache import BuildCache
 from .classroom.intake import read_submission
+from .course import Exercise, Track
 from .errors import LoopcraftError
-from .exercises import Exercise, Track, load_course
 from .grading import Grader, Runners
+from .load import load_course
 from .printable import lines
 from .project import INSTALL, Project
 from .schemas import validation_error

@@ -19,7 +19,7 @@ from grader.canonical import canonical_json
 from grader.judge import judge_run
 from grader.results import RunResult, failed_submission
 
-from .exercises import MISSING, Case, Exercise
+from .course import MISSING, Case, Exercise
 from .project import Project
 from .runners import Kind, Runner, RunnerError, make_runner
 

@@ -16,8 +16,9 @@ from pathlib import Path
 from grader.results import timeout_message
 
 from .cache import BuildCache
+from .course import Lesson, LiveBlock
 from .errors import Problem
-from .exercises import Lesson, LiveBlock, rel_path
+from .paths import rel_path
 from .project import Project
 
 # The one request that runs a block (the page sends the same one through its session, see lesson.js).

@@ -27,9 +27,10 @@ from pathlib import Path
 from grader.results import Status
 
 from .cache import BuildCache
+from .course import Exercise, Track
 from .errors import Problem
-from .exercises import Exercise, Track, rel_path
 from .grading import grade
+from .paths import rel_path
 from .project import INSTALL, Project
 from .runners import Runner, make_runner
 

@@ -12,9 +12,11 @@ from pathlib import Path
 from grader.results import Status
 
 from . import yamlfile
+from .course import MISSING, Case
 from .errors import LoopcraftError, Problem, raise_errors
-from .exercises import MISSING, Case, find_exercise, rel_path
 from .grading import grade
+from .load import find_exercise
+from .paths import rel_path
 from .project import Project
 from .runners import make_runner
 from .verify import reference_case_problem, reference_load_problem

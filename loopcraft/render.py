@@ -26,8 +26,8 @@ from pygments.util import ClassNotFound
 from grader.canonical import canonical_json, digest
 
 from .cache import BuildCache
+from .course import Exercise, Lesson, Track
 from .errors import BuildError
-from .exercises import Exercise, Lesson, Track
 from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SANDBOX, LIVE_TIME_LIMIT, LessonRun
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", style="default")

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import yamlfile
+from .course import SLUG
 from .errors import LoopcraftError
-from .exercises import SLUG, rel_path, schema_comment, schema_default
+from .paths import rel_path
+from .schemas import schema_comment, schema_default
 
 EXERCISE_YAML = """\
 {schema}

@@ -25,8 +25,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .course import Exercise
 from .errors import Problem
-from .exercises import Exercise, rel_path
+from .paths import rel_path
 
 GENERATOR = "scenarios.py"  # in the challenge's folder
 

@@ -29,10 +29,12 @@ from grader.results import Status
 
 from . import yamlfile
 from .cache import BuildCache
+from .course import MISSING, Case, Exercise
 from .errors import LoopcraftError, Problem, raise_errors
-from .exercises import MISSING, Case, Exercise, find_exercise, rel_path
 from .grading import grade
+from .load import find_exercise
 from .mutate import Score, mutants, runtime_files, source_of
+from .paths import rel_path
 from .project import Project
 from .scenarios import GENERATOR, Generator, GeneratorError, Scenario, find_generator
 

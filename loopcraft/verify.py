@@ -16,10 +16,11 @@ from pathlib import Path
 from grader.results import CaseResult, RunResult, Status
 
 from .cache import BuildCache
+from .course import Case, Exercise, WrongSolution
 from .errors import Problem
-from .exercises import Case, Exercise, WrongSolution, rel_path
 from .grading import grade
 from .mutate import runtime_files
+from .paths import rel_path
 from .project import Project
 from .runners import Runner, make_runner
 

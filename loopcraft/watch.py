@@ -19,7 +19,7 @@ import watchfiles
 
 from .build import build
 from .errors import ExerciseError, LoopcraftError
-from .exercises import rel_path
+from .paths import rel_path
 from .project import Project
 from .serve import LiveState, make_server
 

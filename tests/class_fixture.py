@@ -22,7 +22,7 @@ from grader.results import timeout_outcome
 from loopcraft.classroom import course_exercises, gradebook, write_outputs
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.store import VerdictStore
-from loopcraft.exercises import Exercise
+from loopcraft.course import Exercise
 from loopcraft.grading import grade, judged_case
 from loopcraft.printable import one_line
 from loopcraft.project import Project

@@ -178,14 +178,14 @@ def grader_process(*argv, **options) -> subprocess.CompletedProcess:
 def the_course() -> tuple:
     """The repository's tracks as `load_course` reads them, once a process (a CPU-second each time): for tests that
     only read them."""
-    from loopcraft.exercises import load_course
+    from loopcraft.load import load_course
 
     return tuple(load_course(ROOT))
 
 
 def cases_of(slug: str, *, page: bool = True):
     """The cases of a challenge of the course: those its page runs (private ones are never published), or all."""
-    from loopcraft.exercises import find_exercise
+    from loopcraft.load import find_exercise
 
     cases = find_exercise(ROOT, slug).cases
     return [c for c in cases if not c.private] if page else cases

@@ -20,8 +20,8 @@ from grader.canonical import canonical_json, digest
 from loopcraft import author as cli
 from loopcraft.build import build
 from loopcraft.errors import BuildError
-from loopcraft.exercises import load_course
 from loopcraft.headers import read_headers_file
+from loopcraft.load import load_course
 from loopcraft.project import Project
 from loopcraft.render import salt, tojson_script
 from loopcraft.serve import make_server, url

@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 import loopcraft.bundle
-import loopcraft.exercises
 import loopcraft.render
+import loopcraft.schemas
 import loopcraft.sitewriter
+import loopcraft.yamldoc
 from loopcraft.build import build
 from loopcraft.cache import FOLDER
 from loopcraft.errors import ExerciseError
-from loopcraft.exercises import _resolve_in
+from loopcraft.paths import resolve_in
 from loopcraft.project import Project
 from tests.helpers import FIXTURES, make_project
 
@@ -116,7 +117,7 @@ def test_a_rebuild_redoes_only_what_changed(project: Path, monkeypatch: pytest.M
 
         monkeypatch.setattr(module, name, counted)
 
-    counting(loopcraft.exercises, "YAML", "yaml")
+    counting(loopcraft.yamldoc, "YAML", "yaml")
     counting(loopcraft.render, "challenge_context", "page")
     counting(loopcraft.bundle, "_esbuild", "esbuild")
 
@@ -133,8 +134,8 @@ def test_changing_a_schema_invalidates_the_files_it_validated(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     schemas = tmp_path / "schemas"
-    shutil.copytree(loopcraft.exercises.SCHEMAS, schemas)
-    monkeypatch.setattr(loopcraft.exercises, "SCHEMAS", schemas)
+    shutil.copytree(loopcraft.schemas.SCHEMAS, schemas)
+    monkeypatch.setattr(loopcraft.schemas, "SCHEMAS", schemas)
     build(Project(project), project / "site", verify=False)
     schema = schemas / "exercise.schema.json"
     schema.write_text(schema.read_text().replace('"minutes": {', '"minutes": {"maximum": 1, ', 1))
@@ -250,4 +251,4 @@ def test_resolving_below_a_resolved_folder_is_realpath(tmp_path: Path):
         "missing/../z.py",
         "",
     ]:
-        assert _resolve_in(str(real / "track/ex"), relative) == os.path.realpath(real / "track/ex" / relative), relative
+        assert resolve_in(str(real / "track/ex"), relative) == os.path.realpath(real / "track/ex" / relative), relative

@@ -24,7 +24,7 @@ from grader.results import PRIVATE_NOTE, SUBMISSION_CHARS, failed_submission
 from loopcraft.classroom import gradebook
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore
-from loopcraft.exercises import find_exercise
+from loopcraft.load import find_exercise
 from loopcraft.printable import file_name
 from tests.helpers import ROOT, course_copy, grader_process, run_grader
 

@@ -1,4 +1,4 @@
-"""loopcraft.exercises: loading the fixture course, and every problem reported as `path:line: message`."""
+"""loopcraft.load and loopcraft.yamldoc: loading the fixture course, every problem reported as `path:line: message`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from loopcraft.errors import ExerciseError, LoopcraftError
-from loopcraft.exercises import find_exercise, load_course
+from loopcraft.load import find_exercise, load_course
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADD_YAML = "exercises/basics/add/exercise.yaml"

@@ -26,9 +26,9 @@ from grader.judge import judge_run
 from grader.results import CASE_CHARS, PRIVATE_NOTE, SUBMISSION_CHARS, value_outcome
 from loopcraft import gradescope
 from loopcraft.classroom.intake import read_submission
-from loopcraft.exercises import find_exercise
 from loopcraft.gradescope import requirements, results, shares
 from loopcraft.grading import judged_case
+from loopcraft.load import find_exercise
 from loopcraft.project import Project
 from tests.helpers import ROOT, course_copy
 

@@ -13,8 +13,8 @@ import pytest
 
 from loopcraft.build import check
 from loopcraft.errors import ExerciseError
-from loopcraft.exercises import load_course
 from loopcraft.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, run_lessons
+from loopcraft.load import load_course
 from loopcraft.project import Project
 from tests.helpers import FIXTURES, ROOT
 

@@ -19,7 +19,7 @@ import pytest
 from loopcraft import classroom
 from loopcraft.classroom import lms
 from loopcraft.errors import ExerciseError
-from loopcraft.exercises import load_course
+from loopcraft.load import load_course
 from loopcraft.printable import file_name
 from loopcraft.project import Project
 from tests.helpers import course_copy, feedback_page, run_grader

@@ -18,7 +18,7 @@ import pytest
 from loopcraft import mutate, pyodide, runners
 from loopcraft.build import check
 from loopcraft.cache import BuildCache
-from loopcraft.exercises import load_course
+from loopcraft.load import load_course
 from loopcraft.project import Project
 from tests.helpers import FIXTURES, ROOT, make_project
 from tests.helpers import run_cli as run

@@ -14,7 +14,7 @@ from grader.canonical import canonical_json, digest
 from loopcraft.build import build
 from loopcraft.classroom import course_exercises
 from loopcraft.errors import ExerciseError
-from loopcraft.exercises import find_exercise, load_course
+from loopcraft.load import find_exercise, load_course
 from loopcraft.project import Project
 from loopcraft.render import challenge_context, challenge_inputs, salt, solution_key
 from tests.helpers import FIXTURES, run_grader

@@ -17,7 +17,7 @@ from grader.canonical import NotJSONError, canonical_json, digest, normalize
 from grader.judge import _join, differences, fail_message, judge_case
 from grader.results import Status
 from loopcraft.errors import LoopcraftError
-from loopcraft.exercises import load_course
+from loopcraft.load import load_course
 from tests.helpers import FIXTURES
 
 # Quick enough for every `make test`; deadline None because the first examples pay for imports and caches.

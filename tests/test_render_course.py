@@ -18,8 +18,9 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from grader.canonical import canonical_json
-from loopcraft.exercises import Part, load_course
+from loopcraft.course import Part
 from loopcraft.lessons import run_lessons
+from loopcraft.load import load_course
 from loopcraft.project import Project
 from loopcraft.render import challenge_context, challenge_inputs, render_pages, salt, solution_key
 from tests.helpers import ROOT, check_golden

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loopcraft.exercises import load_course
+from loopcraft.load import load_course
 from loopcraft.scenarios import Pick, find_generator
 from loopcraft.strengthen import HARNESS
 from tests.helpers import make_project

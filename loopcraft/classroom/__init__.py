@@ -28,9 +28,10 @@ from tqdm import tqdm
 from grader.results import RunResult, failed_submission
 
 from ..cache import BuildCache
+from ..course import Exercise, Track
 from ..errors import LoopcraftError
-from ..exercises import Exercise, Track, load_course
 from ..grading import Grader, Runners
+from ..load import load_course
 from ..printable import one_line
 from ..project import Project
 from . import gradebook, handback, intake, lms, report, zipped

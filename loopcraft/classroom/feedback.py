@@ -14,7 +14,7 @@ import jinja2
 
 from grader.results import RunResult, learner_view, stored_json
 
-from ..exercises import Exercise
+from ..course import Exercise
 from ..printable import lines, one_line
 from ..render import input_text
 from . import gradebook

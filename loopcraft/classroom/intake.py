@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from ..course import Exercise
 from ..errors import LoopcraftError
-from ..exercises import Exercise
 from ..printable import name_from_bytes
 from ..schemas import document, validation_error
 

@@ -34,7 +34,7 @@ import jinja2
 from grader.canonical import NotJSONError
 from grader.results import CaseResult, RunResult, Status, stored_json
 
-from ..exercises import Exercise
+from ..course import Exercise
 from ..printable import lines, one_line
 from ..render import py_repr
 from . import feedback, gradebook, similar

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from grader.results import RunResult
 
+from ..course import Exercise
 from ..errors import LoopcraftError
-from ..exercises import Exercise
 from ..printable import file_name
 from ..project import Project
 from ..schemas import validation_error

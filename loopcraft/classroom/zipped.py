@@ -40,8 +40,8 @@ from functools import partial
 from pathlib import Path
 from typing import BinaryIO
 
+from ..course import Exercise
 from ..errors import LoopcraftError
-from ..exercises import Exercise
 from ..printable import name_from_bytes
 from .intake import HandedIn, Learner, Refused, distinct, read_beneath, take, too_big, walk
 
