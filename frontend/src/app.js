@@ -10,7 +10,7 @@ import {
   challengeVersion, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveFontSize,
   savedBase, storageKey,
 } from "./storage.js";
-import { createResults } from "./results.js";
+import { createResults, hangLines } from "./results.js";
 import { parsePy } from "./pyvalue.js";
 import { createBatch, focusableScrollers, h } from "./dom.js";
 import { setupHints } from "./hints.js";
@@ -18,6 +18,7 @@ import { unlockSolution } from "./solution.js";
 import { setupThemeToggle } from "./theme.js";
 import { setupTabs } from "./tabs.js";
 import { setupScenario } from "./scenario.js";
+import { runsTheCode } from "./keys.js";
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
 // A run shows its progress at most this often: a quick run (most are tens of milliseconds) draws once.
@@ -47,6 +48,7 @@ const ui = {
 };
 setupThemeToggle();
 focusableScrollers(document.querySelector(".brief"));
+for (const pre of document.querySelectorAll(".example-io pre")) hangLines(pre);
 const tabs = setupTabs(document.querySelector("[data-tabs]"));
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
 const undoKey = isMac ? "Cmd+Z" : "Ctrl+Z";
@@ -109,6 +111,7 @@ ui.mount.replaceChildren(); // the placeholder that held the editor's height
 const editor = createEditor({
   parent: ui.mount,
   doc: saved ?? starter,
+  indentFrom: starter,
   onRun: startRun,
   onZoom: zoom,
   label: `Your solution: Python code defining ${data.entry}`,
@@ -292,6 +295,11 @@ scenario = setupScenario(document.querySelector('[data-testid="scenario"]'), dat
 const results = createResults(ui.results);
 
 ui.run.addEventListener("click", startRun);
+document.addEventListener("keydown", (event) => {
+  if (!runsTheCode(event)) return;
+  event.preventDefault(); // a focused button would take the Enter as a click of its own
+  startRun();
+});
 ui.stop.addEventListener("click", stopRun);
 // Escape stops a run from anywhere in the page, the editor included (capture: before the editor handles the key).
 document.addEventListener("keydown", (event) => {

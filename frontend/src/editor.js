@@ -4,10 +4,12 @@ import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
 import { Prec } from "@codemirror/state";
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
-import { syntaxHighlighting } from "@codemirror/language";
+import { indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { classHighlighter } from "@lezer/highlight";
 import { python } from "@codemirror/lang-python";
+import { indentUnitOf } from "./indent.js";
+import { hangingIndent } from "./wrap.js";
 
 // Font sizes the A-/A+ controls step through, in pixels.
 export const FONT_SIZES = [12, 13, 14, 16, 18, 20, 22, 24];
@@ -17,6 +19,8 @@ export const FONT_SIZES = [12, 13, 14, 16, 18, 20, 22, 24];
 const theme = EditorView.theme({
   "&": { backgroundColor: "var(--surface)", color: "var(--text)" },
   ".cm-content": { caretColor: "var(--cm-cursor)" },
+  // A wrapped line's rows after the first start --hang further in (wrap.js); the first keeps its place.
+  ".cm-line": { paddingLeft: "calc(6px + var(--hang, 0ch))", textIndent: "calc(-1 * var(--hang, 0ch))" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--cm-cursor)" },
   ".cm-gutters": { backgroundColor: "var(--cm-gutter-bg)", color: "var(--cm-gutter-text)", borderRight: "1px solid var(--border)" },
   ".cm-activeLine": { backgroundColor: "var(--cm-active-line)" },
@@ -31,13 +35,14 @@ const theme = EditorView.theme({
 });
 
 /**
- * parent: element to mount into; doc: initial text; onRun: called on
- * Ctrl/Cmd+Enter; onZoom(step): Ctrl/Cmd+= (+1), Ctrl/Cmd+- (-1);
- * label: accessible name of the editing area.
+ * parent: element to mount into; doc: initial text; indentFrom: the code the learner starts from (the starter),
+ * whose indent unit Enter, Tab, Shift-Tab and Backspace keep (indent.js); onRun: called on Ctrl/Cmd+Enter;
+ * onZoom(step): Ctrl/Cmd+= (+1), Ctrl/Cmd+- (-1); label: accessible name of the editing area.
  */
-export function createEditor({ parent, doc, onRun, onZoom = () => {}, label }) {
+export function createEditor({ parent, doc, indentFrom, onRun, onZoom = () => {}, label }) {
   const listeners = [];
   const zoom = (step) => () => (onZoom(step), true);
+  const unit = indentUnitOf(indentFrom);
   const view = new EditorView({
     parent,
     doc,
@@ -52,7 +57,14 @@ export function createEditor({ parent, doc, onRun, onZoom = () => {}, label }) {
       basicSetup,
       // Tab indents; Escape then Tab still moves focus out (CodeMirror's tab-focus mode).
       keymap.of([indentWithTab]),
+      // Enter indents by the unit, Tab and Shift-Tab add and remove one, Backspace in leading spaces deletes one.
+      indentUnit.of(unit),
       python(),
+      // Long lines wrap rather than scroll sideways: on a phone a sideways scroll hides most of a line and its
+      // indentation with it. A wrapped line's rest hangs under its own indentation (wrap.js), so that the block
+      // structure still reads at a glance; the line numbers tell a wrapped line from a new one.
+      EditorView.lineWrapping,
+      hangingIndent,
       // basicSetup's own highlighting is a fallback, used only when no other is given.
       syntaxHighlighting(classHighlighter),
       theme,
@@ -65,6 +77,11 @@ export function createEditor({ parent, doc, onRun, onZoom = () => {}, label }) {
       }),
     ],
   });
+
+  // CodeMirror measures its lines only when they are on the screen: an editor made below the fold (a lesson's
+  // live block) would draw its line numbers at a guessed height until scrolled to. A request to keep its own
+  // scroll position makes it measure now, and scrolls nothing.
+  view.dispatch({ effects: view.scrollSnapshot() });
 
   const lineAt = (line) => view.state.doc.line(Math.min(Math.max(line, 1), view.state.doc.lines));
 

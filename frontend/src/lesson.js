@@ -63,7 +63,7 @@ for (const figure of document.querySelectorAll('[data-testid="live-block"]')) {
   // What the build recorded for the lesson's code: Reset brings it back with the code.
   const recorded = [...output.childNodes].map((node) => node.cloneNode(true));
   mount.replaceChildren();
-  const editor = createEditor({ parent: mount, doc: autosave.load() ?? original, onRun: start,
+  const editor = createEditor({ parent: mount, doc: autosave.load() ?? original, indentFrom: original, onRun: start,
     label: `Live Python block ${number + 1}` });
   editor.onChange((text) => autosave.schedule(text));
   run.disabled = false;

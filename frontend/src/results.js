@@ -7,6 +7,7 @@ import { parsePy } from "./pyvalue.js";
 import { renderTrace } from "./trace.js";
 import { timeoutMessage } from "./judge.js";
 import { passed } from "./verdict.js";
+import { HANG } from "./indent.js";
 
 const BADGES = {
   pending: "Waiting",
@@ -143,7 +144,7 @@ function renderBody(testCase, result, values) {
   const expected = prettyLines(values.expected, node, "expected");
   const actual = returned ? prettyLines(values.actual, node, "actual") : null;
   parts.push(h("div", { class: "case-io" },
-    pane("Input", null, [{ text: testCase.input_text, mark: null }]),
+    pane("Input", null, unmarked(testCase.input_text)),
     pane("Expected", "expected", expected),
     actual ? pane("Your result", "actual", actual) : null));
 
@@ -187,9 +188,19 @@ function pane(title, testid, lines) {
     h("pre", { "data-testid": testid }, lines.map(line)));
 }
 
-// Each line ends with a newline so the text copies and reads as written; the
-// newline stays outside the <mark>, which is styled as a full-width block.
+const unmarked = (text) => text.split("\n").map((text) => ({ text, mark: null }));
+
+/** Redraws a <pre> of values written elsewhere (a challenge's examples, in the page as built) line by line, so that
+ * its long lines wrap as the results' do. */
+export function hangLines(pre) {
+  pre.replaceChildren(...unmarked(pre.textContent).map(line).flat());
+}
+
+// Each line is a full-width inline block (a marked one reads as a band), so that a long one wraps under its own
+// indentation (--hang, style.css), and is followed by a newline outside it, so that the text copies and reads as
+// written.
 function line({ text, mark }) {
-  if (!mark) return text + "\n";
-  return [h("mark", { class: `diff diff-${mark}`, title: MARK_LABELS[mark] }, text), "\n"];
+  const style = `--hang: ${/^ */.exec(text)[0].length + HANG}ch`;
+  if (!mark) return [h("span", { class: "line", style }, text), "\n"];
+  return [h("mark", { class: `line diff diff-${mark}`, title: MARK_LABELS[mark], style }, text), "\n"];
 }

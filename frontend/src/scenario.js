@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { loadScenario, saveScenario } from "./storage.js";
 import { renderScenarioResult } from "./results.js";
+import { isModEnter } from "./keys.js";
 
 /**
  * section: the page's scenario section; data: the page data; run(args): runs the learner's code on
@@ -51,7 +52,10 @@ export function setupScenario(section, data, run) {
   async function start() {
     const args = parse(input.value, data.entry, allowed, required);
     message.textContent = args.error ?? "";
-    if (args.error) return;
+    if (args.error) {
+      result.replaceChildren(); // it was the result of other arguments than those now in the box
+      return;
+    }
     button.disabled = true;
     result.replaceChildren(h("p", { class: "hint" }, "Running your scenario…"));
     try {
@@ -63,6 +67,13 @@ export function setupScenario(section, data, run) {
     }
   }
   button.addEventListener("click", start);
+  // Ctrl/Cmd+Enter in the box runs the scenario, as its button does (Enter alone is a new line of JSON); the
+  // page's Ctrl/Cmd+Enter, which runs the cases, leaves text fields alone (keys.js).
+  input.addEventListener("keydown", (event) => {
+    if (!isModEnter(event)) return;
+    event.preventDefault();
+    if (!button.disabled) start();
+  });
 
   return {
     /** The scenario's button follows Run's: one run at a time, and none without Python. */

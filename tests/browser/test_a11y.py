@@ -207,14 +207,18 @@ def test_dark_mode_follows_the_system_and_the_remembered_toggle_before_the_first
     });""")
     page.goto(isolated_url + CHALLENGE)
     toggle = page.get_by_test_id("theme-toggle")
-    expect(toggle).to_have_attribute("aria-pressed", "true")
+    # A toggle button: one name in both modes, its state announced (aria-pressed) and seen (the switch, filled when on).
+    expect(page.get_by_role("button", name="Dark mode", pressed=True)).to_be_visible()
+    switch = "el => getComputedStyle(el.querySelector('.theme-icon')).backgroundColor"
+    on = toggle.evaluate(switch)
     assert page.evaluate("firstPaint") is None
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(15, 17, 23)"
     editor_bg = page.locator(".cm-editor").evaluate("el => getComputedStyle(el).backgroundColor")
     assert editor_bg == "rgb(23, 26, 34)"
 
     toggle.click()
-    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(page.get_by_role("button", name="Dark mode", pressed=False)).to_be_visible()
+    assert toggle.evaluate(switch) != on, "the switch looks the same in both modes"
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(247, 247, 245)"
     page.goto(isolated_url)  # another page remembers the choice, from its first paint on
     assert page.evaluate("firstPaint") == "light"

@@ -192,3 +192,19 @@ def test_a_multiple_choice_question_needs_every_right_option(page: Page, isolate
         box.check() if option.correct else box.uncheck()
     question.get_by_test_id("check").click()
     expect(question.get_by_test_id("verdict")).to_have_text("Right.")
+
+
+def test_a_live_block_below_the_fold_draws_its_line_numbers_beside_their_lines(page: Page, isolated_url: str):
+    without_python(page)
+    page.set_viewport_size({"width": 1280, "height": 600})
+    page.goto(f"{isolated_url}build-an-agent/{LESSON}/")
+    block = page.get_by_test_id("live-block").first
+    expect(block.locator(".cm-line").first).to_be_attached()
+    assert not block.evaluate("el => el.getBoundingClientRect().top < innerHeight"), "the block is not below the fold"
+    # Never scrolled to (as a printed page or a screenshot of the whole page has it), each number sits at its line.
+    offsets = block.evaluate("""block => {
+        const lines = [...block.querySelectorAll('.cm-line')].slice(0, 8);
+        const numbers = [...block.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].filter(e => e.offsetHeight);
+        return lines.map((line, i) => numbers[i].getBoundingClientRect().top - line.getBoundingClientRect().top);
+    }""")
+    assert all(abs(offset) <= 1 for offset in offsets), offsets

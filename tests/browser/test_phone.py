@@ -1,6 +1,7 @@
 """A learner on a phone (390x844, touch), in real headless Chromium: the challenge page shows Task, Code and
 Results one at a time under ARIA tabs, Run stays in reach, a run switches to Results, every button is big
-enough to tap, and nothing is wider than the screen."""
+enough to tap, a long line of code wraps, and nothing is wider than the screen, the index with progress shown
+included."""
 
 from __future__ import annotations
 
@@ -144,3 +145,67 @@ def test_tabs_follow_the_aria_keys(phone: Page, isolated_url: str):
     expect(page.get_by_role("tabpanel")).to_have_count(0)
     expect(page.locator(".cm-editor")).to_be_visible()
     expect(page.locator(".task-panel")).to_be_visible()
+
+
+def test_the_index_fits_a_phone_with_progress_shown(phone: Page, isolated_url: str):
+    page = phone
+    page.goto(isolated_url)
+    # A lesson complete, a challenge solved and one started: each card then carries a mark beside its labels.
+    page.evaluate("""() => {
+        localStorage.setItem('loopcraft:complete:build-an-agent/the-action-contract', '2025-01-01T00:00:00Z');
+        localStorage.setItem('loopcraft:solved:build-an-agent/parse-action-contract', '2025-01-01T00:00:00Z');
+        localStorage.setItem('loopcraft:code:build-an-agent/dispatch-registry', 'def dispatch(call): ...');
+    }""")
+    page.reload()
+    expect(page.get_by_test_id("solved-mark")).to_have_count(2)
+    expect(page.get_by_test_id("started-mark")).to_have_count(1)
+    assert_fits(page, "index with progress")
+    assert_no_violations_in_either_theme(page, "on a phone, index with progress")
+
+
+LONG_LINE = 'note = "' + "a long line, " * 12 + '"'
+# Where the rows of a wrapped line start (px): the first row, the rows after it; and the width of one column.
+ROWS = """line => {
+    const range = document.createRange();
+    range.selectNodeContents(line);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    const top = Math.min(...rects.map((r) => r.top));
+    const column = document.createRange();
+    column.setStart(line.firstChild, 0);
+    column.setEnd(line.firstChild, 1);
+    return { rows: new Set(rects.map((r) => Math.round(r.top))).size,
+             first: Math.min(...rects.filter((r) => r.top < top + 2).map((r) => r.left)),
+             rest: Math.min(...rects.filter((r) => r.top >= top + 2).map((r) => r.left)),
+             column: column.getBoundingClientRect().width };
+}"""
+
+
+def assert_hangs(line, indent: int) -> None:
+    """The rows after the first of a wrapped line start 2 columns past its indentation: they never read as a line of
+    their own, nor (2 columns being no indent unit) as a nested block."""
+    rows = line.evaluate(ROWS)
+    assert rows["rows"] > 1, rows
+    assert rows["rest"] - rows["first"] == pytest.approx((indent + 2) * rows["column"], abs=1), rows
+
+
+def test_long_lines_of_code_and_of_values_wrap_under_their_indentation(phone: Page, isolated_url: str):
+    page = phone
+    without_python(page)
+    page.goto(f"{isolated_url}build-an-agent/dispatch-registry/")
+    # An example's value, wrapped (the widest of them): its rest hangs under it.
+    values = page.locator(".example-io pre .line")
+    widest = values.nth(max(range(values.count()), key=lambda i: values.nth(i).evaluate("el => el.offsetHeight")))
+    text = widest.text_content()
+    assert_hangs(widest, len(text) - len(text.lstrip()))
+
+    page.get_by_role("tab", name="Code").tap()
+    page.locator(".cm-line", has_text="name, args = ").tap()
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    page.keyboard.type(LONG_LINE)
+    # Wrapped, never cut off: the editor does not scroll sideways, and the page fits the screen.
+    assert page.locator(".cm-scroller").evaluate("el => el.scrollWidth <= el.clientWidth"), (
+        "the editor scrolls sideways"
+    )
+    assert_fits(page, "code panel with a long line")
+    assert_hangs(page.locator(".cm-activeLine"), 4)

@@ -51,11 +51,20 @@ def test_a_scenario_of_the_learners_own_shows_value_output_and_trace_and_is_neve
     assert kinds[0] == "model" and kinds[-1] == "return", kinds
     expect(page.get_by_test_id("status")).to_contain_text("not graded")
 
-    # A scenario of their own making: arguments no case has.
+    # A scenario of their own making: arguments no case has, run with Ctrl+Enter in the box (the page's own
+    # Ctrl+Enter, which runs the cases, leaves the box alone).
     args.fill(json.dumps({"task": "my own", "script": ["All done, no tools."]}))
-    run_scenario(page)
+    args.press("Control+Enter")
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=60_000)
     expect(value).to_contain_text("'answer': 'All done, no tools.'")
     expect(result.get_by_test_id("output")).to_have_text("starting my own\n")
+
+    # Arguments that are not JSON take the result of the last ones away: it is not theirs.
+    args.fill('{"task": "my own",')
+    page.get_by_test_id("scenario-run").click()
+    expect(page.get_by_test_id("scenario-message")).to_contain_text("The arguments are not valid JSON")
+    expect(result).to_be_empty()
+    args.fill(json.dumps({"task": "my own", "script": ["All done, no tools."]}))
 
     # Never graded, counted, or unlocking: no verdict, no solved mark, the solution stays locked.
     expect(page.get_by_test_id("case")).to_have_count(0)
