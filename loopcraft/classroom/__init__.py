@@ -132,17 +132,23 @@ def write_outputs(
         pages = {row["learner"]: row["page"] for row in view["learners"]}
         said += handback.write(out, export.lms, list(matched.rows.values()), pages)
     # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
-    for other in [name for name in lms.LMSS if export is None or name != export.lms]:
-        stale = [f"{other}-import.csv", f"{other}-unmatched.csv", handback.FILES[other]]
-        for path in [out / name for name in stale + (["moodle-worksheet.csv"] if other == "moodle" else [])]:
-            if path.exists():
-                path.unlink()
-                said.append(
-                    f"removed {path.name}, left by an earlier run (give --lms {other} --roster to make it again)"
-                )
-    if export is not None and not export.roster.worksheet and (out / "moodle-worksheet.csv").exists():
-        (out / "moodle-worksheet.csv").unlink()
+    for path in sorted(out / name for name in _lms_files() - (_lms_files(export) if export else set())):
+        if path.exists():
+            path.unlink()
+            again = "a Moodle grading worksheet as --roster" if path.name == "moodle-worksheet.csv" else "--roster"
+            lms_name = path.name.split("-")[0]
+            said.append(f"removed {path.name}, left by an earlier run (give --lms {lms_name} {again} to make it again)")
     return said, attention
+
+
+def _lms_files(export: lms.Export | None = None) -> set[str]:
+    """The files an LMS's export writes (every LMS's, without one)."""
+    names = [export.lms] if export is not None else lms.LMSS
+    files = {f"{name}-{kind}.csv" for name in names for kind in ("import", "unmatched")}
+    files |= {handback.FILES[name] for name in names}
+    if "moodle" in names and (export is None or export.roster.worksheet):
+        files.add("moodle-worksheet.csv")
+    return files
 
 
 ATTENTION = 3  # the exit status of a run that wrote everything but lost or could not match a learner
