@@ -1,7 +1,7 @@
 """A Gradescope autograder for one challenge or several: `build.py gradescope SLUG... --out autograder.zip`.
 
 The zip holds what grading needs and nothing of the site: the grader, loopcraft, the Node runner (frontend/), the
-schemas, the challenges' tracks, the project's lock files and `requirements.txt` (the dependencies of
+schemas, the chosen challenges (their track cut to them: no other challenge's solution or private cases), the project's lock files and `requirements.txt` (the dependencies of
 pyproject.toml), `autograder.json` (which challenges), and Gradescope's two scripts (loopcraft/autograder/):
 `setup.sh` installs Node.js, Python and the packages on Gradescope's Ubuntu image, then runs `check` (each reference
 solution must pass: the installation works, and the runner's memory snapshot is made once); `run_autograder` runs
@@ -31,6 +31,7 @@ from pathlib import Path
 
 from grader.results import RunResult, learner_view
 
+from . import yamlfile
 from .cache import BuildCache
 from .classroom.intake import read_submission
 from .course import Exercise, Track
@@ -79,8 +80,8 @@ def build(project: Project, slugs: list[str], out: Path) -> int:
     for name in FILES:
         files[name] = INSTALL / name
     for track_dir in dict.fromkeys(track.dir for track, _ in chosen):
-        for path in _walk(track_dir):
-            files[path.relative_to(project.root).as_posix()] = path
+        mine = {ex.slug for track, ex in chosen if track.dir == track_dir}
+        files.update(_track_files(project, track_dir, mine))
     files["requirements.txt"] = requirements(INSTALL).encode()
     config = {"challenges": [ex.slug for _, ex in chosen]}
     files[CONFIG] = (json.dumps(config, indent=1) + "\n").encode()
@@ -98,6 +99,32 @@ def build(project: Project, slugs: list[str], out: Path) -> int:
             z.writestr(info, content.read_bytes() if isinstance(content, Path) else content)
     tmp.replace(out)
     return len(files)
+
+
+def _track_files(project: Project, track_dir: Path, slugs: set[str]) -> dict[str, bytes | Path]:
+    """What of a track the autograder of `slugs` holds: the chosen challenges' folders (their reference solution, which
+    setup.sh's check runs, and their private cases, which grading needs), the track's own files (its sandboxes and
+    scenario generators, which pages publish anyway), and its track.yaml cut to those challenges. Not the other
+    challenges' solutions and private cases, nor the lessons: one hole in the sandbox would give away what the zip
+    holds, and it then holds only what it grades."""
+    files: dict[str, bytes | Path] = {}
+    for path in _walk(track_dir):
+        inside = path.relative_to(track_dir).parts
+        if (len(inside) == 1 and path.name != "track.yaml") or (len(inside) > 1 and inside[0] in slugs):
+            files[path.relative_to(project.root).as_posix()] = path
+    track = yamlfile.load(track_dir / "track.yaml")
+    track.pop("lab", None)  # its loops are other challenges
+    for part in track.get("parts", [track]):
+        if "challenges" in part:
+            part["challenges"] = [slug for slug in part["challenges"] if slug in slugs]
+    if "parts" in track:
+        track["parts"] = [part for part in track["parts"] if part["challenges"]]
+    if "points" in track:
+        track["points"] = {slug: worth for slug, worth in track["points"].items() if slug in slugs}
+        if not track["points"]:
+            del track["points"]
+    files[(track_dir / "track.yaml").relative_to(project.root).as_posix()] = yamlfile.to_text(track).encode()
+    return files
 
 
 def _challenges(project: Project) -> list[tuple[Track, Exercise]]:

@@ -132,6 +132,13 @@ def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_sit
         modes
     )
     assert f"exercises/build-an-agent/{LIMIT}/exercise.yaml" in modes
+    # Only what it grades: of the course's solutions and private cases, the one challenge's (issue 38: one hole in
+    # the sandbox would have given away every reference solution of the track).
+    assert [n for n in modes if n.endswith("/solution.py")] == [f"exercises/build-an-agent/{LIMIT}/solution.py"]
+    assert {n.split("/")[2] for n in modes if n.count("/") > 2 and n.startswith("exercises/")} == {LIMIT}
+    with zipfile.ZipFile(path) as z:
+        track = z.read("exercises/build-an-agent/track.yaml").decode()
+    assert LIMIT in track and DISPATCH not in track and "lab:" not in track
     assert not [n for n in modes if n.startswith(("site/", "node_modules/", ".venv/", ".cache/", "tests/"))]
     assert not [n for n in modes if "__pycache__" in n]
     # The same sources give the same bytes.
