@@ -78,7 +78,14 @@ def _until_spent(items, budget: list[int]):
         yield item
 
 
+# The grader's own kinds: only `take` writes them, at the end. Learner code can call `record` (the sandbox's module is
+# theirs to import), and a "return" of its making read as the case's ending on a feedback page and in Gradescope.
+_GRADERS = frozenset({"return", "raise"})
+
+
 def record(kind: str, **fields) -> None:
+    if kind in _GRADERS:
+        kind, fields = "note", {"text": f"(a step of the grader's own kind {kind!r}, recorded by the code: not shown)"}
     if len(_events) >= MAX_EVENTS or _size[0] >= MAX_TOTAL:
         _dropped[0] += 1
         return

@@ -23,9 +23,10 @@ import pytest
 from grader.results import PRIVATE_NOTE, SUBMISSION_CHARS, failed_submission
 from loopcraft.classroom import gradebook
 from loopcraft.classroom.intake import Learner, Source
-from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore
+from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore, fingerprint, key
 from loopcraft.load import find_exercise
 from loopcraft.printable import file_name
+from loopcraft.project import Project
 from tests.helpers import ROOT, course_copy, grader_process, run_grader
 
 SLUG = "consecutive-error-limit"
@@ -205,7 +206,8 @@ def write_shard(folder: Path, course: Path) -> Path:
     learner = Learner(id="sam", name="sam", origin="sam/")
     learner.sources[SLUG] = Source(f"sam/{SLUG}.py", text="def run_agent(**kw):\n    return {}\n")
     result = failed_submission(ex.cases, "refused")
-    store.put(learner, SLUG, learner.sources[SLUG], "0" * 64, result.to_dict())
+    made = key(fingerprint(ex, Project(course)), learner.sources[SLUG])  # as merge makes it again from the source
+    store.put(learner, SLUG, learner.sources[SLUG], made, result.to_dict())
     gradebook.write_book(folder, gradebook.book([SLUG], [gradebook.row(learner, {SLUG: len(ex.cases)}, store)]))
     return store.path("sam", SLUG)
 
@@ -264,6 +266,11 @@ POSING = {
         lambda verdict, book: edit_json(verdict, lambda r: r["result"]["tests"][0].update(name="another")),
         "not the course's",
     ),
+    # Issue 38: a shard's record whose source was swapped for the learner's, its key and verdict kept.
+    "a-source-swapped-under-its-key": (
+        lambda verdict, book: edit_json(verdict, lambda r: r.update(source="def run_agent(**kw):\n    return 1\n")),
+        "its key is not the one its source and the course's challenge make",
+    ),
 }
 
 
@@ -281,7 +288,9 @@ def test_merge_refuses_a_folder_posing_as_a_shard_with_its_path_and_why(course, 
     proc = merge("merge", shard, "--out", tmp_path / "merged", "--root", course)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert said in proc.stderr and f"{shard}/" in proc.stderr, proc.stderr
-    assert not (tmp_path / "merged" / "gradebook.json").exists()
+    # Nothing of a refused merge is written to --out, not even the records checked before the one refused.
+    assert not (tmp_path / "merged").exists() or not any((tmp_path / "merged").iterdir())
+    assert not list(tmp_path.glob(".merged.merging-*"))
 
 
 def test_merge_writes_the_report_of_a_value_deeper_than_any_result(course, tmp_path, runners):

@@ -223,3 +223,11 @@ def test_a_trace_is_capped_in_total_and_made_quickly():
     events = json.loads(run_case(source, sandbox, "f", "{}"))["trace"]
     assert len(json.dumps(events)) < 600_000
     assert events[-2]["text"].startswith("trace truncated:") and events[-1] == {"kind": "return", "value": 1}
+
+
+def test_code_cannot_write_the_graders_ending_into_its_trace():
+    # Issue 38: a solution recorded a fake "return" that the feedback page and Gradescope showed as its result.
+    source = "from grader import trace\ndef f():\n    trace.record('return', value='all passed')\n    return 1\n"
+    events = run(source)["trace"]
+    assert [e["kind"] for e in events] == ["note", "return"] and events[-1]["value"] == 1
+    assert "not shown" in events[0]["text"] and "all passed" not in json.dumps(events)

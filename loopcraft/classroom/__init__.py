@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -259,10 +260,16 @@ def grade_class(
     return _tell(said, attention)
 
 
-def _agrees(record: dict, cell: dict, ex: Exercise | None) -> str | None:
-    """Why a shard's verdict cannot be merged as its gradebook's cell says, if it cannot: its cases are not the
-    course's (another version of the challenge, or a file made by hand), or its cell is not what it says."""
+def _agrees(record: dict, cell: dict, ex: Exercise | None, fingerprint_: str | None) -> str | None:
+    """Why a shard's verdict cannot be merged as its gradebook's cell says, if it cannot: its key is not the one its
+    source and the course's challenge make (a source swapped, or another version of the challenge), its cases are not
+    the course's, or its cell is not what it says."""
     result = RunResult.from_dict(record["result"])
+    if fingerprint_ is not None:
+        given = Source(record["origin"], text=record["source"]) if record["source"] is not None else None
+        made = key(fingerprint_, given or Source(record["origin"], error=result.message))
+        if made != record["key"]:
+            return "its key is not the one its source and the course's challenge make (edited?); grade it again"
     if ex is not None:
         theirs = [(t.name, t.hidden, t.private) for t in result.tests]
         if theirs != [(c.name, c.hidden or c.private, c.private) for c in ex.cases]:
@@ -276,10 +283,28 @@ def _agrees(record: dict, cell: dict, ex: Exercise | None) -> str | None:
 
 def merge_shards(*, project: Project, shards: list[Path], out: Path, **lms_options) -> int:
     """`merge`: join the OUT folders of `class --shard` runs into `out`; `lms_options` as `grade_class`'s."""
-    slugs, rows, store = None, {}, VerdictStore(out)
+    store = VerdictStore(out)
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     by_slug = {ex.slug: ex for ex in exercises}
+    fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
+    # Every record is checked before anything is written to OUT: they wait in a folder beside it.
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f".{out.name}.merging-", dir=out.parent) as waiting:
+        staged = VerdictStore(Path(waiting))
+        slugs, rows = _merged(shards, staged, by_slug, fingerprints)
+        store.take_all(staged)
+    export = _export(tracks, slugs, **lms_options)
+    doc = gradebook.book(slugs, list(rows.values()))
+    said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks))
+    _say(f"merged {len(shards)} gradebooks, {len(rows)} learners: {out / 'gradebook.csv'}")
+    return _tell(said, attention)
+
+
+def _merged(shards: list[Path], staged: VerdictStore, by_slug: dict, fingerprints: dict) -> tuple[list[str], dict]:
+    """The shards' challenges and rows, their verdicts checked and copied into `staged`; a LoopcraftError at the
+    first that cannot be merged."""
+    slugs, rows = None, {}
     for shard in shards:
         doc = gradebook.read_book(shard)
         if slugs is None:
@@ -294,11 +319,8 @@ def merge_shards(*, project: Project, shards: list[Path], out: Path, **lms_optio
             if r["error"] is None:
                 for slug, c in r["challenges"].items():
                     if c["status"] != gradebook.MISSING:
-                        problem = _agrees(store.copy_from(theirs, r["learner"], slug), c, by_slug.get(slug))
+                        record = staged.copy_from(theirs, r["learner"], slug)
+                        problem = _agrees(record, c, by_slug.get(slug), fingerprints.get(slug))
                         if problem:
                             raise LoopcraftError(f"{theirs.path(r['learner'], slug)}: {problem}")
-    export = _export(tracks, slugs, **lms_options)
-    doc = gradebook.book(slugs, list(rows.values()))
-    said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks))
-    _say(f"merged {len(shards)} gradebooks, {len(rows)} learners: {out / 'gradebook.csv'}")
-    return _tell(said, attention)
+    return slugs, rows

@@ -123,6 +123,13 @@ class VerdictStore:
         }
         write_atomically(self.path(learner.id, slug), compact(record) + "\n")
 
+    def take_all(self, other: VerdictStore) -> None:
+        """Move every record of `other` here, replacing what is here under the same name."""
+        for path in sorted(other.folder.glob("*/*.json")):
+            target = self.folder / path.relative_to(other.folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+
     def copy_from(self, other: VerdictStore, learner_id: str, slug: str) -> dict:
         """`merge`: the other store's record, validated, written here (unless it is this very file); returns it."""
         record = other.read(learner_id, slug)
