@@ -226,13 +226,17 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
             attempt = (*attempt[:2], _formatted(attempt[2]))
         gc.collect()
     finally:
+        # Off before the check, not after it: a finalizer of the learner's, run by a collection inside the check,
+        # could change what the check has yet to look at, or this function's locals (issue 38). The check is told
+        # whether the code left it on.
+        collecting = gc.isenabled()
+        gc.disable()
         sys.stdout, sys.stderr, sys.stdin = saved
-    tampered = guard.changes(_PRISTINE)
+    tampered = guard.changes(_PRISTINE, collecting)
     if sandbox_code is not None and _SANDBOXES.get(sandbox) is not sandbox_code:
         tampered.append("the provided code kept compiled was replaced")
     if kept is not None and (_SOLUTION[0] is not kept[0] or _SOLUTION[1] is not kept[1]):
         tampered.append("your code kept compiled was replaced")
-    gc.disable()
     if tampered:
         # Whatever the case returned may have been forged; this interpreter is not to be trusted again.
         guard.restore(_PRISTINE)

@@ -124,13 +124,15 @@ def _functions_and_classes(values) -> tuple[list, list]:
     return functions, classes
 
 
-def _settings() -> dict:
+def _settings(collecting: bool | None = None) -> dict:
     """Interpreter-wide settings, as tuples compared item by item with `is`: a learner's object can say it
-    equals anything, so numbers are compared here, with the limits the grader found, and only booleans kept."""
+    equals anything, so numbers are compared here, with the limits the grader found, and only booleans kept.
+    `collecting`: whether the collector was on as the learner's code left it (the grader turns it off before it
+    checks, so that no finalizer runs inside the check)."""
     return {
         "the recursion limit": (sys.getrecursionlimit() == _LIMITS[0],),
         "the int max str digits limit": (sys.get_int_max_str_digits() == _LIMITS[1],),
-        "gc.isenabled()": (gc.isenabled(),),
+        "gc.isenabled()": (gc.isenabled() if collecting is None else collecting,),
         "gc thresholds": (gc.get_threshold() == _LIMITS[2],),
         "gc.callbacks": (*gc.callbacks,),
         "sys.monitoring tools": (*(MONITORING.get_tool(tool) is None for tool in MONITORING_TOOLS),),
@@ -182,7 +184,7 @@ def _same(a: tuple, b: tuple) -> bool:
     return True
 
 
-def _unchanged(before: dict) -> bool:
+def _unchanged(before: dict, collecting: bool | None) -> bool:
     """Whether `changes` would find nothing, told at a glance: every watched namespace holds the same keys and the
     same values in the same order, compared by identity in C over lists made in C, and no watched function had its
     code or defaults assigned (the audit hook above says so). A change shows as another object at its place, or
@@ -207,21 +209,21 @@ def _unchanged(before: dict) -> bool:
             return False
     if sys.gettrace() is not None or sys.getprofile() is not None:
         return False
-    now = _settings()
+    now = _settings(collecting)
     for what, value in before["settings"].items():
         if not _same(now[what], value):
             return False
     return True
 
 
-def changes(before: dict) -> list[str]:
+def changes(before: dict, collecting: bool | None = None) -> list[str]:
     """What learner code changed of what the grader relies on, in its terms (empty when nothing).
 
     Calls no builtin function through a name learner code could rebind unseen: they are among what may have been
     replaced (the few `_unchanged` calls were bound at import, and rebinding one is a change found)."""
-    if _unchanged(before):
+    if _unchanged(before, collecting):
         return []
-    found = _found(before)
+    found = _found(before, collecting)
     # Looked at one by one now; whatever was changed is put back (restore) or part of the new state accepted below.
     _FUNCTION_TOUCHED.clear()
     if not found:
@@ -231,7 +233,7 @@ def changes(before: dict) -> list[str]:
     return found
 
 
-def _found(before: dict) -> list[str]:
+def _found(before: dict, collecting: bool | None) -> list[str]:
     found = []
     for name, (module, items) in before["modules"].items():
         if sys.modules.get(name) is not module:
@@ -266,7 +268,7 @@ def _found(before: dict) -> list[str]:
     )
     if sys.gettrace() is not None or sys.getprofile() is not None:
         found.append("a trace or profile function was installed")
-    now = _settings()
+    now = _settings(collecting)
     found.extend(f"{what} changed" for what, value in before["settings"].items() if not _same(now[what], value))
     return found
 

@@ -231,3 +231,22 @@ def test_code_cannot_write_the_graders_ending_into_its_trace():
     events = run(source)["trace"]
     assert [e["kind"] for e in events] == ["note", "return"] and events[-1]["value"] == 1
     assert "not shown" in events[0]["text"] and "all passed" not in json.dumps(events)
+
+
+def test_no_finalizer_of_the_codes_can_run_inside_the_tamper_check(monkeypatch):
+    # Issue 38: the collector was turned off only after the check, so a finalizer run by a collection inside it could
+    # change what the check had yet to look at. The check now runs with the collector off, told how the code left it.
+    import gc
+
+    from grader import guard
+
+    seen = []
+    check = guard.changes
+    monkeypatch.setattr(
+        guard, "changes", lambda before, collecting: seen.append(gc.isenabled()) or check(before, collecting)
+    )
+    with baseline_here():  # the check replaced above is this test's doing, not the code's
+        assert run("def f():\n    return 1\n")["kind"] == "value"
+        assert seen == [False]
+        turned_off = run("import gc\ndef f():\n    gc.disable()\n    return 1\n")
+    assert turned_off["kind"] == "error" and "gc.isenabled() changed" in turned_off["error"]
