@@ -4,7 +4,8 @@ rule about hostile input here, in one place; nothing downstream opens a learner'
 
 The rules:
 - Only regular files are read: a link (to a classmate's file, the reference solution, /etc/passwd or
-  /proc/self/mem), a device, a FIFO or a folder where a file should be is that submission's error, never followed.
+  /proc/self/mem), a hard link (a file with another name elsewhere), a device, a FIFO or a folder where a file should
+  be is that submission's error, never followed.
   Files are opened relative to their folder's descriptor with O_NOFOLLOW and checked with fstat, so a file swapped
   for a link meanwhile is refused too.
 - Sizes are capped before reading: SOURCE_BYTES for a solution, PROGRESS_BYTES for a progress file.
@@ -104,6 +105,10 @@ def read_regular(dir_fd: int, name: str, origin: str, cap: int) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise Refused(f"{origin}: not a regular file; only regular files are read")
+        if info.st_nlink > 1:
+            # A hard link is a name of another file, anywhere on this file system (a tar can carry one to the
+            # course's reference solution): as a link is, it is that file's, not the learner's.
+            raise Refused(f"{origin}: a hard link ({info.st_nlink} names of one file); only a file of its own is read")
         if info.st_size > cap:
             raise too_big(origin, info.st_size, cap)
         chunks, size = [], 0
