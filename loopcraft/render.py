@@ -156,12 +156,59 @@ def lab_url(track: Track) -> str:
     return f"{track.slug}/lab/"
 
 
+LAB_TITLE = "The loop lab"
+LAB_SUMMARY = "Four model habits against three loop designs, run live in your browser, and your own loop beside them."
+LAB_MINUTES = 10
+LAB_LOOP_ENTRY = "run_agent"  # what the lab calls in the learner's code (grader/lab.py)
+
+
+@dataclasses.dataclass(frozen=True)
+class LabItem:
+    """The loop lab as the last item of its course (after the track's lessons and challenges): what the index's
+    card, the previous page's "Up next" and the progress need of it. Its slug is `lab`, its page's folder."""
+
+    track: str
+    title: str = LAB_TITLE
+    slug: str = "lab"
+    kind: str = "lab"
+
+
+def course_items(track: Track) -> list:
+    """The numbered course: the track's lessons and challenges in order, then its lab when it has one."""
+    return [*track.items, LabItem(track.slug)] if track.lab else list(track.items)
+
+
+def lab_loops(track: Track) -> list[Exercise]:
+    """The challenges whose saved code the lab can run as a fourth column: those the track's YAML names, and every
+    other one written against the lab's sandbox as `run_agent` (the lab calls run_agent(task, script, max_steps)),
+    in course order."""
+    named = set(track.lab.loops)
+    return [
+        ex
+        for ex in track.exercises
+        if ex.slug in named or (ex.entry == LAB_LOOP_ENTRY and ex.sandbox_source == track.lab.world)
+    ]
+
+
 def challenge_path(ex: Exercise) -> str:
     return f"{ex.track}/{ex.slug}/index.html"
 
 
 def index_context(tracks: list[Track]) -> dict:
-    def card(item: Exercise | Lesson, number: int) -> dict:
+    def card(item: Exercise | Lesson | LabItem, number: int) -> dict:
+        if isinstance(item, LabItem):
+            return {
+                "slug": item.slug,
+                "track": item.track,
+                "number": number,
+                "title": item.title,
+                "summary": LAB_SUMMARY,
+                "kind": "lab",
+                "difficulty": None,
+                "minutes": LAB_MINUTES,
+                "url": challenge_url(item),
+                "private": 0,
+            }
         lesson = isinstance(item, Lesson)
         return {
             "slug": item.slug,
@@ -173,14 +220,20 @@ def index_context(tracks: list[Track]) -> dict:
             "difficulty": item.level if lesson else item.difficulty,
             "minutes": item.minutes,
             "url": challenge_url(item),
+            # Cases only the instructor's grader runs: a "Solved" card says how many (index.js).
+            "private": 0 if lesson else len(item.cases) - len(published_cases(item)),
         }
 
     def parts(track: Track) -> list[dict]:
         numbers = {item.slug: i for i, item in enumerate(track.items, start=1)}
-        return [
+        listed = [
             {"title": part.title, "challenges": [card(item, numbers[item.slug]) for item in part.items]}
             for part in track.parts
         ]
+        # The lab closes the course: the last item of its last part.
+        if track.lab:
+            listed[-1]["challenges"].append(card(LabItem(track.slug), len(track.items) + 1))
+        return listed
 
     return {
         "site_root": "",
@@ -189,9 +242,9 @@ def index_context(tracks: list[Track]) -> dict:
                 "slug": t.slug,
                 "title": t.title,
                 "summary": t.summary,
-                "minutes": sum(item.minutes for item in t.items),
+                "minutes": sum(item.minutes for item in t.items) + (LAB_MINUTES if t.lab else 0),
                 "parts": parts(t),
-                "challenges": [card(item, i) for i, item in enumerate(t.items, start=1)],
+                "challenges": [card(item, i) for i, item in enumerate(course_items(t), start=1)],
                 "lessons": len(t.lessons),
                 "lab": {"url": lab_url(t)} if t.lab else None,
             }
@@ -296,6 +349,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             "starter": ex.starter_source,
             "sandbox": ex.sandbox_source,
             "cases": [page_case(c) for c in published],
+            "private_count": len(ex.cases) - len(published),
             "solution": encrypt_solution(ex, ex_salt),
         },
     }
@@ -418,7 +472,7 @@ def _position(track: Track, item) -> dict:
     part = next(p for p, part in enumerate(track.parts, start=1) if any(x is item for x in part.items))
     return {
         "number": next(i for i, x in enumerate(items, start=1) if x is item),
-        "total": len(items),
+        "total": len(course_items(track)),
         "part": part,
         "parts": len(track.parts),
         "part_title": track.parts[part - 1].title,
@@ -440,11 +494,8 @@ class LessonInputs:
 
 def lesson_inputs(track: Track, lesson: Lesson, prev, next_, run: LessonRun) -> LessonInputs:
     def link(other) -> tuple[str, str, str] | None:
-        return (
-            (other.title, challenge_url(other), "lesson" if isinstance(other, Lesson) else "challenge")
-            if other
-            else None
-        )
+        kind = "lesson" if isinstance(other, Lesson) else "lab" if isinstance(other, LabItem) else "challenge"
+        return (other.title, challenge_url(other), kind) if other else None
 
     return LessonInputs(track.slug, track.title, lesson, link(prev), link(next_), _position(track, lesson), run)
 
@@ -486,17 +537,22 @@ def lesson_context(inputs: LessonInputs) -> dict:
 
 
 def lab_context(track: Track) -> dict:
-    loops = {item.slug: item for item in track.exercises}
+    site_root = "../../"
+    last = track.items[-1]
+    kind = "lesson" if isinstance(last, Lesson) else "challenge"
     return {
-        "site_root": "../../",
+        "site_root": site_root,
         "track": {"slug": track.slug, "title": track.title},
+        "position": {"number": len(track.items) + 1, "total": len(track.items) + 1},
+        "prev": {"title": last.title, "url": site_root + challenge_url(last), "kind": kind},
         "page_data": {
             "track": track.slug,
+            "slug": "lab",
             "time_limit_seconds": LAB_TIME_LIMIT,
             "world": track.lab.world,
             "sandbox": LAB_SANDBOX,
             "entry": LAB_ENTRY,
-            "loops": [{"slug": slug, "title": loops[slug].title} for slug in track.lab.loops],
+            "loops": [{"slug": ex.slug, "title": ex.title} for ex in lab_loops(track)],
         },
     }
 
@@ -522,8 +578,9 @@ def render_pages(
     }
     for track in tracks:
         items = track.items
+        course = course_items(track)  # the lab, when there is one, follows the last challenge
         for i, ex in enumerate(items):
-            prev, next_ = items[i - 1] if i else None, items[i + 1] if i + 1 < len(items) else None
+            prev, next_ = items[i - 1] if i else None, course[i + 1] if i + 1 < len(course) else None
             if isinstance(ex, Lesson):
                 inputs = lesson_inputs(track, ex, prev, next_, (lesson_runs or {})[(track.slug, ex.slug)])
                 jobs[challenge_path(ex)] = ("lesson.html", inputs_text(inputs), lambda c=inputs: lesson_context(c))

@@ -85,6 +85,8 @@ function refresh() {
   ui.status.replaceChildren(status.text);
   const failing = status.state === "ready" ? failingOf(state) : [];
   if (failing.length) ui.status.append(" ", failureLinks(failing));
+  // Every case of the page passed: not every case of the challenge, when the instructor's grader has its own.
+  if (status.outcome === "pass" && state.kind === "cases") ui.status.append(privateNote(" "));
   // Stop shows in Run's place while a run is on (style.css): the keyboard's focus goes from one to the other.
   const focused = document.activeElement;
   ui.run.disabled = !canRun(state);
@@ -92,6 +94,13 @@ function refresh() {
   if (focused === ui.run && state.busy) ui.stop.focus({ preventScroll: true });
   if (focused === ui.stop && !state.busy) ui.run.focus({ preventScroll: true });
   scenario?.setEnabled(!ui.run.disabled);
+}
+
+// What a page that shows every case passed does not know: the cases only the instructor's grader runs.
+function privateNote(before = "") {
+  const count = data.private_count ?? 0;
+  if (!count) return "";
+  return `${before}${count} more case${count === 1 ? " is" : "s are"} checked only by your instructor's grader, never by this page.`;
 }
 
 // --- Editor and autosave --------------------------------------------------

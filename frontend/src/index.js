@@ -10,6 +10,13 @@ import { setupTransfer } from "./transfer.js";
 registerServiceWorker(new URL(document.body.dataset.siteRoot, document.baseURI));
 setupThemeToggle();
 
+// "3 more cases are checked only by your instructor's grader.", after `before`.
+const privateText = (count, before = "") =>
+  `${before}${count} more case${count === 1 ? " is" : "s are"} checked only by your instructor's grader.`;
+
+// What a done item's card says: a lesson is marked complete, the lab done once its grid has run, a challenge solved.
+const MARKS = { lesson: "Complete", lab: "Done", challenge: "Solved" };
+
 const isLinkDone = (link) => isDone(link.dataset.track, link.dataset.slug, link.dataset.kind);
 
 function showProgress() {
@@ -19,14 +26,18 @@ function showProgress() {
     for (const link of links) {
       // Drawn afresh each time: an import may have changed any of them.
       link.querySelector(".solved-mark, .started-mark")?.remove();
+      link.querySelector(".private-note")?.remove();
       const isIt = done.includes(link);
       if (isIt) link.dataset.solved = "true";
       else delete link.dataset.solved;
       const mark = isIt
-        ? h("span", { class: "solved-mark", "data-testid": "solved-mark" }, link.dataset.kind === "lesson" ? "Complete" : "Solved")
+        ? h("span", { class: "solved-mark", "data-testid": "solved-mark" }, MARKS[link.dataset.kind] ?? "Solved")
         : link.dataset.kind !== "lesson" && hasOwnCode(link.dataset.track, link.dataset.slug)
           ? h("span", { class: "started-mark", "data-testid": "started-mark" }, "Started") : null;
       if (mark) link.querySelector(".challenge-meta").prepend(mark);
+      // "Solved" is this page's cases; the instructor's grader runs more, which no page has.
+      const extra = Number(link.dataset.private) || 0;
+      if (isIt && extra) link.querySelector(".challenge-text").append(h("span", { class: "private-note", "data-testid": "private-note" }, privateText(extra, "Solved on its page; ")));
     }
     for (const part of track.querySelectorAll(".part")) {
       const inPart = [...part.querySelectorAll('[data-testid="challenge-link"]')];
@@ -48,7 +59,9 @@ function showProgress() {
       action.href = upNext.href;
       action.textContent = `Continue with ${upNext.dataset.title}`;
     } else {
-      action.replaceWith(h("span", { class: "progress-done" }, "Course complete. Well done!"));
+      const extra = links.reduce((sum, link) => sum + (Number(link.dataset.private) || 0), 0);
+      action.replaceWith(h("span", { class: "progress-done", "data-testid": "course-done" }, "Course complete in this browser. Well done!",
+        extra ? h("span", { class: "private-note" }, ` ${privateText(extra)}`) : null));
     }
   }
 }

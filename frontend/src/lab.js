@@ -1,9 +1,10 @@
 // Page entry of the loop lab: runs grader/lab.py's whole grid (four model habits, three loop designs, twelve
 // tasks: 144 runs) as ONE case through the page's Python session, then draws the table, an SVG chart of the
 // same figures, and what they show. The learner's own loop (a saved solution or a .py file) runs as a fourth
-// column, in the same case.
+// column, in the same case, and again on the next visit (its choice is kept). The lab is the course's last
+// item: once its grid has run here, the index counts it done.
 import { createPageSession } from "./page-session.js";
-import { storageKey } from "./storage.js";
+import { isComplete, labLoopChoice, markComplete, saveLabLoopChoice, storageKey } from "./storage.js";
 import { h } from "./dom.js";
 import { setupThemeToggle } from "./theme.js";
 
@@ -14,8 +15,9 @@ const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 const ui = {
   status: byTestId("status"), table: byTestId("lab-table"), chart: document.querySelector(".lab-chart-svg"),
   lessons: byTestId("lab-lessons"), select: byTestId("lab-loop"), runYours: byTestId("lab-run-yours"),
-  upload: byTestId("lab-upload"), verdict: byTestId("lab-verdict"),
+  upload: byTestId("lab-upload"), verdict: byTestId("lab-verdict"), done: byTestId("lab-done"),
 };
+ui.done.hidden = !isComplete(data.track, data.slug);
 
 setupThemeToggle();
 const session = createPageSession({
@@ -55,6 +57,8 @@ async function runGrid(loop = null) {
     setStatus("ready", `Ran ${runs} runs in ${ms} ms, in your browser.`);
     window.loopcraft = { lab: grid, ms };
     draw(grid);
+    markComplete(data.track, data.slug);
+    ui.done.hidden = false;
     return grid;
   } catch (err) {
     setStatus("error", `The run stopped: ${err.message}`);
@@ -168,6 +172,7 @@ function compareYours(grid) {
 }
 
 // --- The learner's loop --------------------------------------------------------
+// Every challenge of data.loops (each one the lab can run) with code of the learner's own, in course order.
 function savedLoops() {
   return data.loops.map((loop) => {
     let code = null;
@@ -181,17 +186,37 @@ function savedLoops() {
 }
 
 const saved = savedLoops();
+const FILE = "file"; // the select's value for a loaded file's loop
+let loaded = null; // {name, code} of the .py file loaded, this visit or a previous one
 if (saved.length) {
   ui.select.replaceChildren(...saved.map((loop) => h("option", { value: loop.slug }, loop.title)));
 }
 
-ui.runYours.addEventListener("click", () => {
+// The loaded file as the select's last option, chosen.
+function offerFile(file) {
+  loaded = file;
+  ui.select.querySelector(`option[value="${FILE}"]`)?.remove();
+  if (!saved.length) ui.select.replaceChildren();
+  ui.select.append(h("option", { value: FILE }, `${file.name} (loaded file)`));
+  ui.select.value = FILE;
+}
+
+// The loop of the current choice, or null (with what to say) when there is none.
+function chosenLoop() {
+  if (ui.select.value === FILE && loaded) return { code: loaded.code, remember: { file: loaded.name, code: loaded.code } };
   const loop = saved.find((l) => l.slug === ui.select.value);
+  return loop ? { code: loop.code, remember: { slug: loop.slug } } : null;
+}
+
+ui.runYours.addEventListener("click", () => {
+  const loop = chosenLoop();
   if (!loop) {
     ui.verdict.textContent = "No saved solution yet: write one in a challenge of this track, or load a .py file.";
     return;
   }
-  if (!busy) runGrid(loop.code);
+  if (busy) return;
+  saveLabLoopChoice(data.track, data.slug, loop.remember);
+  runGrid(loop.code);
 });
 
 ui.upload.addEventListener("change", async () => {
@@ -202,8 +227,21 @@ ui.upload.addEventListener("change", async () => {
     ui.verdict.textContent = `${file.name} is too large to be a loop (over ${MAX_UPLOAD_BYTES / 1024} KB).`;
     return;
   }
+  const code = await file.text();
+  offerFile({ name: file.name, code });
+  saveLabLoopChoice(data.track, data.slug, { file: file.name, code });
   ui.verdict.textContent = `Running ${file.name}…`;
-  runGrid(await file.text());
+  runGrid(code);
 });
 
-runGrid();
+// The column chosen on a previous visit comes back with the grid: the saved solution as it is now, or the file's
+// code as it was loaded. A saved solution no longer there (its code reset to the starter) leaves the grid alone.
+const kept = labLoopChoice(data.track, data.slug);
+if (kept?.slug && saved.some((l) => l.slug === kept.slug)) {
+  ui.select.value = kept.slug;
+} else if (typeof kept?.file === "string" && typeof kept.code === "string") {
+  offerFile({ name: kept.file, code: kept.code });
+}
+const first = kept ? chosenLoop() : null;
+if (kept && !first) ui.verdict.textContent = "The loop you ran here last time is no longer saved: choose another.";
+runGrid(first?.code ?? null);

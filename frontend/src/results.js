@@ -137,6 +137,8 @@ function renderBody(testCase, result, values) {
     parts.push(h(tag, { class: `case-message${tag === "pre" ? " traceback" : ""}`, "data-testid": "message" },
       result.message));
   }
+  // A hidden case: its verdict, its error and its trace (input and returned value included), never its expected value
+  // nor its output: what templates/challenge.html says of hidden cases, word for word.
   if (result.hidden) return [...parts, renderTrace(result.trace)];
 
   const returned = values.actual !== undefined;

@@ -227,7 +227,24 @@ export function saveRightAnswers(track, slug, answers) {
   write(answersKey(track, slug), JSON.stringify(answers));
 }
 
-/** Done, for course progress: a lesson marked complete, a challenge solved. */
+/** Done, for course progress: a lesson marked complete, the lab once its grid ran (lab.js), a challenge solved. */
 export function isDone(track, slug, kind) {
-  return kind === "lesson" ? isComplete(track, slug) : isSolved(track, slug);
+  return kind === "lesson" || kind === "lab" ? isComplete(track, slug) : isSolved(track, slug);
+}
+
+// The loop lab's fourth column (lab.js), run again on the next visit: {slug} of a challenge's saved code, or
+// {file, code} of a loaded .py file.
+const labLoopKey = (track, slug) => `loopcraft:lab-loop:${track}/${slug}`;
+
+export function labLoopChoice(track, slug) {
+  try {
+    const choice = JSON.parse(read(labLoopKey(track, slug)) ?? "null");
+    return choice && typeof choice === "object" && !Array.isArray(choice) ? choice : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveLabLoopChoice(track, slug, choice) {
+  write(labLoopKey(track, slug), JSON.stringify(choice));
 }

@@ -47,8 +47,12 @@ export function readProgressFile(text) {
 /**
  * What importing `incoming` into `local` does, without doing it:
  * {writes: {key: value} applied whatever the choices, conflicts: [{id, local: {kind: value}, incoming: {kind: value}}]}.
- * Solved marks keep the earlier date and hints the larger count; a challenge whose other entries differ is a
- * conflict; entries of no challenge (preferences such as the theme) keep this browser's value when it has one.
+ * Progress is merged, never chosen (MERGED): solved and complete marks keep the earlier date, hints the larger
+ * count, a lesson's right answers both sides' (this browser's where both answered). It is written whatever the
+ * learner chooses for the challenge's code, so a challenge solved in either browser stays solved: a solved mark
+ * records a run that passed, not the code now in the editor (a solved challenge whose code is edited stays
+ * solved too). A challenge whose other entries differ is a conflict; entries of no challenge (preferences such
+ * as the theme) keep this browser's value when it has one.
  */
 export function planImport(incoming, local) {
   const writes = {};
@@ -61,23 +65,51 @@ export function planImport(incoming, local) {
       continue;
     }
     const [, kind, id] = key.match(PER_CHALLENGE) ?? [];
-    if (kind === "solved") writes[key] = value < mine ? value : mine;
-    else if (kind === "hints") writes[key] = String(Math.max(Number(value) || 0, Number(mine) || 0));
+    if (Object.hasOwn(MERGED, kind)) {
+      const merged = MERGED[kind](mine, value);
+      if (merged !== mine) writes[key] = merged;
     // The site version the code was written against follows the code; alone it is no reason to ask.
-    else if (id && kind !== "base") groups.add(id);
+    } else if (id && kind !== "base") groups.add(id);
   }
   const conflicts = [...groups].sort().map((id) => ({ id, local: group(local, id), incoming: group(incoming, id) }));
-  // A conflict's entries that only the file has wait for the learner's choice too.
-  for (const { id } of conflicts) for (const key of Object.keys(writes)) if (key.match(PER_CHALLENGE)?.[2] === id) delete writes[key];
+  // A conflict's entries that only the file has wait for the learner's choice too; its progress does not
+  // (dropping it here lost the file's solved mark of a challenge whose code differed: issue 39).
+  for (const { id } of conflicts) {
+    for (const key of Object.keys(writes)) {
+      const [, kind, of] = key.match(PER_CHALLENGE) ?? [];
+      if (of === id && !Object.hasOwn(MERGED, kind)) delete writes[key];
+    }
+  }
   return { writes, conflicts };
 }
 
-// {kind: value} of challenge `id`'s entries (solved marks and hint counts are merged, never chosen).
+// Per-challenge progress, merged from both sides (this browser's value, the file's) whatever the choice.
+const earlier = (mine, theirs) => (theirs < mine ? theirs : mine);
+const MERGED = {
+  solved: earlier,
+  complete: earlier,
+  hints: (mine, theirs) => String(Math.max(Number(theirs) || 0, Number(mine) || 0)),
+  answers: (mine, theirs) => {
+    const read = (text) => {
+      try {
+        const value = JSON.parse(text);
+        return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+      } catch {
+        return {};
+      }
+    };
+    const ours = read(mine);
+    const both = { ...read(theirs), ...ours };
+    return Object.keys(both).length === Object.keys(ours).length ? mine : JSON.stringify(both);
+  },
+};
+
+// {kind: value} of challenge `id`'s entries that are chosen (progress, MERGED, is not).
 function group(store, id) {
   const found = {};
   for (const [key, value] of Object.entries(store)) {
     const [, kind, of] = key.match(PER_CHALLENGE) ?? [];
-    if (of === id && kind !== "solved" && kind !== "hints") found[kind] = value;
+    if (of === id && !Object.hasOwn(MERGED, kind)) found[kind] = value;
   }
   return found;
 }
@@ -157,14 +189,24 @@ export function setupTransfer(section, titles, onImported) {
   }
 
   function showReview(plan) {
-    const describe = (side) => (side.code === undefined ? "the starter code" : `${side.code.split("\n").length} lines of code`);
+    const describe = (side, id) => (side.code !== undefined ? `${side.code.split("\n").length} lines of code`
+      : side["lab-loop"] !== undefined ? `the lab's loop: ${labLoopName(side["lab-loop"], id)}` : "the starter code");
+    // The loop lab's kept column (storage.js's labLoopChoice): a challenge's saved code or a loaded file.
+    const labLoopName = (text, id) => {
+      try {
+        const { slug, file } = JSON.parse(text);
+        return slug ? titles[`${id.split("/")[0]}/${slug}`] ?? slug : String(file);
+      } catch {
+        return "unreadable";
+      }
+    };
     const fields = plan.conflicts.map(({ id, local, incoming }, i) => h("fieldset", { class: "import-choice", "data-testid": "import-choice", "data-id": id },
       h("legend", {}, titles[id] ?? id),
       h("p", { class: "hint" }, "This browser and the file hold different work for this challenge. Keep which? "
         + "The code you do not keep stays available on the challenge's page, under “Other versions of your code”."),
       ["local", "incoming"].map((side) => h("label", { class: "import-option" },
         h("input", { type: "radio", name: `choice-${i}`, value: side, "data-testid": `choose-${side}` }),
-        side === "local" ? `Keep this browser's (${describe(local)})` : `Use the file's (${describe(incoming)})`))));
+        side === "local" ? `Keep this browser's (${describe(local, id)})` : `Use the file's (${describe(incoming, id)})`))));
     const apply = h("button", { type: "button", class: "button button-primary", "data-testid": "import-apply" }, "Import");
     const cancel = h("button", { type: "button", class: "button", "data-testid": "import-cancel" }, "Cancel");
     review.replaceChildren(h("p", {}, `${plan.conflicts.length} challenge${plan.conflicts.length === 1 ? " differs" : "s differ"}: choose for each, then import.`),

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import ROOT, WORKER_SCRIPT, rewrite_pages, without_python
+from tests.helpers import ROOT, WORKER_SCRIPT, cases_of, rewrite_pages, without_python
 
 TRACK = ROOT / "exercises" / "build-an-agent"
 XSS = "<img src=x onerror=alert(1)>"
@@ -77,8 +77,10 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
         )
         for i in range(links.count())
     ]
-    assert {kind for *_, kind in course} == {"lesson", "challenge"}
-    walk = course  # the whole track, first to last: lessons marked complete, challenges solved
+    assert {kind for *_, kind in course} == {"lesson", "challenge", "lab"} and course[-1][2] == "lab"
+    # The whole track, first to last: lessons marked complete, challenges solved; the last one leads to the lab
+    # (tests/browser/test_lab.py opens it).
+    walk = course[:-1]
     expect(page.get_by_test_id("progress")).to_contain_text(f"0 of {len(course)} done")
     expect(page.get_by_test_id("solved-mark")).to_have_count(0)
 
@@ -203,3 +205,34 @@ def test_html_in_output_trace_and_case_names_is_shown_as_text(page: Page, isolat
     for tag in ("img", "script", "b", "i"):
         expect(results.locator(tag)).to_have_count(0)
     assert dialogs == []
+
+
+def test_a_solved_card_and_a_complete_course_say_what_only_the_instructors_grader_checks(page: Page, isolated_url: str):
+    """A green index is this browser's pages' cases: each solved challenge says how many more its instructor's
+    grader runs, and so does the course once complete (issue 39)."""
+    without_python(page)
+    page.goto(isolated_url)
+    links = page.get_by_test_id("challenge-link")
+    items = [
+        (links.nth(i).get_attribute("data-slug"), links.nth(i).get_attribute("data-kind")) for i in range(links.count())
+    ]
+    first = next(slug for slug, kind in items if kind == "challenge")
+    private = {
+        slug: len(cases_of(slug, page=False)) - len(cases_of(slug)) for slug, kind in items if kind == "challenge"
+    }
+    assert all(private.values()), private
+    page.evaluate(f"localStorage.setItem('loopcraft:solved:build-an-agent/{first}', '2026-11-01T00:00:00Z')")
+    page.reload()
+    card = page.locator(f'[data-testid="challenge-link"][data-slug="{first}"]')
+    expect(card.get_by_test_id("private-note")).to_have_text(
+        f"Solved on its page; {private[first]} more cases are checked only by your instructor's grader."
+    )
+    expect(page.get_by_test_id("private-note")).to_have_count(1)  # only where the card is green
+    for slug, kind in items:
+        mark = "solved" if kind == "challenge" else "complete"  # a lesson marked complete, the lab run
+        page.evaluate(f"localStorage.setItem('loopcraft:{mark}:build-an-agent/{slug}', '2026-11-01T00:00:00Z')")
+    page.reload()
+    expect(page.get_by_test_id("course-done")).to_have_text(
+        f"Course complete in this browser. Well done! {sum(private.values())} more cases are checked only by your "
+        "instructor's grader."
+    )

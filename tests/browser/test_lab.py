@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, the_course
 from tests.test_lessons import SEED_004
 
 pytestmark = pytest.mark.browser
@@ -65,15 +65,77 @@ def test_a_learners_loop_runs_as_a_fourth_column(page: Page, isolated_url: str):
         "repeats until told it is repeating: 100% (3.9 calls): yours matches on answers "
         "and is cheaper than the guarded design's 100% (4.9)."
     )
+    # The column stays across a reload: the file's loop runs again with the grid, and is the one chosen.
+    yours = cells(page, "yours")
+    page.reload()
+    expect(page.locator('td[data-design="yours"]')).to_have_count(4, timeout=SLOW_MS)
+    assert cells(page, "yours") == yours
+    expect(page.get_by_test_id("lab-loop")).to_have_value("file")
+    expect(page.get_by_test_id("lab-loop").locator("option:checked")).to_have_text("solution.py (loaded file)")
 
     # A solution saved in a challenge of the track: the stage-4 loop crashes on broken JSON, and the page says so.
     source = (AGENT / "stage-4-loop/solution.py").read_text()
     page.evaluate("(code) => localStorage.setItem('loopcraft:code:build-an-agent/stage-4-loop', code)", source)
     page.reload()
-    expect(page.get_by_test_id("status")).to_contain_text("Ran 144 runs", timeout=SLOW_MS)
+    expect(page.get_by_test_id("status")).to_contain_text("Ran 192 runs", timeout=SLOW_MS)  # the file's column kept
     page.get_by_test_id("lab-loop").select_option("stage-4-loop")
     page.get_by_test_id("lab-run-yours").click()
-    expect(page.locator('td[data-design="yours"]')).to_have_count(4, timeout=SLOW_MS)
-    assert cells(page, "yours")["breaks-format"] == (0, "2.0")
-    expect(verdict).to_contain_text("Your loop failed on some runs: ValueError: invalid JSON in tool call")
+    # The file's column is still drawn until the new run is in: wait for the new verdict.
+    expect(verdict).to_contain_text(
+        "Your loop failed on some runs: ValueError: invalid JSON in tool call", timeout=SLOW_MS
+    )
     expect(verdict).to_contain_text("breaks the format: 0% (2.0 calls): yours trails")
+    assert cells(page, "yours")["breaks-format"] == (0, "2.0")
+    # The saved solution is the column now, after a reload too.
+    page.reload()
+    expect(verdict).to_contain_text(
+        "Your loop failed on some runs: ValueError: invalid JSON in tool call", timeout=SLOW_MS
+    )
+    expect(page.get_by_test_id("lab-loop")).to_have_value("stage-4-loop")
+
+
+def test_the_lab_closes_the_course_and_counts_in_its_progress(page: Page, isolated_url: str):
+    """The last challenge leads to the lab; the index lists it last, numbered, and counts it done once its grid
+    has run in this browser; the lab leads back to the course."""
+    (track,) = the_course()
+    total = len(track.items) + 1
+    page.goto(isolated_url)
+    card = page.locator('[data-testid="challenge-link"][data-slug="lab"]')
+    expect(card).to_have_attribute("data-kind", "lab")
+    expect(card.locator(".challenge-number")).to_have_text(str(total))
+    expect(page.get_by_test_id("progress")).to_contain_text(f"0 of {total} done")
+    last = track.items[-1]
+    page.goto(f"{isolated_url}build-an-agent/{last.slug}/")
+    expect(page.get_by_test_id("up-next")).to_have_attribute("href", "../../build-an-agent/lab/")
+    expect(page.get_by_test_id("up-next")).to_contain_text("Up next: The loop lab")
+
+    page.goto(isolated_url)
+    card.click()
+    expect(page).to_have_url(isolated_url + "build-an-agent/lab/")
+    expect(page.get_by_test_id("position")).to_have_text(f"{total} / {total}")
+    expect(page.get_by_test_id("lab-done")).to_be_hidden()
+    expect(page.get_by_test_id("status")).to_contain_text("Ran 144 runs", timeout=SLOW_MS)
+    expect(page.get_by_test_id("lab-done")).to_be_visible()
+    page.get_by_test_id("up-next").click()
+    expect(card.get_by_test_id("solved-mark")).to_have_text("Done")
+    expect(page.get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
+
+
+def test_the_lab_offers_every_saved_loop_it_can_run(page: Page, isolated_url: str):
+    """Every challenge written as run_agent against the lab's sandbox, with saved code, is in the list, in course
+    order; a challenge of another sandbox is not, nor one whose code is the starter."""
+    (track,) = the_course()
+    sandbox = (AGENT / "agent_sandbox.py").read_text()
+    runnable = [ex for ex in track.exercises if ex.entry == "run_agent" and ex.sandbox_source == sandbox]
+    assert len(runnable) >= 5, [ex.slug for ex in runnable]
+    other = next(ex for ex in track.exercises if ex.sandbox_source != sandbox)
+    page.goto(isolated_url)
+    for ex in [*runnable[1:], other]:
+        page.evaluate(
+            "([key, code]) => localStorage.setItem(key, code)",
+            [f"loopcraft:code:build-an-agent/{ex.slug}", (AGENT / ex.slug / "solution.py").read_text()],
+        )
+    page.goto(isolated_url + "build-an-agent/lab/")
+    options = page.get_by_test_id("lab-loop").locator("option")
+    expect(options).to_have_text([ex.title for ex in runnable[1:]])
+    expect(page.get_by_test_id("status")).to_contain_text("Ran 144 runs", timeout=SLOW_MS)

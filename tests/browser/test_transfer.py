@@ -203,3 +203,63 @@ def test_each_challenge_says_whether_the_code_is_the_starter_and_when_the_site_c
     page.reload()
     expect(page.get_by_test_id("site-changed")).to_be_hidden()
     assert page.evaluate(f"localStorage.getItem('loopcraft:base:{TRACK}/{EDITED}')") == base
+
+
+@pytest.mark.parametrize("choice", ["incoming", "local"])
+def test_a_challenge_solved_in_the_file_stays_solved_whichever_code_the_learner_keeps(
+    new_page, isolated_url: str, tmp_path, choice: str
+):
+    """Issue 39: one conflicting challenge, solved only in the file; "Use the file's" left it "Started"."""
+    first = new_page()
+    without_python(first)
+    first.goto(isolated_url)
+    first.evaluate(
+        f"""() => {{
+            localStorage.setItem('loopcraft:code:{TRACK}/{SOLVED}', 'def run_agent(task, script, max_steps=5):\\n    return "solved there"\\n');
+            localStorage.setItem('loopcraft:solved:{TRACK}/{SOLVED}', '2026-11-01T10:00:00.000Z');
+        }}"""
+    )
+    _, path = export(first, isolated_url, tmp_path)
+
+    second = new_page()
+    without_python(second)
+    open_challenge(second, isolated_url, SOLVED, python=False)
+    replace_code(second, "def run_agent(task, script, max_steps=5):\n    return 'started here'\n")
+    expect(second.get_by_test_id("saved")).to_have_text("Saved")
+    import_file(second, isolated_url, path)
+    expect(second.get_by_test_id("import-choice")).to_have_count(1)
+    second.get_by_test_id(f"choose-{choice}").check()
+    second.get_by_test_id("import-apply").click()
+    expect(second.get_by_test_id("transfer-message")).to_contain_text("kept 1 replaced version")
+
+    link = second.locator(f'[data-slug="{SOLVED}"]')
+    expect(link.get_by_test_id("solved-mark")).to_have_text("Solved")
+    expect(link.get_by_test_id("started-mark")).to_have_count(0)
+    expect(second.get_by_test_id("progress").locator(".progress-count")).to_contain_text("1 of ")
+    assert second.evaluate(f"localStorage.getItem('loopcraft:solved:{TRACK}/{SOLVED}')") == "2026-11-01T10:00:00.000Z"
+    open_challenge(second, isolated_url, SOLVED, python=False)
+    expect(second.locator("[data-solved-badge]")).to_be_visible()
+    expect(second.locator(".cm-content")).to_contain_text("solved there" if choice == "incoming" else "started here")
+
+
+def test_a_different_loop_lab_column_is_a_choice_that_names_the_loops(new_page, isolated_url: str, tmp_path):
+    key = f"loopcraft:lab-loop:{TRACK}/lab"
+    first = new_page()
+    without_python(first)
+    first.goto(isolated_url)
+    first.evaluate(f"localStorage.setItem('{key}', JSON.stringify({{file: 'mine.py', code: 'x = 1'}}))")
+    _, path = export(first, isolated_url, tmp_path)
+
+    second = new_page()
+    without_python(second)
+    second.goto(isolated_url)
+    second.evaluate(f"localStorage.setItem('{key}', JSON.stringify({{slug: 'repeat-guard'}}))")
+    import_file(second, isolated_url, path)
+    choice = second.get_by_test_id("import-choice")
+    expect(choice.locator("legend")).to_have_text("The loop lab")
+    expect(choice).to_contain_text("Keep this browser's (the lab's loop: Stop a Model That Repeats Itself)")
+    expect(choice).to_contain_text("Use the file's (the lab's loop: mine.py)")
+    second.get_by_test_id("choose-incoming").check()
+    second.get_by_test_id("import-apply").click()
+    expect(second.get_by_test_id("transfer-message")).to_contain_text("Imported 1 saved item")
+    assert json.loads(second.evaluate(f"localStorage.getItem('{key}')")) == {"file": "mine.py", "code": "x = 1"}

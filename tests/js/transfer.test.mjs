@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { exportProgress, planImport, readProgressFile } from "../../frontend/src/transfer.js";
+import { applyImport, exportProgress, planImport, readProgressFile } from "../../frontend/src/transfer.js";
 
 const code = (slug) => `loopcraft:code:t/${slug}`;
 
@@ -16,8 +16,65 @@ test("solved marks keep the earlier date and hint counts the larger, without ask
   const plan = planImport(
     { "loopcraft:solved:t/a": "2026-01-02T00:00:00Z", "loopcraft:hints:t/a": "1" },
     { "loopcraft:solved:t/a": "2026-03-04T00:00:00Z", "loopcraft:hints:t/a": "3" });
-  assert.deepEqual(plan.writes, { "loopcraft:solved:t/a": "2026-01-02T00:00:00Z", "loopcraft:hints:t/a": "3" });
+  // This browser's hint count is already the larger: nothing to write for it.
+  assert.deepEqual(plan.writes, { "loopcraft:solved:t/a": "2026-01-02T00:00:00Z" });
   assert.deepEqual(plan.conflicts, []);
+});
+
+test("a lesson's complete mark keeps the earlier date and its right answers are both sides'", () => {
+  const plan = planImport(
+    { "loopcraft:complete:t/l": "2026-01-02T00:00:00Z", "loopcraft:answers:t/l": '{"1": [2], "2": [0]}' },
+    { "loopcraft:complete:t/l": "2026-03-04T00:00:00Z", "loopcraft:answers:t/l": '{"2": [1]}' });
+  assert.deepEqual(plan, { writes: { "loopcraft:complete:t/l": "2026-01-02T00:00:00Z",
+    "loopcraft:answers:t/l": JSON.stringify({ 1: [2], 2: [1] }) }, conflicts: [] });
+  // A file's damaged answers take nothing from this browser's.
+  assert.deepEqual(planImport({ "loopcraft:answers:t/l": "[" }, { "loopcraft:answers:t/l": '{"2": [1]}' }).writes, {});
+});
+
+// A small localStorage for applyImport (storage.js reads and writes through it).
+function withStorage(store, body) {
+  globalThis.localStorage = {
+    store: { ...store },
+    get length() { return Object.keys(this.store).length; },
+    key(i) { return Object.keys(this.store)[i]; },
+    getItem(key) { return this.store[key] ?? null; },
+    setItem(key, value) { this.store[key] = String(value); },
+    removeItem(key) { delete this.store[key]; },
+  };
+  try {
+    return body(globalThis.localStorage.store);
+  } finally {
+    delete globalThis.localStorage;
+  }
+}
+
+// Issue 39: one conflicting challenge, solved only in the file; "Use the file's" left it "Started".
+test("a challenge solved in either browser stays solved whichever code the learner keeps", () => {
+  const solved = "loopcraft:solved:t/a";
+  const mine = { [code("a")]: "mine", "loopcraft:hints:t/a": "1" };
+  const file = { [code("a")]: "theirs", [solved]: "2026-01-02T00:00:00Z", "loopcraft:hints:t/a": "2", [code("b")]: "b" };
+  const now = new Date("2026-05-06T00:00:00Z");
+  for (const choice of ["incoming", "local"]) {
+    const plan = planImport(file, mine);
+    assert.deepEqual(plan.conflicts, [{ id: "t/a", local: { code: "mine" }, incoming: { code: "theirs" } }]);
+    const after = withStorage(mine, (store) => (applyImport(plan, { "t/a": choice }, now), store));
+    assert.equal(after[solved], "2026-01-02T00:00:00Z", choice);
+    assert.equal(after["loopcraft:hints:t/a"], "2", choice);
+    assert.equal(after[code("b")], "b", choice);
+    assert.equal(after[code("a")], choice === "incoming" ? "theirs" : "mine");
+    assert.equal(after[`loopcraft:copy:t/a:${now.toISOString()}`], choice === "incoming" ? "mine" : "theirs");
+  }
+  // Solved only here: the file's code, chosen, does not take the mark away.
+  const plan = planImport({ [code("a")]: "theirs" }, { [code("a")]: "mine", [solved]: "2026-03-04T00:00:00Z" });
+  const after = withStorage({ [code("a")]: "mine", [solved]: "2026-03-04T00:00:00Z" },
+    (store) => (applyImport(plan, { "t/a": "incoming" }, now), store));
+  assert.equal(after[solved], "2026-03-04T00:00:00Z");
+  assert.equal(after[code("a")], "theirs");
+});
+
+test("a key named like an object's own property is no merge rule", () => {
+  const plan = planImport({ "loopcraft:constructor:t/a": "x" }, { "loopcraft:constructor:t/a": "y" });
+  assert.deepEqual(plan, { writes: {}, conflicts: [{ id: "t/a", local: { constructor: "y" }, incoming: { constructor: "x" } }] });
 });
 
 test("different code makes its challenge a choice, with every entry of that challenge in it", () => {
