@@ -121,7 +121,8 @@ def test_two_shards_merged_equal_the_whole_class(klass, whole, course, tmp_path,
         assert proc.returncode == 0, proc.stderr
         assert f"shard {k}/2 of 7" in proc.stderr
     assert set(cells(tmp_path / "s1")).isdisjoint(cells(tmp_path / "s2"))
-    proc = grader_process("merge", tmp_path / "s1", tmp_path / "s2", "--out", tmp_path / "merged")
+    # The course the shards were graded with: merge makes each verdict's key again from it.
+    proc = grader_process("merge", tmp_path / "s1", tmp_path / "s2", "--out", tmp_path / "merged", "--root", course)
     assert proc.returncode == 0, proc.stderr
     pages = ["report/index.html", *(f"feedback/{p.name}" for p in (whole / "feedback").glob("*.html"))]
     for name in ("gradebook.json", "gradebook.csv", *pages):
