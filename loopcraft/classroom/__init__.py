@@ -118,15 +118,15 @@ def write_outputs(
         people, absent = {}, []
         worth = {slug: (worth or {}).get(slug, 1.0) for slug in doc["challenges"]}
     else:
-        people, absent = lms.people(doc, export, totals)
+        matched = lms.match(doc, export)  # once: the view, the import and the hand-back all follow it
+        people, absent = lms.people(doc, export, totals, matched)
         worth = export.worth()
     view = gradebook.shown(doc, worth, people, absent)
     gradebook.write_book(out, doc, view)
     report.write_class_pages(out, view, store, exercises)
     said, attention = [], [f"{r['learner']}: {r['error']}" for r in doc["learners"] if r["error"]]
     if export is not None:
-        said = lms.write(out, doc, export, {ex.slug: ex.title for ex in exercises})
-        matched = lms.match(doc, export)
+        said = lms.write(out, doc, export, {ex.slug: ex.title for ex in exercises}, matched)
         attention += [
             f"{r['learner']}: not in {export.lms}-import.csv: {why}" for r, why in matched.unmatched if not r["error"]
         ]

@@ -469,10 +469,12 @@ def _comments(learner: dict | None, titles: dict[str, str], worth: dict[str, flo
     return ". ".join(said) + "." if said else ""
 
 
-def write(out: Path, doc: dict, export: Export, titles: dict[str, str] | None = None) -> list[str]:
+def write(
+    out: Path, doc: dict, export: Export, titles: dict[str, str] | None = None, matched: Matched | None = None
+) -> list[str]:
     """OUT/<lms>-import.csv (and, from a Moodle worksheet, OUT/moodle-worksheet.csv) and OUT/<lms>-unmatched.csv;
     returns what the teacher should be told."""
-    matched = match(doc, export)
+    matched = matched or match(doc, export)
     roster = export.roster
     known = CANVAS_IDENTITY if export.lms == "canvas" else MOODLE_IDENTITY
     identity = [name for name in known if name in roster.header]
@@ -541,10 +543,12 @@ def _worksheet(matched: Matched, export: Export, titles: dict[str, str]) -> str:
     return _csv(rows, roster.delimiter)
 
 
-def people(doc: dict, export: Export, totals: dict[str, int]) -> tuple[dict[str, dict], list[dict]]:
+def people(
+    doc: dict, export: Export, totals: dict[str, int], matched: Matched | None = None
+) -> tuple[dict[str, dict], list[dict]]:
     """Who the gradebook's learners are in the LMS ({learner: {"name": as the roster names them, "lms_id"}}), and a
     gradebook row for each roster learner no hand-in matched (nothing handed in: every challenge missing)."""
-    matched = match(doc, export)
+    matched = matched or match(doc, export)
     found = {r["learner"]: {"lms_id": r["lms"].get(export.lms, "")} for r, _ in matched.unmatched}
     for i, learner in matched.rows.items():
         found[learner["learner"]] = {
