@@ -1,18 +1,21 @@
-"""What a fresh interpreter for every submission costs the Node runner, as a multiple of one plain
-Pyodide load measured in the same run (the goal is at most 0.25x).
+"""What a fresh interpreter for every submission costs the Node runner: reset in place (frontend/src/reset.js) against
+restored from the memory snapshot, both measured in the same run (goals: a reset at most 30 ms of CPU, at most 0.12x
+a restore), and each against one plain Pyodide load.
 
-    .venv/bin/python bench/fresh_interpreter.py [--submissions 10]
+    .venv/bin/python bench/fresh_interpreter.py [--submissions 20]
 
-Two runners grade the same small submission N times: one restoring a fresh interpreter from its memory
-snapshot before each (the default), one reusing a single interpreter (`fresh=False`). The cost of freshness
-is the difference per submission; the baseline is the reusing runner's own start-up, a plain loadPyodide()
-with the grader imported, as its worker timed it. Neither uses the snapshot kept on disk, which would hide
-the load this compares against.
+Three runners grade the same small submission N times: one reusing a single interpreter (`fresh=False`: the work of
+grading itself), one resetting its interpreter before each submission (the "fresh" kind), one restoring it from the
+snapshot before each ("restored"). A fresh interpreter's cost is the difference per submission from the reusing
+runner, in CPU-seconds of the runner's process (Node, its worker thread included: /proc/PID/stat) and in wall time.
+The baseline for "a plain load" is the reusing runner's own start-up, a plain loadPyodide() with the grader
+imported, as its worker timed it; none of the runners uses the snapshot kept on disk, which would hide that load.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -30,46 +33,67 @@ SUBMISSION = {
     "time_limit": 5,
     "cases": [{"name": str(i), "args": {"n": i}} for i in range(3)],
 }
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def per_submission(runner: PyodideRunner, count: int) -> list[float]:
+def cpu_s(pid: int) -> float:
+    """User and system CPU-seconds of a process, its threads included."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def per_submission(runner: PyodideRunner, count: int) -> tuple[float, float]:
+    """(median wall seconds, mean CPU-seconds) a submission."""
     runner.run(**SUBMISSION)  # the first answer waits for the start-up
+    runner.run(**SUBMISSION)  # and the second for the first renew of its kind
+    pid = runner._proc.pid
     times = []
+    cpu = cpu_s(pid)
     for _ in range(count):
         started = time.perf_counter()
         runner.run(**SUBMISSION)
         times.append(time.perf_counter() - started)
-    return times
+    return statistics.median(times), (cpu_s(pid) - cpu) / count
 
 
 def measure(count: int) -> dict:
     with PyodideRunner(Project(), fresh=False, kept_snapshot=False) as reusing:
         reused = per_submission(reusing, count)
         plain_load = reusing.load_ms / 1000
-    with PyodideRunner(Project(), kept_snapshot=False) as fresh_runner:
-        fresh = per_submission(fresh_runner, count)
-        fresh_start = fresh_runner.load_ms / 1000
-    cost = statistics.median(fresh) - statistics.median(reused)
+    runs = {}
+    for kind, reset in (("reset", True), ("restored", False)):
+        with PyodideRunner(Project(), reset=reset, kept_snapshot=False) as runner:
+            wall, cpu = per_submission(runner, count)
+            made = dict(runner.made)
+        runs[kind] = {"wall_s": wall - reused[0], "cpu_s": cpu - reused[1], "made": made}
     return {
         "plain_load_s": plain_load,
-        "fresh_start_s": fresh_start,
-        "reused_s": statistics.median(reused),
-        "fresh_s": statistics.median(fresh),
-        "cost_s": cost,
-        "ratio": cost / plain_load,
+        "reused_wall_s": reused[0],
+        "reused_cpu_s": reused[1],
+        **{f"{kind}_{k}": v for kind, run in runs.items() for k, v in run.items()},
+        "ratio_cpu": runs["reset"]["cpu_s"] / runs["restored"]["cpu_s"],
+        "ratio_wall": runs["reset"]["wall_s"] / runs["restored"]["wall_s"],
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--submissions", type=int, default=10)
-    figures = measure(parser.parse_args().submissions)
-    print(f"plain Pyodide load (grader imported):        {figures['plain_load_s']:.2f} s")
-    print(f"fresh runner's start (load, snapshot, restore): {figures['fresh_start_s']:.2f} s")
-    print(f"one submission, one shared interpreter:      {figures['reused_s'] * 1000:.0f} ms (median)")
-    print(f"one submission, a fresh interpreter:         {figures['fresh_s'] * 1000:.0f} ms (median)")
+    parser.add_argument("--submissions", type=int, default=20)
+    f = measure(parser.parse_args().submissions)
+    print(f"plain Pyodide load (grader imported):     {f['plain_load_s']:.2f} s")
     print(
-        f"cost of a fresh interpreter: {figures['cost_s'] * 1000:.0f} ms = {figures['ratio']:.2f}x a plain load (goal: at most 0.25x)"
+        f"one submission, one shared interpreter:   {f['reused_wall_s'] * 1000:.1f} ms wall, "
+        f"{f['reused_cpu_s'] * 1000:.1f} ms CPU"
+    )
+    for kind in ("reset", "restored"):
+        print(
+            f"a fresh interpreter, {kind + ':':<10}         {f[f'{kind}_wall_s'] * 1000:.1f} ms wall, "
+            f"{f[f'{kind}_cpu_s'] * 1000:.1f} ms CPU, {f[f'{kind}_wall_s'] / f['plain_load_s']:.3f}x a plain load "
+            f"(interpreters made: {f[f'{kind}_made']})"
+        )
+    print(
+        f"reset / restore: {f['ratio_cpu']:.3f}x in CPU, {f['ratio_wall']:.3f}x in wall time "
+        "(goals: a reset at most 30 ms of CPU, at most 0.12x a restore)"
     )
 
 

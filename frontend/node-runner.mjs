@@ -14,6 +14,8 @@
 //   --reuse                one interpreter for every request: trusted code only
 //   --no-interrupt         stop a case over its limit by replacing the worker, as a page without
 //                          SharedArrayBuffer does
+//   --no-reset             give each request an interpreter restored from the snapshot, never one reset in place
+//                          (src/reset.js): the baseline the benchmark compares resets with
 //
 // Requests on stdin, one JSON object a line:
 //   {"id", "source", "sandbox", "entry", "cases": [{"name", "args"}], "time_limit", "budget"}
@@ -22,7 +24,10 @@
 // Replies on the file descriptor given by --replies, a channel of their own, one JSON object a line, each with a
 // `type`; an error also has a `kind`:
 //   {"type": "ready", "version", "load_ms", "snapshot"}        first, once: Python is up
-//   {"type": "outcomes", "id", "outcomes": [...]}              a request's outcomes, one per case, in order
+//   {"type": "outcomes", "id", "outcomes": [...], "fresh"}     a request's outcomes, one per case, in order; `fresh`:
+//                          how its interpreter was made: "reset" in place, "started" (restored from the snapshot,
+//                          the first request's and where a reset could not vouch for the interpreter), or "kept"
+//                          (--reuse)
 //   {"type": "error", "id", "kind", "message"}                 kind "start": Python could not start (first, then the
 //                          runner ends; id null); "request": the request was refused (not JSON, not a request, too
 //                          long: id null when it could not be read); "runner": the runner itself failed during the
@@ -62,6 +67,7 @@ function options() {
       "snapshot-out": { type: "string" },
       reuse: { type: "boolean", default: false },
       "no-interrupt": { type: "boolean", default: false },
+      "no-reset": { type: "boolean", default: false },
     },
   });
   for (const name of ["pyodide", "grader-root", "grader-files", "replies", "max-request", "max-reply"]) {
@@ -85,6 +91,7 @@ function options() {
     snapshotOut: values["snapshot-out"] === undefined ? null : whole("snapshot-out"),
     fresh: !values.reuse,
     interrupt: !values["no-interrupt"],
+    resets: !values.reuse && !values["no-reset"],
   };
 }
 
@@ -128,7 +135,7 @@ const plain = !config.fresh && snapshotState === "none";
 
 function spawn() {
   const { pyodideDir, graderRoot, graderFiles } = config;
-  const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderRoot, graderFiles, snapshot, plain } });
+  const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderRoot, graderFiles, snapshot, plain, resets: config.resets } });
   return {
     post: (message) => worker.postMessage(message),
     listen: (onMessage, onError) => {
@@ -136,7 +143,10 @@ function spawn() {
         // The worker's own delivery of the snapshot it made, for the workers that come after it.
         if (message.type === "snapshot-bytes") keep(message.bytes);
         else if (message.type === "snapshot-unusable") snapshotState = "unusable";
-        else onMessage(message);
+        else {
+          if (message.type === "renewed") fresh ??= message.how;
+          onMessage(message);
+        }
       });
       worker.on("error", onError);
       worker.on("messageerror", onError);
@@ -175,6 +185,10 @@ function encoded(outcomes) {
   }
   return `[${parts.join(",")}]`;
 }
+
+// How the interpreter of the request being answered was made (see "outcomes" above): its first renew says, and a
+// request that renews nothing (the first; one after a worker was replaced) has a worker's first interpreter.
+let fresh = null;
 
 let ready = false;
 const session = createSession({
@@ -268,7 +282,9 @@ for await (const line of requestLines(process.stdin, config.maxRequest)) {
     // Python could not be started again in a new worker: there is nothing left to grade with.
     failed(error);
   }
-  writeAll(config.replies, Buffer.from(`{"type":"outcomes","id":${id},"outcomes":${encoded(outcomes)}}\n`, "utf8"));
+  fresh ??= config.fresh ? "started" : "kept";
+  writeAll(config.replies, Buffer.from(`{"type":"outcomes","id":${id},"outcomes":${encoded(outcomes)},"fresh":"${fresh}"}\n`, "utf8"));
   current = null;
+  fresh = null;
 }
 process.exit(0);

@@ -53,4 +53,5 @@ serveWorker({
   // Node reports a task's unhandled rejections once its microtasks have run, before the next setImmediate.
   nextTask: () => new Promise((resolve) => setImmediate(resolve)),
   snapshots: workerData.plain ? null : snapshots,
+  resets: workerData.resets,
 });

@@ -120,12 +120,15 @@ def runner_command(
     *,
     interrupt: bool = True,
     fresh: bool = True,
+    reset: bool = True,
     snapshot: Path | int | None,
 ) -> list[str]:
     """`snapshot`: the file to restore the first interpreter from, a descriptor to write a new snapshot to, or
     None (no snapshot kept: a fresh runner makes its own, a reusing one boots Python plainly)."""
     options = ["--replies", str(replies), "--max-request", str(REQUEST_BYTES), "--max-reply", str(REPLY_BYTES)]
-    options += ([] if interrupt else ["--no-interrupt"]) + ([] if fresh else ["--reuse"])
+    options += (
+        ([] if interrupt else ["--no-interrupt"]) + ([] if fresh else ["--reuse"]) + ([] if reset else ["--no-reset"])
+    )
     script = project.frontend / "node-runner.mjs"
     if isinstance(snapshot, Path):
         return node_command(node, script, project, (snapshot,)) + options + ["--snapshot", str(snapshot)]
@@ -160,7 +163,9 @@ def request_too_large(size: int) -> str:
 
 class PyodideRunner:
     """`fresh=False` runs every submission in the same interpreter: for trusted code only (an author's
-    own mutants, say), since one submission could then change what the next one sees."""
+    own mutants, say), since one submission could then change what the next one sees. A fresh interpreter is the
+    one before reset in place (frontend/src/reset.js) where it can be, else restored from the snapshot;
+    `reset=False` always restores (the benchmark's baseline). `made` counts the interpreters each way."""
 
     def __init__(
         self,
@@ -168,6 +173,7 @@ class PyodideRunner:
         *,
         interrupt: bool = True,
         fresh: bool = True,
+        reset: bool = True,
         kept_snapshot: bool = True,
     ):
         """`kept_snapshot=False` neither uses nor keeps the snapshot on disk (the benchmark's baseline)."""
@@ -191,7 +197,9 @@ class PyodideRunner:
         passed.append(reply_write)
         try:
             self._proc = subprocess.Popen(
-                runner_command(node, project, reply_write, interrupt=interrupt, fresh=fresh, snapshot=snapshot),
+                runner_command(
+                    node, project, reply_write, interrupt=interrupt, fresh=fresh, reset=reset, snapshot=snapshot
+                ),
                 cwd=project.root,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -209,6 +217,7 @@ class PyodideRunner:
         self.version = None
         self.load_ms = None  # how long the runner's first interpreter took to be ready, as it measured
         self.snapshot = None  # where it started from: "kept" (on disk), "made" (now kept) or "unusable" (dropped)
+        self.made: collections.Counter[str] = collections.Counter()  # "reset", "started" or "kept": one a request
         if self._making is not None:
             # Other runners wait for this one's snapshot: it is kept now, not at this runner's first run.
             try:
@@ -300,7 +309,7 @@ class PyodideRunner:
             "source": source,
             "sandbox": sandbox,
             "entry": entry,
-            "cases": [{"name": c["name"], "args": c["args"]} for c in cases],
+            "cases": [{key: c[key] for key in ("name", "args", "call_twice") if key in c} for c in cases],
             "time_limit": time_limit,
             "budget": budget,
         }
@@ -320,6 +329,7 @@ class PyodideRunner:
         outcomes = reply.get("outcomes")
         if not isinstance(outcomes, list) or len(outcomes) != len(cases):
             raise self._failure(f"sent {str(outcomes)[:100]} for {len(cases)} cases", "protocol")
+        self.made[str(reply.get("fresh"))] += 1
         return [_checked(outcome) for outcome in outcomes]
 
     def _ready(self, reply: dict) -> None:
@@ -415,7 +425,9 @@ def _checked(outcome) -> dict:
                 return outcome
             try:
                 json.loads(outcome["value"])
+                if "again" in outcome:  # a case that calls twice: the second call's value
+                    json.loads(outcome["again"])
                 return outcome
-            except (ValueError, RecursionError) as exc:
+            except (TypeError, ValueError, RecursionError) as exc:
                 problem = f"its return value could not be read back ({type(exc).__name__})"
     return error_outcome(f"This case could not be graded: {problem}.", "grader")

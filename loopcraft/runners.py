@@ -3,8 +3,11 @@ runner is made (`make_runner`): grading takes a `Runner`, or a kind (loopcraft.g
 
 Kinds:
 
-- "fresh": Pyodide under Node (loopcraft/pyodide.py), the interpreter learners run, a fresh one per submission,
-  with time limits and a budget. The only kind for learner code: the command line, Gradescope, `record`.
+- "fresh": Pyodide under Node (loopcraft/pyodide.py), the interpreter learners run, a fresh one per submission
+  (reset in place, frontend/src/reset.js, or restored from the snapshot where a reset cannot vouch for it), with
+  time limits and a budget. The only kind for learner code: the command line, Gradescope, `record`.
+- "restored": "fresh", but every submission's interpreter restored from the snapshot, never reset in place: what
+  resets are measured and checked against (bench/fresh_interpreter.py, tests/test_reset_in_place.py).
 - "trusted": Pyodide under Node, one interpreter for all the author's own code (`pyodide.TrustedRunner`, started on
   its first run): the build's checks (solutions, mutants, scenarios, lessons' live code). The guard still checks
   every case.
@@ -29,8 +32,8 @@ from .pyodide import PyodideRunner, RunnerError, TrustedRunner
 
 __all__ = ["KINDS", "HostRunner", "Kind", "Runner", "RunnerError", "make_runner"]
 
-Kind = Literal["fresh", "trusted", "in-process"]
-KINDS: tuple[Kind, ...] = ("fresh", "trusted", "in-process")
+Kind = Literal["fresh", "restored", "trusted", "in-process"]
+KINDS: tuple[Kind, ...] = ("fresh", "restored", "trusted", "in-process")
 
 
 class Runner(Protocol):
@@ -57,8 +60,8 @@ class Runner(Protocol):
 def make_runner(kind: Kind, project: Project) -> Runner:
     """A new runner of `kind` for `project` (a fresh runner starts Node on its first run, or sooner: see
     PyodideRunner)."""
-    if kind == "fresh":
-        return PyodideRunner(project)
+    if kind in ("fresh", "restored"):
+        return PyodideRunner(project, reset=kind == "fresh")
     if kind == "trusted":
         return TrustedRunner(project)
     if kind == "in-process":

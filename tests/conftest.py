@@ -15,7 +15,7 @@ from tests.support import launch_options, start_site_build
 
 PLAYWRIGHT_FIXTURES = {"page", "context", "browser"}
 # Fixtures that start Node and Pyodide (test_lessons.py's real_course checks the course's lessons in it).
-PYODIDE_FIXTURES = {"runners", "pyodide_runner", "real_course"}
+PYODIDE_FIXTURES = {"runners", "restored_runners", "pyodide_runner", "real_course"}
 # Tests that start Node (Pyodide, esbuild, `node --test`) or a process of their own without those fixtures: a
 # module, or one test of it, by node id.
 STARTS_PROCESSES = (
@@ -108,6 +108,13 @@ def runners():
     tests of the sandbox, of time limits, of the page's agreement with the command line, and of any submission
     that loops, escapes or must be kept in."""
     yield from _runners("fresh")
+
+
+@pytest.fixture(scope="session")
+def restored_runners():
+    """Runners whose every submission's interpreter is restored from the snapshot, never reset in place: for tests
+    that resets grade exactly as restores do."""
+    yield from _runners("restored")
 
 
 @pytest.fixture(scope="session")

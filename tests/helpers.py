@@ -198,3 +198,17 @@ def feedback_page(out: Path, learner: str) -> Path:
     with (out / "gradebook.csv").open(encoding="utf-8", newline="") as f:
         pages = {row["learner"]: row["feedback page"] for row in csv.DictReader(f)}
     return out / "feedback" / pages[learner]
+
+
+# tests/leave_traces/: pairs of submissions of this challenge (see its README).
+LEAVE_TRACES_SLUG = "consecutive-error-limit"
+
+
+def leave_trace_pairs() -> dict[str, tuple[str, str]]:
+    """Each file of tests/leave_traces/ as (leaver, probe): its two parts, each in front of the reference solution."""
+    reference = (ROOT / "exercises" / "build-an-agent" / LEAVE_TRACES_SLUG / "solution.py").read_text(encoding="utf-8")
+    found = {}
+    for path in sorted((ROOT / "tests" / "leave_traces").glob("*.py")):
+        leaver, probe = path.read_text(encoding="utf-8").split("# --- probe ---\n")
+        found[path.stem] = (leaver + "\n\n" + reference, probe + "\n\n" + reference)
+    return found

@@ -63,8 +63,9 @@ def test_bench_runs_and_writes_its_results(tmp_path):
 
 def test_the_fresh_interpreter_benchmark_runs_and_prints_its_ratio():
     printed = bench("fresh_interpreter.py", "--submissions", "2")
-    ratio = float(re.search(r"= ([0-9.]+)x a plain load \(goal: at most 0\.25x\)", printed).group(1))
-    assert 0 < ratio < 0.5  # a restore from a snapshot against a boot: about 0.06x here
+    ratio = float(re.search(r"reset / restore: ([0-9.]+)x in CPU", printed).group(1))
+    assert ratio > 0  # two submissions are too few for the goal: the benchmark's own runs judge it
+    assert re.search(r"reset: .*'reset': 3", printed)  # every submission after the first got a reset
 
 
 def test_the_tiering_benchmark_runs_and_prints_its_ratios():

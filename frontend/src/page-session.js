@@ -30,6 +30,7 @@ export function createPageSession({ timeLimitMs, onState }) {
     spawn: browserSpawner(workerUrl, window.loopcraftWorker),
     timeLimitMs,
     background,
+    renewEachRun: true,
     onState: (state, detail) => {
       // How Python started: "restored" from the snapshot an earlier page made, or "missing" (booted); whether this
       // start is keeping a snapshot for the next page (decided as Python starts, never later); where its time went.

@@ -10,8 +10,10 @@
 // learner code runs, and keeps it for the next start to restore instead of booting Python (see worker-core.js).
 // `background: false` turns that off, for a page that must stay quiet (tests, see page-session.js).
 //
-// `fresh` (the Node runner): every run starts in a new interpreter. Before a run, a worker that has run any
-// case is sent "renew" and the run waits for "renewed", so the swap never counts against a case's time limit.
+// `fresh` (the Node runner) and `renewEachRun` (the page): every run starts in a new interpreter. Before a run, a
+// worker that has run any case is sent "renew" and the run waits for "renewed", so the swap never counts against a
+// case's time limit. A renew resets the interpreter in place where it can (reset.js: about 10 ms), so a page's
+// second Run sees nothing its first left (a file, a module, an environment variable), as the grader's run would not.
 //
 // A case that broke its interpreter (or tampered with the grader) but answered is followed by a renew, on a page
 // too: a new interpreter in the same worker, restored from the snapshot (or booted, when there is none yet), and
@@ -68,7 +70,7 @@ function canInterrupt() {
 }
 
 // timeLimitMs: the limit of a case when a run names none (the exercise's time_limit_seconds; no default here).
-export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true, fresh = false }) {
+export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true, fresh = false, renewEachRun = fresh }) {
   let worker = null;
   let ready = null; // a promise settled when the current worker's Python is loaded
   let settle = null; // {resolve, reject} of `ready`
@@ -236,7 +238,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     clearTimeout(idleTimer);
     try {
       await unlessStopped(ready);
-      if (fresh && used && !stopped) await renew();
+      if (renewEachRun && used && !stopped) await renew();
       if (!stopped) onState("running");
       const started = performance.now();
       for (let index = 0; index < cases.length; ) {

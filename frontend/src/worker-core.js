@@ -44,6 +44,7 @@
 // again on every start, so tracebacks quote the same lines either way.
 
 import * as outcomes from "./outcomes.js";
+import { keepPristine } from "./reset.js";
 
 const PY_ROOT = "/lib/loopcraft";
 // The grader captures what learner code prints; anything written past it (os.write(1, ...)) is
@@ -75,10 +76,21 @@ const CLOSED_BUILTINS = new Set([
   "_xxtestfuzz",
 ]);
 
+// `use(module)` on a proxy of a Python module that is destroyed after: a proxy left to JavaScript's collector would
+// drop its reference whenever that runs, into whatever a reset has put back (reset.js).
+function withModule(pyodide, name, use) {
+  const module = pyodide.pyimport(name);
+  try {
+    return use(module);
+  } finally {
+    module.destroy();
+  }
+}
+
 function closeWayToJavaScript(pyodide) {
   pyodide.unregisterJsModule("js");
   pyodide.unregisterJsModule("pyodide_js");
-  const core = pyodide.pyimport("grader.guard").cut_javascript();
+  const core = withModule(pyodide, "grader.guard", (guard) => guard.cut_javascript());
   const M = pyodide._module;
   for (const name of SCRIPT_RUNNERS) {
     if (M[`_${name}`] !== undefined) M[`_${name}`] = refuseScript;
@@ -295,9 +307,11 @@ export function takeOnRead(buffer, running) {
 // unhandled rejection, an uncaught exception) instead of letting it end the worker.
 // nextTask (optional): resolves once the worker's unhandled failures of the task that ran a case have been
 // reported (Node: setImmediate); without it, a case answers at once and a later failure is told as "failed".
-export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false }) {
+// resets: a renew resets the interpreter in place where it can (reset.js) instead of starting another.
+export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false, resets = false }) {
   closeCodeFromText(globalThis);
   let runCase = null;
+  let pristine = null; // {reset()}: what a renew returns the interpreter to, when `resets`
   // What failed outside any call since the current interpreter last answered: it may be in any state now.
   let failure = null;
   let inCase = false;
@@ -377,7 +391,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     lap("snapshot");
     closeWayToJavaScript(pyodide);
     lap("cut");
-    pyodide.pyimport("grader.execute").settle();
+    withModule(pyodide, "grader.execute", (execute) => execute.settle());
     lap("settle");
     return { pyodide, restored, keeping, phases };
   }
@@ -387,7 +401,9 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     try {
       const { pyodide, restored, keeping, phases } = await booting;
       if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer, () => running));
-      runCase = pyodide.pyimport("grader.execute").run_case;
+      runCase = withModule(pyodide, "grader.execute", (execute) => execute.run_case.copy());
+      // The image a reset returns to: taken after every proxy the worker keeps is made (their references are in it).
+      pristine = resets ? keepPristine(pyodide) : null;
       post(reply(pyodide, restored, keeping, phases));
     } catch (error) {
       post({ type: "fatal", message: String(error?.message ?? error) });
@@ -409,13 +425,17 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     }));
   }
 
-  // The old interpreter is dropped whole; JavaScript's garbage collector frees its memory.
+  // Reset in place (reset.js) unless the interpreter broke or the reset cannot vouch for it; otherwise the old
+  // interpreter is dropped whole (JavaScript's garbage collector frees its memory) and another one started.
   function renew() {
-    runCase = null;
+    const refused = spoiled || failure !== null ? "it broke" : pristine ? pristine.reset() : "none was kept";
     failure = null;
     spoiled = false;
+    if (refused === null) return post({ type: "renewed", how: "reset" });
+    runCase = null;
+    pristine = null;
     booting = boot();
-    return serve(() => ({ type: "renewed" }));
+    return serve(() => ({ type: "renewed", how: "started", why: refused }));
   }
 
   async function makeSnapshot() {

@@ -143,4 +143,6 @@ serveWorker({
   snapshots: globalThis.caches ? snapshots : null,
   // The session's worker boots Python as soon as it exists; the snapshot maker must start from nothing.
   eager: self.name !== "snapshot",
+  // Each Run after the first starts from the interpreter as it was ready (page-session.js, renewEachRun).
+  resets: self.name !== "snapshot",
 });

@@ -1,0 +1,119 @@
+"""A fresh runner resets its interpreter in place between submissions (frontend/src/reset.js): nothing one submission
+leaves reaches the next, and a class is graded exactly as with interpreters restored from the snapshot.
+
+The corpus in tests/leave_traces/ is pairs of submissions: one leaves something behind (a file, an environment
+variable, a module, a finalizer, memory grown...), the next looks for it. Every pair is graded in one runner, one
+submission after another, as a class is. Whatever the guard takes for tampering is followed by a full restore
+instead of a reset (its interpreter broke): those pairs prove the restore, the others the reset, and the test says
+how many of each there were, so that a reset that quietly fell back every time could not pass for one that works."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from grader.results import Status
+from loopcraft.grading import grade
+from loopcraft.load import find_exercise
+from loopcraft.project import Project
+from tests.helpers import LEAVE_TRACES_SLUG, ROOT, leave_trace_pairs, run_grader
+
+SLUG = LEAVE_TRACES_SLUG
+REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
+PAIRS = leave_trace_pairs()
+# The pairs whose leaver the guard takes for tampering, or that grow memory: a full restore follows them.
+RESTORED = {
+    "builtins",
+    "collector",
+    "finalizers",
+    "globals_and_attributes",
+    "interpreter_settings",
+    "memory_grown",
+    "signal_handlers",
+    "tracing",
+}
+
+
+@pytest.fixture(scope="module")
+def exercise():
+    return find_exercise(ROOT, SLUG)
+
+
+@pytest.fixture(scope="module")
+def graded(runners, exercise):
+    """Every pair graded in one fresh runner, in the corpus's order: {name: (leaver's result, probe's result, how the
+    probe's interpreter was made)}; a probe graded first warms the runner, so no pair gets its first interpreter."""
+    project = Project()
+    runner = runners.take(project)
+    try:
+        grade(exercise, REFERENCE.read_text(encoding="utf-8"), runner)
+        results = {}
+        for name, (leaver, probe) in PAIRS.items():
+            left = grade(exercise, leaver, runner)
+            before = Counter(runner.made)
+            seen = grade(exercise, probe, runner)
+            made = Counter(runner.made)
+            made.subtract(before)
+            results[name] = (left, seen, next(k for k, n in made.items() if n))
+    except BaseException:
+        runner.close()
+        raise
+    runners.give_back(project, runner)
+    return results
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_nothing_a_submission_leaves_reaches_the_next(graded, name):
+    left, seen, _ = graded[name]
+    assert left.status is not Status.ERROR or name in RESTORED, (name, left.message)
+    assert seen.status is Status.PASS, (name, seen.message or [t.message for t in seen.tests if t.message][:1])
+
+
+def test_submissions_after_clean_ones_get_an_interpreter_reset_in_place(graded):
+    made = {name: how for name, (_, _, how) in graded.items()}
+    assert {name for name, how in made.items() if how == "started"} == RESTORED, made
+    assert {name for name, how in made.items() if how == "reset"} == set(PAIRS) - RESTORED
+
+
+def test_every_submission_draws_random_numbers_of_its_own(graded, runners, exercise):
+    _, probe = PAIRS["random_state"]
+    draws = set()
+    project = Project()
+    runner = runners.take(project)
+    try:
+        for _ in range(3):
+            result = grade(exercise, probe, runner)
+            draws |= {re.search(r"first draw (\S+)", t.output).group(1) for t in result.tests if t.output}
+    finally:
+        runners.give_back(project, runner)
+    assert len(draws) > 3  # each case loads the probe again; no two submissions start from one state
+
+
+def test_a_class_graded_with_resets_is_byte_equal_to_one_graded_with_restores(tmp_path, runners, restored_runners):
+    """The corpus's submissions and honest ones as a class: the gradebook, import file and verdicts are the same
+    bytes either way."""
+    folder = tmp_path / "class"
+    challenge = ROOT / "exercises" / "build-an-agent" / SLUG
+    learners = {"ada": (challenge / "solution.py").read_text(encoding="utf-8")}
+    learners["ben"] = (challenge / "wrong" / "no_reset.py").read_text(encoding="utf-8")
+    for name, (leaver, probe) in PAIRS.items():
+        learners[f"{name}-a"], learners[f"{name}-b"] = leaver, probe
+    for learner, source in learners.items():
+        (folder / learner).mkdir(parents=True)
+        (folder / learner / f"{SLUG}.py").write_text(source, encoding="utf-8")
+    outputs = {}
+    for kind, pool in (("reset", runners), ("restored", restored_runners)):
+        out = tmp_path / kind
+        proc = run_grader(pool, "class", folder, "--out", out, "--challenge", SLUG)
+        assert proc.returncode in (0, 1), proc.stderr
+        outputs[kind] = {
+            path.relative_to(out).as_posix(): path.read_bytes()
+            for path in sorted(out.rglob("*"))
+            if path.is_file() and path.suffix in (".csv", ".json")
+        }
+    assert outputs["reset"].keys() == outputs["restored"].keys()
+    assert "gradebook.csv" in outputs["reset"]
+    differ = [name for name in outputs["reset"] if outputs["reset"][name] != outputs["restored"][name]]
+    assert not differ, differ[:5]
