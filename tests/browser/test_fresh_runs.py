@@ -13,7 +13,15 @@ from tests.helpers import LEAVE_TRACES_SLUG, leave_trace_pairs
 PAIRS = leave_trace_pairs()
 # What Python on a page can leave without the guard taking it for tampering (those end in a new interpreter anyway),
 # and one that grows memory past what a reset can put back.
-ON_A_PAGE = ["files", "environment", "sys_modules", "import_machinery", "open_files", "working_directory", "memory_grown"]
+ON_A_PAGE = [
+    "files",
+    "environment",
+    "sys_modules",
+    "import_machinery",
+    "open_files",
+    "working_directory",
+    "memory_grown",
+]
 
 
 @pytest.fixture
