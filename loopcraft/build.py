@@ -25,6 +25,7 @@ from .precompress import Brotli, precompress
 from .project import Project
 from .render import pygments_css, render_pages
 from .sitewriter import staged_site
+from .snapshot import Shipped, shipped_snapshot
 
 if TYPE_CHECKING:
     from .mutate import Score
@@ -108,11 +109,15 @@ def build(project: Project, out: Path, *, verify: bool = True) -> Report:
     report = check(project, verify=verify, cache=cache, lessons=True)
     raise_errors(report.problems)
     with Brotli() as brotli:  # Node starts now, to be ready by the time the files to compress are known
-        asset_version = _asset_version(project)
-        pages = render_pages(root / "templates", report.tracks, asset_version, cache, report.lesson_runs)
-        files = _site_files(project, cache, pages, asset_version)
+        snapshot = shipped_snapshot(project, root / "node_modules/pyodide")
+        asset_version = _asset_version(project, snapshot)
+        catalogues = {(s.exercise.track, s.exercise.slug): s.catalogue for s in report.strengths}
+        pages = render_pages(root / "templates", report.tracks, asset_version, cache, report.lesson_runs, catalogues)
+        files = _site_files(project, cache, pages, asset_version, snapshot)
         with (
-            precompress(root, files, {*pages, SERVICE_WORKER}, brotli) as compression,
+            precompress(
+                root, files, {*pages, SERVICE_WORKER}, brotli, frozenset([f"py/{snapshot.file}"])
+            ) as compression,
             staged_site(out, cache.spare_site) as site,
         ):
             for relative, data in files.items():
@@ -123,11 +128,14 @@ def build(project: Project, out: Path, *, verify: bool = True) -> Report:
     return report
 
 
-def _site_files(project: Project, cache: BuildCache, pages: dict[str, str], asset_version: str) -> dict[str, bytes]:
+def _site_files(
+    project: Project, cache: BuildCache, pages: dict[str, str], asset_version: str, snapshot: Shipped
+) -> dict[str, bytes]:
     """Every file of the site but the precompressed copies, {path relative to the site: bytes}."""
     root = project.root
     files = {page: html.encode("utf-8") for page, html in pages.items()}
-    files.update({f"assets/{name}": bundle(root, cache, name, extra) for name, extra in BUNDLES.items()})
+    bundles = {**BUNDLES, "worker.js": [*BUNDLES["worker.js"], snapshot.define()]}
+    files.update({f"assets/{name}": bundle(root, cache, name, extra) for name, extra in bundles.items()})
     files["assets/style.css"] = (root / "frontend/src/style.css").read_bytes()
     files["assets/highlight.css"] = pygments_css().encode("utf-8")
     for name in PYODIDE_FILES:
@@ -137,12 +145,14 @@ def _site_files(project: Project, cache: BuildCache, pages: dict[str, str], asse
         files[f"py/{name}"] = (project.grader_root / name).read_bytes()
     manifest = {"files": shipped, "hash": _hash_files(project.grader_root, shipped)}
     files["py/manifest.json"] = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
+    files[f"py/{snapshot.file}"] = snapshot.data
     security = security_headers(inline_script_hashes(list(pages.values())))
     files["_headers"] = headers_file(security).encode("utf-8")
     # GitHub Pages runs Jekyll over a site unless it holds this file, and Jekyll drops every file whose name starts
     # with "_" (py/grader/__init__.py among them): the worker would find no grader.
     files[".nojekyll"] = b""
-    files[SERVICE_WORKER] = _service_worker(root, cache, files, sorted(pages), asset_version, security)
+    optional = [f"py/{snapshot.file}"]  # a page boots Python without it
+    files[SERVICE_WORKER] = _service_worker(root, cache, files, sorted(pages), asset_version, security, optional)
     return files
 
 
@@ -153,10 +163,12 @@ def _service_worker(
     pages: list[str],
     asset_version: str,
     security: dict[str, str],
+    optional: list[str],
 ) -> bytes:
     """Bundle sw.js with the build's version, the headers it adds where a host sends none, and what it caches:
     every file of the site (the assets under the versioned URLs the pages ask for) with the SHA-256 of its bytes,
-    so that it never serves a cached copy that differs from what the build wrote."""
+    so that it never serves a cached copy that differs from what the build wrote; `optional`, the files the site
+    works without."""
     precache = {}
     for path in sorted(files):
         if path in ("_headers", ".nojekyll"):  # for the host, not for a page
@@ -166,7 +178,12 @@ def _service_worker(
     h = hashlib.sha256(asset_version.encode())
     for page in pages:
         h.update(page.encode() + b"\0" + files[page])
-    defines = {"__VERSION__": h.hexdigest()[:10], "__PRECACHE__": precache, "__HEADERS__": security}
+    defines = {
+        "__VERSION__": h.hexdigest()[:10],
+        "__PRECACHE__": precache,
+        "__OPTIONAL__": optional,
+        "__HEADERS__": security,
+    }
     return bundle(
         root, cache, SERVICE_WORKER, [f"--define:{name}={json.dumps(value)}" for name, value in defines.items()]
     )
@@ -191,7 +208,7 @@ def _require_inputs(root: Path) -> None:
         raise BuildError(f"missing files the build needs{hint}:\n" + "\n".join(f"  {name}" for name in missing))
 
 
-def _asset_version(project: Project) -> str:
+def _asset_version(project: Project, snapshot: Shipped) -> str:
     """Hash of everything the assets are made from, known before bundling, so pages render before any write."""
     root = project.root
     h = hashlib.sha256()
@@ -201,5 +218,6 @@ def _asset_version(project: Project) -> str:
         h.update(path.relative_to(root).as_posix().encode() + b"\0")
         h.update(path.read_bytes() if path.is_file() else b"")
     h.update(project.grader_hash.encode())
+    h.update(snapshot.file.encode())  # named after its bytes; the worker's script names it
     h.update(pygments_css().encode())
     return h.hexdigest()[:10]

@@ -48,6 +48,28 @@ def launch_options(*, test: bool = False) -> dict:
     return {"executable_path": str(CHROMIUM), "args": FLAGS + (TEST_FLAGS if test else []), "headless": True}
 
 
+# LOOPCRAFT_SHIPPED_SNAPSHOT=refused: the site the tests share ships a snapshot of Python whose bytes fail its hash
+# (`refuse_snapshot`), so that every page falls back to booting Python, and keeping its own snapshot, as before the
+# site shipped one; the browser suites are run both ways (docs/architecture.md, "Tests").
+SNAPSHOT_REFUSED = os.environ.get("LOOPCRAFT_SHIPPED_SNAPSHOT") == "refused"
+# How Python starts on a first visit (a page's data-python-start): restored from the snapshot the site ships, or booted.
+FIRST_VISIT_START = "missing" if SNAPSHOT_REFUSED else "shipped"
+
+
+def refuse_snapshot(site: Path) -> None:
+    """Damage `site`'s shipped snapshot as a host might: a byte changed, so its hash no longer matches, and its
+    precompressed copies gone, so the damaged file itself is sent. Replaced, never written into: the build's files
+    are links to its caches."""
+    (snapshot,) = site.glob("py/snapshot-*.bin")
+    data = bytearray(snapshot.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    for suffix in (".br", ".gz"):
+        snapshot.with_name(snapshot.name + suffix).unlink(missing_ok=True)
+    damaged = snapshot.with_name(snapshot.name + ".damaged")
+    damaged.write_bytes(data)
+    os.replace(damaged, snapshot)
+
+
 def build_site(out: Path, *options: str) -> Path:
     """`build.py build --out OUT` with `options` (e.g. "--no-verify"); a failed build raises with its output."""
     done = subprocess.run(
@@ -110,6 +132,8 @@ def _running(pid: int) -> bool:
 def _build_in_background(folder: Path) -> None:
     try:
         build_site(folder / "built-site")
+        if SNAPSHOT_REFUSED:
+            refuse_snapshot(folder / "built-site")
     except RuntimeError as exc:
         (folder / "built-site.failed").write_text(str(exc))
     else:

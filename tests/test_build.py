@@ -7,6 +7,8 @@ and tests/fixtures/valid (exercises), with the repository's node_modules for esb
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import threading
@@ -26,6 +28,7 @@ from loopcraft.project import Project
 from loopcraft.render import salt, tojson_script
 from loopcraft.serve import make_server, url
 from loopcraft.sitewriter import MARKER
+from loopcraft.snapshot import shipped_snapshot
 from tests.helpers import make_project
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -51,6 +54,9 @@ def test_build_writes_the_whole_site(project: Path):
     files = sorted(
         p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz")
     )
+    (snapshot,) = out.glob(
+        "py/snapshot-*.bin"
+    )  # named after its bytes (see test_the_site_ships_pythons_snapshot_made_reproducibly)
     assert files == [
         MARKER,
         ".nojekyll",  # or GitHub Pages' Jekyll drops py/grader/__init__.py
@@ -68,6 +74,7 @@ def test_build_writes_the_whole_site(project: Path):
         "index.html",
         *(f"py/{name}" for name in Project(project).grader_files),
         "py/manifest.json",
+        f"py/{snapshot.name}",
         "pyodide/pyodide-lock.json",
         "pyodide/pyodide.asm.mjs",
         "pyodide/pyodide.asm.wasm",
@@ -223,7 +230,13 @@ def test_big_files_have_precompressed_copies(project: Path):
 
     out = project / "site"
     build(Project(project), out, verify=False)
-    for name in ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs", "pyodide/pyodide-lock.json"):
+    (snapshot,) = out.glob("py/snapshot-*.bin")
+    for name in (
+        "pyodide/pyodide.asm.wasm",
+        "pyodide/pyodide.asm.mjs",
+        "pyodide/pyodide-lock.json",
+        f"py/{snapshot.name}",
+    ):
         original = (out / name).read_bytes()
         assert gzip.decompress((out / f"{name}.gz").read_bytes()) == original
         unbrotli = "process.stdout.write(require('zlib').brotliDecompressSync(require('fs').readFileSync(0)))"
@@ -232,6 +245,23 @@ def test_big_files_have_precompressed_copies(project: Path):
     # Already compressed: copies would save next to nothing.
     assert not (out / "pyodide/python_stdlib.zip.br").exists()
     assert not (out / "py/grader/__init__.py.gz").exists()  # too small to be worth it
+
+
+def test_the_site_ships_pythons_snapshot_made_reproducibly(project: Path, tmp_path: Path):
+    out = project / "site"
+    build(Project(project), out, verify=False)
+    (snapshot,) = out.glob("py/snapshot-*.bin")
+    data = snapshot.read_bytes()
+    assert snapshot.name == f"snapshot-{hashlib.sha256(data).hexdigest()[:16]}.bin"
+    # The same Pyodide and grader give the same bytes: made again from nothing, elsewhere.
+    again = shipped_snapshot(Project(project, snapshots=tmp_path / "elsewhere"), project / "node_modules/pyodide")
+    assert again.data == data and again.file == snapshot.name
+    # What the page's worker is told (a bundle's define): the file, its bytes' SHA-256 as Subresource Integrity, and
+    # the length of the snapshot itself (Python's memory, 30 MB and a header).
+    integrity = "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+    told = {"file": snapshot.name, "integrity": integrity, "length": int.from_bytes(data[:4], "little")}
+    assert again.define() == f"--define:__SNAPSHOT__={json.dumps(told)}"
+    assert 30 * 2**20 < told["length"] < 64 * 2**20
 
 
 def test_headers_file_asks_for_cross_origin_isolation(project: Path):

@@ -14,15 +14,25 @@
 // have the SHA-256 the build wrote beside its URL: anything else is dropped and fetched afresh, and what the
 // network sends is cached only if it matches. Code run in one page cannot plant code into the others.
 //
+// Pyodide's WebAssembly is left to the network and the browser's HTTP cache while the network answers, for the
+// compiled code Chromium keeps only beside such a copy (sw-requests.js); offline, the page's worker asks for this
+// worker's copy.
+//
 // The dev server's live-reload URLs (/__loopcraft/) are never touched; the dev server's pages do not
 // register this worker at all (see offline.js).
 
-/* global __VERSION__, __PRECACHE__, __HEADERS__ */
+import { CACHED_COPY, MODULE_PATH } from "./sw-requests.js";
+
+/* global __VERSION__, __PRECACHE__, __OPTIONAL__, __HEADERS__ */
 const CACHE = `loopcraft-site-${__VERSION__}`;
 const PREFIX = "loopcraft-site-";
 const scope = new URL(self.registration.scope);
 // {absolute URL: hex SHA-256 of the file's bytes}
 const expected = new Map(Object.entries(__PRECACHE__).map(([path, hash]) => [new URL(path, scope).href, hash]));
+const pyodideModule = new URL(MODULE_PATH, scope).href;
+// Files the site works without (the snapshot of Python it ships: a page boots Python instead): one whose bytes are not
+// the build's is left uncached, rather than failing the install and the whole course offline with it.
+const optional = new Set(__OPTIONAL__.map((path) => new URL(path, scope).href));
 
 async function sha256(response) {
   const digest = await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer());
@@ -37,8 +47,8 @@ self.addEventListener("install", (event) => {
     await Promise.all([...expected.keys()].map(async (url) => {
       const response = await fetch(url, { cache: "no-cache" });
       // A host half-way through deploying another build: install fails, and the next visit tries again.
-      if (!(await intact(url, response))) throw new Error(`${url} differs from this build's`);
-      await cache.put(url, response);
+      if (await intact(url, response)) await cache.put(url, response);
+      else if (!optional.has(url)) throw new Error(`${url} differs from this build's`);
     }));
     await self.skipWaiting();
   })());
@@ -96,9 +106,7 @@ async function file(request) {
   const response = (await fromCache(request)) ?? (await fetchAndKeep(request));
   // Only the worker's script needs the headers (a worker's isolation comes from its own response); other
   // files go out as cached, with the compiled code Chromium keeps beside a cached script (a trace of a second visit
-  // shows it read for every script). Not for Pyodide's WebAssembly: Chromium 156 keeps the module's compiled code only
-  // for a copy that came from the network (the HTTP cache), never for one from Cache Storage, so its functions are
-  // compiled again, lazily, on every visit served from here (docs/performance.md, 2026-12-02: why the module is still served from here).
+  // shows it read for every script). Not for Pyodide's WebAssembly, which is served from here only offline.
   return request.destination === "worker" ? isolated(response) : response;
 }
 
@@ -107,5 +115,6 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
   if (url.pathname.startsWith("/__loopcraft/")) return;
+  if (url.href === pyodideModule && !request.headers.has(CACHED_COPY)) return; // to the network (sw-requests.js)
   event.respondWith(request.mode === "navigate" ? page(request) : file(request));
 });

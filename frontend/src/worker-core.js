@@ -4,11 +4,11 @@
 // Protocol (every message is a plain object with a `type`):
 //   driver -> worker  {type: "init", interruptBuffer, answered, keepSnapshot}  Int32Arrays of one item on a SharedArrayBuffer,
 //                                                                    or null; keepSnapshot: a page's own start may keep one
-//                     {type: "run-case", runId, index, seq, source, sandbox, entry, args}   seq: the session's count of
+//                     {type: "run-case", runId, index, seq, source, sandbox, entry, args, callTwice}   seq: the session's count of
 //                                                                    cases sent, one a message: what an interrupt names
 //                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
-//   worker -> driver  {type: "ready", version, snapshot, keeping, phases}  snapshot: "restored" | "missing" | undefined (not
+//   worker -> driver  {type: "ready", version, snapshot, keeping, phases}  snapshot: "shipped" | "restored" | "missing" | undefined (not
 //                                                                    supported); keeping: this start is keeping a snapshot of
 //                                                                    itself; phases: where the start's time went (see boot)
 //                     {type: "renewed"}                                answers "renew": the next case runs in the new interpreter
@@ -33,8 +33,9 @@
 // Python boots on "init", or at once when the worker is created with `eager` (the page's worker, spawned
 // before the page's own script has even loaded): the worker says nothing until "init" all the same.
 //
-// Memory snapshots. In the browser, a page that finds none (a first visit) and may do background work (init's
-// keepSnapshot) snapshots Pyodide's memory as its own Python starts, once the grader is imported and before any
+// Memory snapshots. In the browser, a page restores the one it kept, else the one the site ships (made by the build
+// under Node, the same way: snapshotPython). A page that finds neither, or cannot restore what it found, and may do
+// background work (init's keepSnapshot) snapshots Pyodide's memory as its own Python starts, once the grader is imported and before any
 // learner code has run, and keeps it: later starts restore it instead of booting the interpreter. Made then, it is
 // kept even when the page is closed a moment after Python is ready ("make-snapshot", in a worker of its own, makes
 // one the same way without a page). The Node runner's store says `makeAtStart`: its first worker makes the snapshot before it
@@ -45,6 +46,7 @@
 
 import * as outcomes from "./outcomes.js";
 import { keepPristine } from "./reset.js";
+import { sameBytes } from "./same-bytes.js";
 
 const PY_ROOT = "/lib/loopcraft";
 // The grader captures what learner code prints; anything written past it (os.write(1, ...)) is
@@ -187,21 +189,7 @@ const wasm = {
   compileStreaming: WebAssembly.compileStreaming?.bind(WebAssembly),
   instantiate: WebAssembly.instantiate.bind(WebAssembly),
 };
-let compiled = null; // {key: string | Uint8Array, module: Promise<WebAssembly.Module>}
-function sameBytes(a, b) {
-  if (a.byteLength !== b.byteLength) return false;
-  // Word by word where both start aligned (about 8 ms for Pyodide's module), the rest byte by byte.
-  let i = 0;
-  if ((a.byteOffset | b.byteOffset) % 4 === 0) {
-    const words = a.byteLength >> 2;
-    const x = new Int32Array(a.buffer, a.byteOffset, words);
-    const y = new Int32Array(b.buffer, b.byteOffset, words);
-    for (; i < words; i++) if (x[i] !== y[i]) return false;
-    i = words * 4;
-  }
-  for (; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+let compiled = null; // {key: string | Uint8Array | Promise<string>, module: Promise<WebAssembly.Module>}
 const compiledFrom = {
   instantiate(source, imports) {
     const bytes = ArrayBuffer.isView(source)
@@ -214,17 +202,18 @@ const compiledFrom = {
   },
   async instantiateStreaming(source, imports) {
     const response = await source;
-    if (!response.url || compiled?.key !== response.url) {
+    if (!response.url || (await compiled?.key) !== response.url) {
       compiled = { key: response.url, module: wasm.compileStreaming(response) };
     } else response.body?.cancel().catch(() => {});
     return instantiated(compiled, imports);
   },
 };
 // A page's worker fetches and compiles the module as soon as it starts (worker.js), before Pyodide asks for it: a
-// second visit's compile then runs while its snapshot is read, not after. Pyodide's own request for `url` is given a
-// copy of `response` (its body is dropped unread below), so the module is fetched once.
-export function compileAhead(url, response) {
-  compiled = { key: url, module: response.then((r) => wasm.compileStreaming(r)) };
+// second visit's compile then runs while its snapshot is read, not after. Pyodide's own request for it is given a
+// copy of `response` (its body is dropped unread below), so the module is fetched once; it is known by the URL it came
+// from.
+export function compileAhead(response) {
+  compiled = { key: response.then((r) => r.url, () => null), module: response.then((r) => wasm.compileStreaming(r)) };
   compiled.module.catch(() => {}); // a failure is Pyodide's to report, when it asks (failingLoudly)
 }
 async function instantiated(entry, imports) {
@@ -282,6 +271,55 @@ function importGrader(pyodide) {
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(PY_ROOT)}); import grader.execute, grader.guard`);
 }
 
+// Every interpreter starts alike, whatever engine it starts in, so that a memory snapshot made under Node (the one the
+// build ships, ../snapshot-maker.mjs) restores in the page as one made there would: what Emscripten would take from
+// its engine is given instead. `sys.executable` (Emscripten's program: under Node, the path of the script that started
+// it, the build machine's) and the locale (LANG: the browser's language, C under Node).
+function startPython(load, extra) {
+  return failingLoudly(() => load({ stdout: discard, stderr: discard, _sysExecutable: "./this.program", env: { LANG: "C.UTF-8" }, ...extra }));
+}
+
+// Pyodide only logs a standard library it could not fetch (installStdlib, in its src/js/emscripten-settings.ts), and
+// Python restored from a snapshot then starts all the same, to fail at the first import of a module the snapshot lacks.
+function requireStandardLibrary(pyodide) {
+  const [major, minor] = pyodide._api.pyVersionTuple;
+  if (!pyodide.FS.analyzePath(`/lib/python${major}${minor}.zip`).exists) {
+    throw new Error("its standard library could not be loaded");
+  }
+}
+
+// Python started and the grader imported, before anything else has run: the memory every restore starts from, made
+// the same way by a page, the Node runner and the build. `load` is Pyodide's loadPyodide with the engine's options;
+// `graderFiles` resolves with the grader's files ([{path, text}]).
+export async function snapshotPython(load, graderFiles) {
+  const [pyodide, files] = await Promise.all([startPython(load, { _makeSnapshot: true }), graderFiles]);
+  writeGraderFiles(pyodide, files);
+  importGrader(pyodide);
+  return memorySnapshot(pyodide);
+}
+
+// A snapshot of Python's memory, its free memory zeroed first. Memory the C allocator has freed still holds what was
+// there (the standard library's files read as the grader was imported, ...): zeroed, it is left out of a kept snapshot
+// and compresses away in the shipped one (15.1 MB kept became 13.2, and 4.8 MB sent became 4.0). Taken block by block
+// from the allocator, never past the heap's end (the memory does not grow), zeroed, and given back.
+function memorySnapshot(pyodide) {
+  const M = pyodide._module;
+  const end = M._sbrk(0);
+  const taken = [];
+  for (let size = 1 << 20; size >= 16; ) {
+    const block = M._malloc(size);
+    if (block && block + size <= end) {
+      M.HEAPU8.fill(0, block, block + size);
+      taken.push(block);
+    } else {
+      if (block) M._free(block);
+      size >>= 1;
+    }
+  }
+  for (const block of taken) M._free(block);
+  return pyodide.makeMemorySnapshot();
+}
+
 // Pyodide takes a signal from its interrupt buffer by reading it and then writing 0 (CPython's
 // _Py_CheckEmscriptenSignals_Helper): two steps. A SIGINT the driver stored between them was overwritten and
 // lost, and the case looped on until the driver gave up and restarted Python (about one interrupt in thirty on a
@@ -302,11 +340,17 @@ export function takeOnRead(buffer, running) {
   });
 }
 
-// snapshots (optional): {find(): Promise<null | {bytes: Promise<ArrayBuffer>}>, save(bytes), discard()}
+// snapshots (optional): {find(): Promise<null | {bytes: Promise<ArrayBuffer>, shipped?, keep?}>, save(bytes), discard(why)}:
+// discard drops what find last gave, which could not be restored for the reason `why` (an Error). keep(): what was
+// found, once restored, is kept as this browser's own (the shipped one: see worker.js), where a start may keep one.
 // onUncaught(handler): has `handler(error)` called for whatever fails in this worker outside any call (an
 // unhandled rejection, an uncaught exception) instead of letting it end the worker.
 // nextTask (optional): resolves once the worker's unhandled failures of the task that ran a case have been
 // reported (Node: setImmediate); without it, a case answers at once and a later failure is told as "failed".
+// What the grader grades before a reset's image is taken: code of ours, never a learner's (see serve).
+const WARM_UP = ["def f(n):\n    return [n, {'k': str(n)}]\n", "", "f", '{"n": 1}', false];
+const WARM_UP_RUNS = 3;
+
 // resets: a renew resets the interpreter in place where it can (reset.js) instead of starting another.
 export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false, resets = false }) {
   closeCodeFromText(globalThis);
@@ -331,7 +375,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   let keepWanted; // settled by "init": whether a first start keeps its snapshot
   const keepSnapshot = new Promise((resolve) => (keepWanted = resolve));
   let answered = null; // the seq of the last case answered, for a driver too busy to have read the answer yet
-  const loadPyodide = (extra = {}) => failingLoudly(() => loadAny({ stdout: discard, stderr: discard, ...extra }));
+  const loadPyodide = (extra = {}) => startPython(loadAny, extra);
   let booting = null;
   // Read once per worker: every renew writes the same files again (a read that failed is tried again next time).
   let graderFiles = null;
@@ -341,7 +385,9 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       throw error;
     }));
 
-  // A snapshot that cannot be restored (a browser update, a corrupt entry) is dropped, and Python boots plainly.
+  // A snapshot that cannot be restored (a browser update, a corrupt entry, a shipped one refused) is dropped (told
+  // why), and Python boots plainly. `restored`: false, or where the snapshot came from: "shipped" with the site (see
+  // worker.js), else "restored" (kept by an earlier start here).
   async function restoreOrLoad() {
     let found = snapshots && await snapshots.find().catch(() => null);
     if (!found && snapshots?.makeAtStart) {
@@ -351,9 +397,10 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     }
     if (found) {
       try {
-        return { pyodide: await loadPyodide({ _loadSnapshot: found.bytes }), restored: true };
-      } catch {
-        await snapshots.discard().catch(() => {});
+        const pyodide = await loadPyodide({ _loadSnapshot: found.bytes });
+        return { pyodide, restored: found.shipped ? "shipped" : "restored", keep: found.keep };
+      } catch (error) {
+        await snapshots.discard(error).catch(() => {});
       }
     }
     // None yet: this start can make it (see boot). Loaded ready to be snapshotted, which costs next to nothing.
@@ -361,12 +408,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     return { pyodide: await loadPyodide(snapshotting ? { _makeSnapshot: true } : {}), restored: false, snapshotting };
   }
 
-  async function makeSnapshotBytes() {
-    const [pyodide, files] = await Promise.all([loadPyodide({ _makeSnapshot: true }), readGraderFilesOnce()]);
-    writeGraderFiles(pyodide, files);
-    importGrader(pyodide);
-    return pyodide.makeMemorySnapshot();
-  }
+  const makeSnapshotBytes = () => snapshotPython(loadAny, readGraderFilesOnce());
 
   // `phases`: where a start's time went, in ms: the worker's own script before it (the first start only), Python
   // loaded or restored (with the grader's files fetched), the grader set up, the snapshot kept, the way to
@@ -376,8 +418,9 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     let last = performance.now();
     const lap = (name) => (phases[name] = Math.round(-last + (last = performance.now())));
     if (booting === null) phases.script = Math.round(last);
-    const [{ pyodide, restored, snapshotting }, files] = await Promise.all([restoreOrLoad(), readGraderFilesOnce()]);
+    const [{ pyodide, restored, snapshotting, keep }, files] = await Promise.all([restoreOrLoad(), readGraderFilesOnce()]);
     lap("python");
+    requireStandardLibrary(pyodide);
     writeGraderFiles(pyodide, files);
     if (restored) pyodide.runPython("import random; random.seed()");
     else importGrader(pyodide);
@@ -386,8 +429,8 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     // What a restore starts from, as makeSnapshotBytes makes it: kept in the background once Python is ready. Only
     // here: a start that keeps none will never keep one (the page says which, for tests of a quiet page).
     lap("grader");
-    const keeping = snapshotting && await keepSnapshot;
-    if (keeping) snapshots.save(pyodide.makeMemorySnapshot()).catch(() => {});
+    const keeping = (snapshotting || Boolean(keep)) && await keepSnapshot;
+    if (keeping) (keep ? keep() : snapshots.save(memorySnapshot(pyodide))).catch(() => {});
     lap("snapshot");
     closeWayToJavaScript(pyodide);
     lap("cut");
@@ -402,7 +445,10 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       const { pyodide, restored, keeping, phases } = await booting;
       if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer, () => running));
       runCase = withModule(pyodide, "grader.execute", (execute) => execute.run_case.copy());
-      // The image a reset returns to: taken after every proxy the worker keeps is made (their references are in it).
+      // The image a reset returns to: taken after every proxy the worker keeps is made (their references are in it),
+      // and after the grader has graded a few cases of its own, so that each submission starts with the grader's code
+      // as warm as the second one in a kept interpreter (from a cold image a page's re-run took twice as long).
+      if (resets) for (let i = 0; i < WARM_UP_RUNS; i++) withoutNewWebAssembly(() => runCase(...WARM_UP));
       pristine = resets ? keepPristine(pyodide) : null;
       post(reply(pyodide, restored, keeping, phases));
     } catch (error) {
@@ -419,7 +465,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     return serve((pyodide, restored, keeping, phases) => ({
       type: "ready",
       version: pyodide.runPython("import sys; sys.version.split()[0]"),
-      snapshot: told ? (restored ? "restored" : "missing") : undefined,
+      snapshot: told ? restored || "missing" : undefined,
       keeping,
       phases,
     }));
@@ -450,7 +496,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     post({ type: "snapshot-done", saved });
   }
 
-  async function run({ runId, index, seq, source, sandbox, entry, args }) {
+  async function run({ runId, index, seq, source, sandbox, entry, args, callTwice = false }) {
     if (interruptBuffer && Atomics.load(interruptBuffer, 0) >= seq) return; // the driver has given up on it
     if (spoiled) return post({ type: "case-skipped", runId, index, seq }); // sent again once renewed
     let outcome;
@@ -458,7 +504,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     inCase = true;
     running = seq;
     try {
-      outcome = JSON.parse(withoutNewWebAssembly(() => runCase(source, sandbox, entry, JSON.stringify(args))));
+      outcome = JSON.parse(withoutNewWebAssembly(() => runCase(source, sandbox, entry, JSON.stringify(args), Boolean(callTwice))));
       if (!isOutcome(outcome)) throw new Error("the grader returned a malformed result (was it tampered with?)");
       crashed = Boolean(outcome.restart); // the grader saw its environment tampered with
       delete outcome.restart;

@@ -1,29 +1,40 @@
 // The browser's module worker: Pyodide and the grader, served from this site (never a CDN).
-import { loadPyodide, version } from "../pyodide/pyodide.mjs";
+import { sparse, whole } from "./snapshot-format.js";
+import { CACHED_COPY } from "./sw-requests.js";
 import { compileAhead, serveWorker } from "./worker-core.js";
+
+/* global __SNAPSHOT__ */
+// The memory snapshot the site ships (loopcraft/snapshot.py: made by the build under Node, the way a page makes its
+// own): its file in py/, named after its bytes, that file's SHA-256 as Subresource Integrity, and the length of the
+// snapshot itself, {file, integrity, length}.
+const SHIPPED = __SNAPSHOT__;
 
 const pyBase = new URL("../py/", import.meta.url);
 const indexURL = new URL("../pyodide/", import.meta.url).href;
-// Asked for at once too, rather than one after the other once Pyodide starts loading: its interpreter's script and
-// its WebAssembly, compiled while the snapshot is read (a second visit) or Python's other files arrive (a first).
-// Pyodide's own request for the module is given a copy of this response, taken before the compile reads it (the
-// module cache drops the copy's body, unread): it is fetched once. Not the response itself: dropping its body could
-// come before the compile had begun reading it, and end that compile.
+// Asked for at once, rather than one after the other once Pyodide starts loading: its loader (not imported statically,
+// so that this script need not wait for it), its interpreter's script and its WebAssembly, compiled while the snapshot
+// is read or arrives. Pyodide's own request for the module is given a copy of this response, taken before the compile
+// reads it (the module cache drops the copy's body, unread): it is fetched once. Not the response itself: dropping its
+// body could come before the compile had begun reading it, and end that compile.
+const pyodide = import("../pyodide/pyodide.mjs");
+pyodide.catch(() => {}); // a failure is told when Python starts (loadPyodide)
 const pyodideScript = import("../pyodide/pyodide.asm.mjs");
 pyodideScript.catch(() => {}); // a failure is told when Python starts (loadPyodide)
 const wasmUrl = new URL("pyodide.asm.wasm", indexURL).href;
 const fetchOnce = self.fetch;
-const wasmResponse = fetchOnce(wasmUrl);
+// From the network (the HTTP cache), for the compiled code the browser keeps beside it; offline, the service worker's
+// copy (sw-requests.js).
+const wasmResponse = fetchOnce(wasmUrl).catch(() => fetchOnce(wasmUrl, { headers: { [CACHED_COPY]: "1" } }));
 let forPyodide = wasmResponse.then((response) => response.clone());
 forPyodide.catch(() => {});
-compileAhead(wasmUrl, wasmResponse);
+compileAhead(wasmResponse);
 self.fetch = (resource, ...rest) => {
   if (forPyodide === null || String(resource) !== wasmUrl) return fetchOnce(resource, ...rest);
   const response = forPyodide;
   forPyodide = null;
   return response;
 };
-// Asked for at once: the grader's files and its hash (the snapshot's key) are needed before Python is.
+// Asked for at once: the grader's files are needed before Python is.
 const manifest = fetch(new URL("manifest.json", pyBase)).then((response) => response.json());
 
 async function readGraderFiles() {
@@ -36,95 +47,88 @@ async function readGraderFiles() {
   );
 }
 
-// Snapshots live in Cache Storage, outside the service worker's versioned caches, under a key naming the
-// exact Pyodide and grader they were made from, and the form they are kept in: a snapshot from any other build
-// cannot be restored.
+// A page's own snapshots live in Cache Storage, outside the service worker's versioned caches, under a key naming the
+// snapshot the site ships: it changes with the Pyodide and the grader a snapshot is made from, and the form it is kept
+// in (snapshot-format.js's, the shipped one's). A snapshot from any other build is not restored.
 const SNAPSHOT_CACHE = "loopcraft-snapshot";
-const snapshotUrl = async () => new URL(`../__snapshot/${version}-${(await manifest).hash}-sparse`, pyBase).href;
+const OWN_SNAPSHOT = new URL(`../__snapshot/${SHIPPED.file}`, pyBase).href;
 
-// Half of a snapshot is whole 4 KiB pages of zeros (memory Python never wrote): it is kept without them, about 15
-// of its 31 MB, so that a restore reads half as much from Cache Storage. Kept as: the snapshot's length (4 bytes,
-// little-endian), one byte a page (1: kept), then the kept pages in order (the last one may be short).
-const PAGE = 4096;
-function sparse(snapshot) {
-  if (snapshot.byteLength % 4 || snapshot.byteOffset % 4) throw new Error("a snapshot is whole words");
-  const length = snapshot.byteLength;
-  const pages = Math.ceil(length / PAGE);
-  const words = new Uint32Array(snapshot.buffer, snapshot.byteOffset, length / 4);
-  const kept = new Uint8Array(pages);
-  let size = 0;
-  for (let page = 0; page < pages; page++) {
-    for (let word = page * (PAGE / 4), end = Math.min(word + PAGE / 4, words.length); word < end; word++) {
-      if (words[word] !== 0) {
-        kept[page] = 1;
-        size += Math.min(PAGE, length - page * PAGE);
-        break;
-      }
-    }
-  }
-  const stored = new Uint8Array(4 + pages + size);
-  new DataView(stored.buffer).setUint32(0, length, true);
-  stored.set(kept, 4);
-  for (let page = 0, at = 4 + pages; page < pages; page++) {
-    if (!kept[page]) continue;
-    const bytes = snapshot.subarray(page * PAGE, (page + 1) * PAGE);
-    stored.set(bytes, at);
-    at += bytes.length;
-  }
-  return stored;
-}
-function whole(buffer) {
-  const stored = new Uint8Array(buffer);
-  const length = new DataView(buffer).getUint32(0, true);
-  const pages = Math.ceil(length / PAGE);
-  const snapshot = new Uint8Array(length);
-  let at = 4 + pages;
-  for (let page = 0; page < pages; ) {
-    if (!stored[4 + page]) {
-      page++;
-      continue;
-    }
-    let end = page + 1; // a run of kept pages is copied at once
-    while (end < pages && stored[4 + end]) end++;
-    const size = Math.min(end * PAGE, length) - page * PAGE;
-    snapshot.set(stored.subarray(at, at + size), page * PAGE);
-    at += size;
-    page = end;
-  }
-  // A kept snapshot that does not add up is not restored, and is dropped (worker-core.js, restoreOrLoad).
-  if (at !== stored.length) throw new Error("the kept snapshot is damaged");
+// Pyodide sizes Python's memory by a snapshot's length, and makes its module (Emscripten's, the WebAssembly
+// instantiated) before it restores the snapshot into it (loadPyodide, in Pyodide's src/js/pyodide.ts). Given a buffer
+// of the right length at once, it makes the module while the snapshot is still arriving, and the module is handed
+// over only once the buffer is filled (loadPyodide below): {bytes given to Pyodide: the promise they are whole by}.
+const filling = new WeakMap();
+
+// A snapshot's bytes, made whole; a failure is told when Python's start asks for them (worker-core.js, restoreOrLoad),
+// not before, as an error of the worker's own.
+function restorable(bytes) {
+  const snapshot = bytes.then(whole);
+  snapshot.catch(() => {});
   return snapshot;
 }
 
+// The shipped snapshot, fetched now: the browser checks its bytes against the build's hash (the fetch fails otherwise),
+// on a first visit as on any other (the service worker, when it serves it from its cache, checks them too). Once
+// restored, it is kept as this browser's own (in the form it came in, the form a page keeps its own in), where the page
+// may do background work: later pages read it straight from Cache Storage, as a snapshot a page made itself, instead of
+// through the service worker, which reads all of it to check it before it answers.
+function shippedSnapshot() {
+  const fetched = fetchOnce(new URL(SHIPPED.file, pyBase), { integrity: SHIPPED.integrity }).then((response) => {
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return response.arrayBuffer();
+  });
+  // Handed to Pyodide at once, filled as it arrives (see `filling`).
+  const snapshot = new Uint8Array(SHIPPED.length);
+  const bytes = Promise.resolve(snapshot);
+  const filled = fetched.then((stored) => whole(stored, snapshot));
+  filled.catch(() => {}); // told when Python's start waits for it
+  filling.set(bytes, filled);
+  return { bytes, shipped: true, keep: async () => keep(await fetched) };
+}
+
+// The page's own snapshot if it kept one, else the shipped one.
+async function ownOrShipped() {
+  // A first visit answers at once, without creating the cache.
+  if (!(await caches.has(SNAPSHOT_CACHE))) return shippedSnapshot();
+  const kept = await (await caches.open(SNAPSHOT_CACHE)).match(OWN_SNAPSHOT);
+  return kept ? { bytes: restorable(kept.arrayBuffer()) } : shippedSnapshot();
+}
+
+// A snapshot in snapshot-format.js's form, kept as this browser's own (the only one: any other is dropped).
+async function keep(stored) {
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  await cache.put(OWN_SNAPSHOT, new Response(stored, { headers: { "Content-Type": "application/octet-stream" } }));
+  for (const old of await cache.keys()) if (old.url !== OWN_SNAPSHOT) await cache.delete(old);
+}
+
+let handedOut = null; // what find gave last: what discard drops
 const snapshots = {
   async find() {
-    // A first visit answers at once, without waiting for the manifest or creating the cache.
-    if (!(await caches.has(SNAPSHOT_CACHE))) return null;
-    // The cache keeps one snapshot (save drops the others): it is read at once, not once the manifest (which names
-    // the one wanted) has come through the service worker, busy checking Pyodide's files then; only a snapshot
-    // under the wanted name is restored.
-    const cache = await caches.open(SNAPSHOT_CACHE);
-    const [kept] = await cache.keys();
-    const read = kept && cache.match(kept).then((response) => response?.arrayBuffer());
-    read?.catch(() => {}); // told below, if it is the one wanted
-    const wanted = await snapshotUrl();
-    if (kept?.url === wanted) return { bytes: read.then(whole) };
-    const response = await cache.match(wanted);
-    return response ? { bytes: response.arrayBuffer().then(whole) } : null;
+    handedOut = await ownOrShipped();
+    return handedOut;
   },
-  async save(bytes) {
-    const cache = await caches.open(SNAPSHOT_CACHE);
-    const url = await snapshotUrl();
-    await cache.put(url, new Response(sparse(bytes), { headers: { "Content-Type": "application/octet-stream" } }));
-    for (const old of await cache.keys()) if (old.url !== url) await cache.delete(old);
-  },
-  async discard() {
-    await caches.delete(SNAPSHOT_CACHE);
+  save: (bytes) => keep(sparse(bytes)),
+  // Python then boots as it would without one (and a page that may, keeps its own: worker-core.js).
+  async discard(why) {
+    const which = handedOut?.shipped ? "the site's" : "this browser's";
+    console.warn(`Python starts without ${which} memory snapshot, which could not be restored: ${why?.message ?? why}`);
+    if (!handedOut?.shipped) await caches.delete(SNAPSHOT_CACHE);
   },
 };
 
 serveWorker({
-  loadPyodide: async (options) => loadPyodide({ ...options, indexURL, createPyodideModule: (await pyodideScript).default }),
+  loadPyodide: async (options) => {
+    const make = (await pyodideScript).default;
+    const filled = filling.get(options._loadSnapshot);
+    const createPyodideModule = filled
+      ? async (settings) => {
+          const module = await make(settings);
+          await filled;
+          return module;
+        }
+      : make;
+    return (await pyodide).loadPyodide({ ...options, indexURL, createPyodideModule });
+  },
   readGraderFiles,
   post: (message) => self.postMessage(message),
   listen: (handler) => self.addEventListener("message", (event) => handler(event.data)),
