@@ -2,7 +2,7 @@
 `python -m grader` are the same commands under their older names).
 
     loopcraft build|check|serve|new|record|strengthen ...   the site and its challenges (loopcraft/author.py)
-    loopcraft gradescope SLUG... --out autograder.zip        a Gradescope autograder (loopcraft/gradescope.py)
+    loopcraft gradescope SLUG... --out autograder.zip        a Gradescope autograder (loopcraft/classroom/gradescope.py)
     loopcraft grade SLUG SOLUTION.py|FOLDER [--json]         grade one challenge's solutions (loopcraft/cli.py)
     loopcraft class SUBMISSIONS --out DIR [--lms ...]        grade a class, its LMS's files (loopcraft/cli.py)
     loopcraft merge DIR... --out DIR                         join the shards of a class

@@ -84,6 +84,15 @@ def _site_build(request, tmp_path_factory):
         start_site_build(run_folder(tmp_path_factory, request.config))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _verdict_key(tmp_path_factory):
+    """The class commands' default verdict key (loopcraft/classroom/signing.py) in a folder of the session's, for
+    this process and the commands it starts: never one made in the home of whoever runs the tests."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def pyodide_runner():
     """One Pyodide under Node for the whole session: it takes seconds to load."""

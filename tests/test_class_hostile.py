@@ -23,7 +23,8 @@ import pytest
 from grader.results import PRIVATE_NOTE, SUBMISSION_CHARS, failed_submission
 from loopcraft.classroom import gradebook
 from loopcraft.classroom.intake import Learner, Source
-from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore, fingerprint, key
+from loopcraft.classroom.signing import Signer, verdict_key
+from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore, compact, fingerprint, key
 from loopcraft.load import find_exercise
 from loopcraft.printable import file_name
 from loopcraft.project import Project
@@ -198,17 +199,25 @@ def test_merge_refuses_what_is_not_a_gradebook_with_its_path_and_why(tmp_path, r
     assert f"{shard / 'gradebook.json'}:" in proc.stderr and said in proc.stderr, proc.stderr
 
 
+def signer(course: Path) -> Signer:
+    """What signs a class of `course` in this session: the default verdict key (tests/conftest.py's), the course's
+    challenge."""
+    secret, _ = verdict_key(None, folders=[])
+    return Signer(secret, {SLUG: fingerprint(find_exercise(course, SLUG), Project(course))})
+
+
 def write_shard(folder: Path, course: Path) -> Path:
     """A shard as `class --shard` leaves it, of one learner whose hand-in was refused (nothing to grade): the verdict
-    file that says so, and the gradebook."""
+    file that says so, and the gradebook, both signed."""
     ex = find_exercise(course, SLUG)
-    store = VerdictStore(folder)
+    store = VerdictStore(folder, signer(course))
     learner = Learner(id="sam", name="sam", origin="sam/")
     learner.sources[SLUG] = Source(f"sam/{SLUG}.py", text="def run_agent(**kw):\n    return {}\n")
     result = failed_submission(ex.cases, "refused")
     made = key(fingerprint(ex, Project(course)), learner.sources[SLUG])  # as merge makes it again from the source
     store.put(learner, SLUG, learner.sources[SLUG], made, result.to_dict())
-    gradebook.write_book(folder, gradebook.book([SLUG], [gradebook.row(learner, {SLUG: len(ex.cases)}, store)]))
+    book = gradebook.book([SLUG], [gradebook.row(learner, {SLUG: len(ex.cases)}, store)])
+    gradebook.write_book(folder, store.signer.sign_book(book))
     return store.path("sam", SLUG)
 
 
@@ -216,6 +225,15 @@ def edit_json(path: Path, change) -> None:
     doc = json.loads(path.read_text())
     change(doc)
     path.write_text(json.dumps(doc))
+
+
+def sign_again(verdict: Path, book: Path, course: Path) -> None:
+    """The shard's files signed again after an edit, as only the key's holder can: for the defences behind the
+    signatures (tests/test_merge_trust.py tests the signatures)."""
+    with_key = signer(course)
+    record = json.loads(verdict.read_text())
+    verdict.write_text(compact(with_key.sign_record(record)) + "\n")
+    edit_json(book, lambda doc: doc.update(signature=with_key.sign_book(doc)["signature"]))
 
 
 def deep_value(record: dict) -> None:
@@ -231,7 +249,9 @@ def lying_cell(book: dict) -> None:
 
 
 # A folder posing as a shard (or one damaged): what it holds instead of what `class --shard` writes, and what merge
-# must say of it. Each stops the merge with the file's path and why, before anything is written.
+# must say of it. Each stops the merge with the file's path and why, before anything is written. Those that make
+# a readable verdict of another (SIGNED_AGAIN) are signed again, as by the key's holder with another grader: the
+# signature alone would refuse them (tests/test_merge_trust.py), and the defences behind it are under test here.
 POSING = {
     "a-verdict-linked-to-dev-zero": (
         lambda verdict, book: (verdict.unlink(), verdict.symlink_to("/dev/zero")),
@@ -275,6 +295,7 @@ POSING = {
 
 
 IN_A_PROCESS = {"a-verdict-linked-to-dev-zero", "a-verdict-that-is-a-fifo", "a-gradebook-linked-to-dev-zero"}
+SIGNED_AGAIN = {"cases-not-the-courses"}
 
 
 @pytest.mark.parametrize("posing", list(POSING))
@@ -283,6 +304,8 @@ def test_merge_refuses_a_folder_posing_as_a_shard_with_its_path_and_why(course, 
     verdict = write_shard(shard, course)
     make, said = POSING[posing]
     make(verdict, shard / "gradebook.json")
+    if posing in SIGNED_AGAIN:
+        sign_again(verdict, shard / "gradebook.json", course)
     # What a failed defence would hang on or read without end runs as a process of its own; the rest here.
     merge = grader_process if posing in IN_A_PROCESS else functools.partial(run_grader, runners)
     proc = merge("merge", shard, "--out", tmp_path / "merged", "--root", course)
@@ -303,6 +326,7 @@ def test_merge_writes_the_report_of_a_value_deeper_than_any_result(course, tmp_p
         shard / "gradebook.json",
         lambda b: b["learners"][0]["challenges"][SLUG].update(status="fail"),
     )
+    sign_again(verdict, shard / "gradebook.json", course)
     proc = run_grader(runners, "merge", shard, "--out", tmp_path / "merged", "--root", course)
     assert proc.returncode == 0, proc.stderr
     assert "[" * 150 + "]" * 150 in (tmp_path / "merged" / "report" / "index.html").read_text()

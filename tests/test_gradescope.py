@@ -2,7 +2,7 @@
 folder laid out as Gradescope lays out /autograder/ (AUTOGRADER_ROOT), with what setup.sh would have installed there
 linked from this project (setup.sh itself needs Gradescope's image and the internet: it is only checked by bash).
 Once that shows the zip grades on its own, the other submissions are graded by what the script runs
-(`loopcraft.gradescope.run` on the zip's course and grader) in this process, in the session's runners; `build.py`
+(`loopcraft.classroom.gradescope.run` on the zip's course and grader) in this process, in the session's runners; `build.py`
 runs here too (its `main`)."""
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 from grader.canonical import canonical_json
 from grader.judge import judge_run
 from grader.results import CASE_CHARS, PRIVATE_NOTE, SUBMISSION_CHARS, value_outcome
-from loopcraft import gradescope
+from loopcraft.classroom import gradescope
+from loopcraft.classroom.gradescope import requirements, results, shares
 from loopcraft.classroom.intake import read_submission
-from loopcraft.gradescope import requirements, results, shares
 from loopcraft.grading import judged_case
-from loopcraft.load import find_exercise
+from loopcraft.load import find_exercise, load_course
 from loopcraft.project import Project
 from tests.helpers import ROOT, course_copy
 
@@ -93,7 +93,7 @@ def run_autograder(root: Path) -> dict:
 
 
 def grade_here(root: Path, runners) -> dict:
-    """What `run_autograder` runs (`python -m loopcraft.gradescope run`, the zip's source/ being the installation),
+    """What `run_autograder` runs (`python -m loopcraft.classroom.gradescope run`, the zip's source/ being the installation),
     run in this process, grading in `runners`."""
     assert gradescope.run(Project(root / "source"), root, runners) == 0
     return results_json(root)
@@ -146,6 +146,19 @@ def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_sit
     for script in ("setup.sh", "run_autograder"):
         check = subprocess.run(["bash", "-n", str(ROOT / "loopcraft" / "autograder" / script)], capture_output=True)
         assert check.returncode == 0, check.stderr
+
+
+def test_the_zip_of_a_challenge_that_builds_on_another_loads_without_it(tmp_path):
+    # The course's own challenge, whose `builds_on` names one the zip leaves out: the zip's course must still load
+    # (it did not: `builds_on` has to name a challenge of the track), its comments kept.
+    autograder(ROOT, tmp_path / "autograder.zip", LIMIT)
+    with zipfile.ZipFile(tmp_path / "autograder.zip") as z:
+        z.extractall(tmp_path / "source")
+    spec = (tmp_path / "source" / "exercises" / "build-an-agent" / LIMIT / "exercise.yaml").read_text()
+    assert "builds_on" not in spec and "builds_on" in (CHALLENGE / "exercise.yaml").read_text()
+    assert spec.count("#") == (CHALLENGE / "exercise.yaml").read_text().count("#")
+    (only,) = [ex for track in load_course(tmp_path / "source") for ex in track.exercises]
+    assert only.slug == LIMIT and only.builds_on is None
 
 
 def test_run_autograder_writes_a_test_per_case_each_visible_when_the_case_may_be_seen(course, limit_zip, tmp_path):

@@ -33,4 +33,4 @@ fi
 .venv/bin/python -m pip install --quiet -r requirements.txt
 npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-.venv/bin/python -m loopcraft.gradescope check
+.venv/bin/python -m loopcraft.classroom.gradescope check

@@ -9,6 +9,8 @@ One flow, one store, every output a function of it:
   `zipped.py` reads a zip (plain, Canvas's or Moodle's download) by the same rules, and those of zip entries.
 - `store.py` keeps a verdict per (learner, challenge) as it is made, keyed by what made it: a crashed run resumes,
   an unchanged submission is never graded twice. `--shard K/N` grades every N-th learner; `merge` joins shards.
+- `signing.py`: every kept verdict and every gradebook is signed with the teacher's key, kept outside the class's
+  folders; a resumed run keeps, and `merge` takes, only what that key signed.
 - `gradebook.json` is the class's index (a row per learner); `write_outputs` renders everything else from it and
   the store, so a merged, a resumed and a one-run class give byte-equal outputs; `lms.py` renders Canvas's and
   Moodle's import files from it and their gradebook export.
@@ -16,11 +18,13 @@ One flow, one store, every output a function of it:
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,9 +39,10 @@ from ..grading import Grader, Runners
 from ..load import load_course
 from ..printable import one_line
 from ..project import Project
-from . import gradebook, handback, intake, lms, report, zipped
+from . import gradebook, handback, intake, lms, report, signing, zipped
 from .intake import Learner, Source
 from .lms import prepare
+from .signing import Signer
 from .store import VerdictStore, fingerprint, key
 
 
@@ -194,6 +199,18 @@ def _worth(tracks: list[Track]) -> dict[str, float]:
     return {ex.slug: track.points_of(ex.slug) for track in tracks for ex in track.exercises}
 
 
+def _signer(key_file: Path | None, folders: list[Path], fingerprints: dict[str, str]) -> Signer:
+    """The signer of the teacher's key (`--key`, or the default one, made on first use: said, since it must be kept),
+    for the course's challenges."""
+    secret, made = signing.verdict_key(key_file, folders=folders)
+    if made is not None:
+        _say(f"made a verdict key, {made}: it signs every verdict; keep it, and outside every class folder")
+    return Signer(secret, fingerprints)
+
+
+UNSIGNED = "not signed with the verdict key"
+
+
 def grade_class(
     *,
     project: Project,
@@ -203,10 +220,12 @@ def grade_class(
     shard: tuple[int, int] = (1, 1),
     challenge: str | None = None,
     runners: Runners | None = None,
+    key_file: Path | None = None,
     **lms_options,
 ) -> int:
-    """`class`: grade a class's hand-ins (a folder, a zip, an LMS's download) into OUT; `lms_options` are `_export`'s
-    (lms, roster, assignment, points, missing). Returns the exit status (0, or ATTENTION)."""
+    """`class`: grade a class's hand-ins (a folder, a zip, an LMS's download) into OUT, signing each verdict with the
+    key in `key_file` (default: signing.default_key_path()); `lms_options` are `_export`'s (lms, roster, assignment,
+    points, missing). Returns the exit status (0, or ATTENTION)."""
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     if challenge is not None:
@@ -222,9 +241,9 @@ def grade_class(
             everyone = intake.read_folder(submissions, exercises, challenge)
     k, n = shard
     mine = everyone[k - 1 :: n]
-    store = VerdictStore(out)
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
-    todo, kept, refused = [], 0, 0
+    store = VerdictStore(out, _signer(key_file, [out, submissions], fingerprints))
+    todo, kept, refused, unsigned = [], 0, 0, []
     for learner in mine:
         if learner.error is not None:
             _say(f"error: {one_line(learner.error)}; every challenge of {one_line(learner.id)} is an error")
@@ -234,9 +253,13 @@ def grade_class(
             if source is None:
                 continue
             sub = Submission(learner, ex, source, key(fingerprints[ex.slug], source))
-            if store.get(learner.id, ex.slug, sub.key) is not None:
+            keep = store.kept(learner.id, ex.slug, sub.key)
+            if keep:
                 kept += 1
-            elif source.error is not None:
+                continue
+            if keep is False:  # made from this very hand-in, but no run holding the key wrote it as it is
+                unsigned.append(store.path(learner.id, ex.slug))
+            if source.error is not None:
                 # Nothing to run: its verdict is the reason, stored like any other.
                 refused += 1
                 result = failed_submission(ex.cases, source.error)
@@ -251,29 +274,36 @@ def grade_class(
         f"{kept} already graded, "
         f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)"
     )
+    if unsigned:
+        _say(
+            f"{len(unsigned)} kept verdict{'s' if len(unsigned) != 1 else ''} {UNSIGNED}, graded again (edited, or "
+            f"graded with another key): {', '.join(map(str, unsigned[:20]))}{' ...' if len(unsigned) > 20 else ''}"
+        )
     for failure in _grade_all(todo, jobs, store, project, runners):
         _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     totals = {ex.slug: len(ex.cases) for ex in exercises}
-    doc = gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
+    doc = store.signer.sign_book(
+        gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
+    )
     said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks))
     _say(f"gradebook: {out / 'gradebook.csv'} and gradebook.json; report: {out / 'report' / 'index.html'}")
     return _tell(said, attention)
 
 
-def _agrees(record: dict, cell: dict, ex: Exercise | None, fingerprint_: str | None) -> str | None:
-    """Why a shard's verdict cannot be merged as its gradebook's cell says, if it cannot: its key is not the one its
-    source and the course's challenge make (a source swapped, or another version of the challenge), its cases are not
-    the course's, or its cell is not what it says."""
+def _source(record: dict) -> Source:
+    """What a kept verdict says was handed in: its text, or why there was none (its result's message)."""
+    if record["source"] is not None:
+        return Source(record["origin"], text=record["source"])
+    return Source(record["origin"], error=RunResult.from_dict(record["result"]).message or "could not be read")
+
+
+def _agrees(record: dict, cell: dict, ex: Exercise) -> str | None:
+    """Why a shard's signed verdict cannot be merged as its gradebook's cell says, if it cannot: its cases are not the
+    course's, or its cell is not what it says."""
     result = RunResult.from_dict(record["result"])
-    if fingerprint_ is not None:
-        given = Source(record["origin"], text=record["source"]) if record["source"] is not None else None
-        made = key(fingerprint_, given or Source(record["origin"], error=result.message))
-        if made != record["key"]:
-            return "its key is not the one its source and the course's challenge make (edited?); grade it again"
-    if ex is not None:
-        theirs = [(t.name, t.hidden, t.private) for t in result.tests]
-        if theirs != [(c.name, c.hidden or c.private, c.private) for c in ex.cases]:
-            return "its cases are not the course's (graded with another version of the challenge?); grade it again"
+    theirs = [(t.name, t.hidden, t.private) for t in result.tests]
+    if theirs != [(c.name, c.hidden or c.private, c.private) for c in ex.cases]:
+        return "its cases are not the course's (graded with another version of the challenge?); grade it again"
     made = gradebook.cell(result, cell["total"])
     if made != cell:
         said, found = (f"{c['status']} {c['passed']}/{c['total']}" for c in (cell, made))
@@ -281,46 +311,111 @@ def _agrees(record: dict, cell: dict, ex: Exercise | None, fingerprint_: str | N
     return None
 
 
-def merge_shards(*, project: Project, shards: list[Path], out: Path, **lms_options) -> int:
-    """`merge`: join the OUT folders of `class --shard` runs into `out`; `lms_options` as `grade_class`'s."""
-    store = VerdictStore(out)
+def merge_shards(
+    *,
+    project: Project,
+    shards: list[Path],
+    out: Path,
+    key_file: Path | None = None,
+    regrade: bool = False,
+    runners: Runners | None = None,
+    **lms_options,
+) -> int:
+    """`merge`: join the OUT folders of `class --shard` runs into `out`, taking only what the key in `key_file` signed
+    (default: signing.default_key_path()); with `regrade`, a verdict it did not sign is graded again from its source
+    (in a runner of its own, or lent by `runners`) instead of refusing the merge. `lms_options` as `grade_class`'s."""
     tracks = course(project)
     exercises = course_exercises(project, tracks)
-    by_slug = {ex.slug: ex for ex in exercises}
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
+    signer = _signer(key_file, [*shards, out], fingerprints)
+    merging = _Merging({ex.slug: ex for ex in exercises}, signer, project, runners, regrade)
     # Every record is checked before anything is written to OUT: they wait in a folder beside it.
     out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{out.name}.merging-", dir=out.parent) as waiting:
-        staged = VerdictStore(Path(waiting))
-        slugs, rows = _merged(shards, staged, by_slug, fingerprints)
-        store.take_all(staged)
-    export = _export(tracks, slugs, **lms_options)
-    doc = gradebook.book(slugs, list(rows.values()))
-    said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks))
+    with ExitStack() as stack:
+        waiting = stack.enter_context(tempfile.TemporaryDirectory(prefix=f".{out.name}.merging-", dir=out.parent))
+        staged = VerdictStore(Path(waiting), signer)
+        slugs, rows = merging.shards(shards, staged, stack)
+        export = _export(tracks, slugs, **lms_options)
+        VerdictStore(out).take_all(staged)
+    for failure in merging.grader.failures if merging.grader else []:
+        _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
+    doc = signer.sign_book(gradebook.book(slugs, list(rows.values())))
+    said, attention = write_outputs(out, doc, VerdictStore(out), exercises, export, _worth(tracks))
     _say(f"merged {len(shards)} gradebooks, {len(rows)} learners: {out / 'gradebook.csv'}")
     return _tell(said, attention)
 
 
-def _merged(shards: list[Path], staged: VerdictStore, by_slug: dict, fingerprints: dict) -> tuple[list[str], dict]:
-    """The shards' challenges and rows, their verdicts checked and copied into `staged`; a LoopcraftError at the
-    first that cannot be merged."""
-    slugs, rows = None, {}
-    for shard in shards:
-        doc = gradebook.read_book(shard)
-        if slugs is None:
-            slugs = doc["challenges"]
-        elif doc["challenges"] != slugs:
-            raise LoopcraftError(f"{shard}: graded other challenges than {shards[0]}; shards must share a course")
-        theirs = VerdictStore(shard)
-        for r in doc["learners"]:
-            if r["learner"] in rows and rows[r["learner"]] != r:
-                raise LoopcraftError(f"{shard}: learner {r['learner']!r} has other verdicts in another shard")
-            rows[r["learner"]] = r
-            if r["error"] is None:
-                for slug, c in r["challenges"].items():
-                    if c["status"] != gradebook.MISSING:
-                        record = staged.copy_from(theirs, r["learner"], slug)
-                        problem = _agrees(record, c, by_slug.get(slug), fingerprints.get(slug))
-                        if problem:
-                            raise LoopcraftError(f"{theirs.path(r['learner'], slug)}: {problem}")
-    return slugs, rows
+class _Merging:
+    """The shards' challenges and rows, every verdict proved (its key made again from its source and the course's
+    challenge, its signature the key's, its cases and cell the course's and the gradebook's) and staged; each
+    gradebook's signature proved too. What cannot be is a LoopcraftError naming its file, at the first; with
+    `regrade`, a verdict that is not proved is graded again from its source instead (and a gradebook not proved is
+    taken as it is: who handed in what)."""
+
+    def __init__(self, by_slug: dict[str, Exercise], signer: Signer, project: Project, runners, regrade: bool):
+        self.by_slug, self.signer, self.project, self.runners, self.regrade = by_slug, signer, project, runners, regrade
+        self.grader: Grader | None = None  # made for the first verdict graded again
+
+    def shards(self, shards: list[Path], staged: VerdictStore, stack: ExitStack) -> tuple[list[str], dict]:
+        slugs, given, rows = None, {}, {}
+        for shard in shards:
+            doc = gradebook.read_book(shard)
+            if slugs is None:
+                slugs = doc["challenges"]
+                unknown = [slug for slug in slugs if slug not in self.by_slug]
+                if unknown:
+                    raise LoopcraftError(
+                        f"{shard}: graded {', '.join(unknown)}, no challenge of this course: merge with the course "
+                        "the shards were graded with (--root)"
+                    )
+            elif doc["challenges"] != slugs:
+                raise LoopcraftError(f"{shard}: graded other challenges than {shards[0]}; shards must share a course")
+            theirs = VerdictStore(shard)
+            for r in doc["learners"]:
+                if r["learner"] in given and given[r["learner"]] != r:
+                    raise LoopcraftError(f"{shard}: learner {r['learner']!r} has other verdicts in another shard")
+                given[r["learner"]] = copy.deepcopy(r)
+                rows[r["learner"]] = r
+                if r["error"] is None:
+                    for slug, c in r["challenges"].items():
+                        if c["status"] != gradebook.MISSING:
+                            self._verdict(theirs, staged, r, slug, stack)
+            if not self.signer.book_verifies(doc):
+                where = f"{shard / 'gradebook.json'}: {UNSIGNED}"
+                if not self.regrade:
+                    raise LoopcraftError(
+                        f"{where}: its rows or cells were edited, or another key wrote it (give that key with --key "
+                        "FILE); --regrade takes its rows as they are and grades every verdict not signed again"
+                    )
+                _say(f"{where}: its rows taken as they are (--regrade): who handed in what, by which name and LMS id")
+        return slugs, rows
+
+    def _verdict(self, theirs: VerdictStore, staged: VerdictStore, row: dict, slug: str, stack: ExitStack) -> None:
+        path, ex, learner = theirs.path(row["learner"], slug), self.by_slug[slug], row["learner"]
+        record, signed = theirs.read_signed(learner, slug, self.signer)
+        source = _source(record)
+        made = key(self.signer.fingerprints[slug], source)
+        if made == record["key"] and signed:
+            problem = _agrees(record, row["challenges"][slug], ex)
+            if problem:
+                raise LoopcraftError(f"{path}: {problem}")
+            staged.copy(record)
+            return
+        why = "its key is not the one its source and the course's challenge make" if made != record["key"] else UNSIGNED
+        if not self.regrade:
+            raise LoopcraftError(
+                f"{path}: {why}: the verdict of {learner!r} for {slug} was edited, or graded with another key or "
+                "another version of the challenge; give that key with --key FILE (that course with --root), or "
+                "--regrade to grade it again from its source"
+            )
+        if source.error is not None:
+            done = failed_submission(ex.cases, source.error)
+            result = done.to_dict()
+        else:
+            if self.grader is None:
+                self.grader = stack.enter_context(Grader(self.project, self.runners))
+            done = self.grader.grade(ex, source.text)
+            result = done.to_dict(hidden_actual=True)
+        staged.put(Learner(learner, row["name"], row["origin"]), slug, source, made, result)
+        row["challenges"][slug] = gradebook.cell(done, len(ex.cases))
+        _say(f"{path}: {why}: the verdict of {learner!r} for {slug} graded again from its source (--regrade)")

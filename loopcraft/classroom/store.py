@@ -3,11 +3,13 @@ under a key that hashes everything the verdict was made from (the submission's t
 be read, the challenge, the grader). A run that crashed resumes where it stopped, an unchanged submission is never
 graded twice, a shard fills part of a store, and `merge` is the union of stores.
 
-A record: {"key", "learner", "challenge", "origin", "source", "result"}; `source` is the code handed in (null when it
-could not be read: the class report compares submissions), `result` is `RunResult.to_dict()` (grader/results.py
-decides what it may hold: a private case's name and status only, every part bounded). Written compact and
-atomically; read back validated against schemas/verdict.schema.json, so a damaged or foreign file is a miss
-(grading again) or, in `merge`, a clear error.
+A record: {"key", "learner", "challenge", "origin", "source", "result", "signature"}; `source` is the code handed in
+(null when it could not be read: the class report compares submissions), `result` is `RunResult.to_dict()`
+(grader/results.py decides what it may hold: a private case's name and status only, every part bounded), `signature`
+the teacher's key's HMAC of the rest (signing.py). Written compact and atomically; read back validated against
+schemas/verdict.schema.json, so a damaged or foreign file is a miss (grading again) or, in `merge`, a clear error.
+A record is trusted (kept by a resumed run, taken by `merge`) only as written: its bytes those the store writes for
+it, its signature the key's.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ..printable import file_name
 from ..project import Project
 from ..schemas import validation_error
 from .intake import Learner, Refused, Source, read_regular
+from .signing import Signer
 
 # What a kept verdict may weigh: far more than any this store writes (a result of SUBMISSION_CHARS characters, at
 # most 4 bytes each, and a source of SOURCE_BYTES with its escapes: about 6 MB), far less than a FIFO, /dev/zero or
@@ -42,9 +45,14 @@ def read_json(path: Path, cap: int, what: str):
     file only (a link, a FIFO, a device refused), at most `cap` bytes, UTF-8 (lone surrogates as the store writes
     them) and strict JSON (no NaN or Infinity, which no browser's JSON reads). A LoopcraftError `path: message` if it
     is not one."""
+    return _read_json(path, cap, what)[0]
+
+
+def _read_json(path: Path, cap: int, what: str) -> tuple[object, str]:
+    """`read_json`'s value, and the text it was read from."""
     try:
-        data = read_regular(None, str(path), str(path), cap)
-        return json.loads(data.decode("utf-8", "surrogatepass"), parse_constant=_no_constant)
+        text = read_regular(None, str(path), str(path), cap).decode("utf-8", "surrogatepass")
+        return json.loads(text, parse_constant=_no_constant), text
     except Refused as exc:  # its reason, said as a learner's file's would be: how big it is, that it is a link...
         raise LoopcraftError(f"{path}: no readable {what}: {str(exc).removeprefix(f'{path}: ')}") from None
     except (ValueError, RecursionError) as exc:
@@ -80,22 +88,34 @@ def key(fingerprint_: str, source: Source) -> str:
 
 
 class VerdictStore:
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, signer: Signer | None = None):
+        """The store in OUT/verdicts/; `signer` signs what it puts (`class`, `merge`) and checks what it keeps."""
         self.folder = out / "verdicts"
+        self.signer = signer
 
     def path(self, learner_id: str, slug: str) -> Path:
         return self.folder / file_name(learner_id) / f"{slug}.json"
 
-    def read(self, learner_id: str, slug: str) -> dict:
-        """The stored record; raises LoopcraftError (`path: message`) if it is missing or not a verdict."""
+    def _load(self, learner_id: str, slug: str) -> tuple[dict, str]:
         path = self.path(learner_id, slug)
-        record = read_json(path, VERDICT_BYTES, "verdict")
+        record, text = _read_json(path, VERDICT_BYTES, "verdict")
         problem = validation_error(record, "verdict.schema.json")
         if problem is None and (record["learner"], record["challenge"]) != (learner_id, slug):
             problem = f"it is the verdict of {record['learner']!r} for {record['challenge']!r}"
         if problem:
             raise LoopcraftError(f"{path}: not a verdict of this class: {problem}")
-        return record
+        return record, text
+
+    def read(self, learner_id: str, slug: str) -> dict:
+        """The stored record; raises LoopcraftError (`path: message`) if it is missing or not a verdict."""
+        return self._load(learner_id, slug)[0]
+
+    def read_signed(self, learner_id: str, slug: str, signer: Signer) -> tuple[dict, bool]:
+        """The stored record (a LoopcraftError if it is missing or not a verdict), and whether `signer`'s key signed
+        it exactly as it is: its signature verifies, and its bytes are those the store writes for it (so that no
+        byte of a signed record can change unseen, not even one JSON would read the same)."""
+        record, text = self._load(learner_id, slug)
+        return record, text == compact(record) + "\n" and signer.record_verifies(record)
 
     def result(self, learner_id: str, slug: str) -> RunResult:
         """The stored verdict's result; raises LoopcraftError (`path: message`) if there is none to read."""
@@ -104,13 +124,15 @@ class VerdictStore:
         except ValueError as exc:
             raise LoopcraftError(f"{self.path(learner_id, slug)}: not a verdict of this grader ({exc})") from None
 
-    def get(self, learner_id: str, slug: str, key_: str) -> dict | None:
-        """The stored record if it was made from exactly this (`key_`), else None: to be graded (again)."""
+    def kept(self, learner_id: str, slug: str, key_: str) -> bool | None:
+        """Whether the stored verdict made from exactly this (`key_`) may be kept: True if this store's key signed it,
+        False if not (edited, or another key's: to be graded again, and said); None if there is none made from this
+        (none yet, damaged, or made from another hand-in or version of the challenge: to be graded)."""
         try:
-            record = self.read(learner_id, slug)
-        except LoopcraftError:  # none yet, or damaged: grade again
+            record, signed = self.read_signed(learner_id, slug, self.signer)
+        except LoopcraftError:
             return None
-        return record if record["key"] == key_ else None
+        return signed if record["key"] == key_ else None
 
     def put(self, learner: Learner, slug: str, source: Source, key_: str, result: dict) -> None:
         record = {
@@ -121,6 +143,8 @@ class VerdictStore:
             "source": source.text,
             "result": result,
         }
+        if self.signer is not None:
+            record = self.signer.sign_record(record)
         write_atomically(self.path(learner.id, slug), compact(record) + "\n")
 
     def take_all(self, other: VerdictStore) -> None:
@@ -130,10 +154,6 @@ class VerdictStore:
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, target)
 
-    def copy_from(self, other: VerdictStore, learner_id: str, slug: str) -> dict:
-        """`merge`: the other store's record, validated, written here (unless it is this very file); returns it."""
-        record = other.read(learner_id, slug)
-        target = self.path(learner_id, slug)
-        if other.path(learner_id, slug).resolve() != target.resolve():
-            write_atomically(target, compact(record) + "\n")
-        return record
+    def copy(self, record: dict) -> None:
+        """`merge`: a record read from another store, written here as it is."""
+        write_atomically(self.path(record["learner"], record["challenge"]), compact(record) + "\n")

@@ -31,16 +31,16 @@ from pathlib import Path
 
 from grader.results import RunResult, learner_view
 
-from . import yamlfile
-from .cache import BuildCache
-from .classroom.intake import read_submission
-from .course import Exercise, Track
-from .errors import LoopcraftError
-from .grading import Grader, Runners
-from .load import load_course
-from .printable import lines
-from .project import INSTALL, Project
-from .schemas import validation_error
+from .. import yamlfile
+from ..cache import BuildCache
+from ..course import Exercise, Track
+from ..errors import LoopcraftError
+from ..grading import Grader, Runners
+from ..load import load_course
+from ..printable import lines
+from ..project import INSTALL, Project
+from ..schemas import validation_error
+from .intake import read_submission
 
 SCRIPTS = INSTALL / "loopcraft" / "autograder"
 CONFIG = "autograder.json"
@@ -112,6 +112,8 @@ def _track_files(project: Project, track_dir: Path, slugs: set[str]) -> dict[str
         inside = path.relative_to(track_dir).parts
         if (len(inside) == 1 and path.name != "track.yaml") or (len(inside) > 1 and inside[0] in slugs):
             files[path.relative_to(project.root).as_posix()] = path
+        if inside[1:] == ("exercise.yaml",) and inside[0] in slugs:
+            files[path.relative_to(project.root).as_posix()] = spec_cut_to(path, slugs).encode()
     track = yamlfile.load(track_dir / "track.yaml")
     track.pop("lab", None)  # its loops are other challenges
     for part in track.get("parts", [track]):
@@ -125,6 +127,15 @@ def _track_files(project: Project, track_dir: Path, slugs: set[str]) -> dict[str
             del track["points"]
     files[(track_dir / "track.yaml").relative_to(project.root).as_posix()] = yamlfile.to_text(track).encode()
     return files
+
+
+def spec_cut_to(spec: Path, slugs: set[str] | list[str]) -> str:
+    """A challenge's exercise.yaml in a course cut to `slugs`: without its `builds_on` when the challenge it names is
+    cut (the course would not load: `builds_on` must name a challenge of the track), comments and layout kept."""
+    data = yamlfile.load(spec)
+    if data.get("builds_on") not in (None, *slugs):
+        del data["builds_on"]
+    return yamlfile.to_text(data)
 
 
 def _challenges(project: Project) -> list[tuple[Track, Exercise]]:
@@ -252,7 +263,9 @@ def check(project: Project) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m loopcraft.gradescope", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m loopcraft.classroom.gradescope", description=__doc__.split("\n")[0]
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("check", help="grade each reference solution (setup.sh's last step)")
     grade = commands.add_parser("run", help="grade ROOT/submission/ into ROOT/results/results.json")
