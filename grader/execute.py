@@ -28,6 +28,10 @@ SOLUTION_FILE = "solution.py"
 SANDBOX_FILE = "sandbox.py"
 DEFAULT_OUTPUT_LIMIT = 20_000
 ERROR_LIMIT = 5_000  # characters of an error's text: its start and its end (where the exception's line is)
+# A case that calls the entry twice (`call_twice` in exercise.yaml): the trace's mark between the calls, and what
+# an error of the second call starts with.
+AGAIN_NOTE = "{entry}() returned; this case calls it a second time, with the same arguments."
+AGAIN_ERROR = "Called a second time with the same arguments (this case calls {entry}() twice), it failed:\n"
 
 
 class _CappedWriter(io.TextIOBase):
@@ -149,16 +153,31 @@ def _check_returned(entry: str, value):
     return canonical_json(value)
 
 
-def _attempt(source: str, sandbox: str, entry: str, args_json: str) -> tuple:
-    """Load and call the learner's code: ("value", canonical JSON) or ("error", phase, message or exception).
-    Exceptions are kept, to be formatted while the learner's code still counts as running (see run_case)."""
+def _attempt(source: str, sandbox: str, entry: str, args_json: str, call_twice: bool) -> tuple:
+    """Load and call the learner's code: ("value", canonical JSON, the second call's or None) or ("error", phase,
+    message or exception, whether the second call failed). Exceptions are kept, to be formatted while the learner's
+    code still counts as running (see run_case)."""
     try:
         func = _load(source, sandbox, entry)
     except _LoadError as exc:
-        return "error", "load", str(exc)
+        return "error", "load", str(exc), False
     # BaseException too: sys.exit(), KeyboardInterrupt and friends are learner mistakes, not crashes.
     except BaseException as exc:  # noqa: BLE001
-        return "error", "load", exc
+        return "error", "load", exc, False
+    first = _call(func, entry, args_json)
+    if first[0] == "error":
+        return (*first, False)
+    if not call_twice:
+        return (*first, None)
+    # The same function in the same namespace, with arguments read afresh: what the first call left behind (a
+    # mutable default argument, a global) is all that can make the second return something else.
+    trace.record("note", text=AGAIN_NOTE.format(entry=entry))
+    second = _call(func, entry, args_json)
+    return ("value", first[1], second[1]) if second[0] == "value" else (*second, True)
+
+
+def _call(func, entry: str, args_json: str) -> tuple:
+    """One call: ("value", canonical JSON) or ("error", phase, message or exception)."""
     try:
         value = func(**_loads(args_json))
     except BaseException as exc:  # noqa: BLE001
@@ -197,8 +216,19 @@ def _formatted(exc: BaseException) -> str:
         return f"{type(exc).__name__} (its message could not be shown: {type(failure).__name__})"
 
 
-def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit: int = DEFAULT_OUTPUT_LIMIT) -> str:
+def run_case(
+    source: str,
+    sandbox: str,
+    entry: str,
+    args_json: str,
+    call_twice: bool = False,
+    output_limit: int = DEFAULT_OUTPUT_LIMIT,
+) -> str:
     """Run `entry(**args)` in a fresh namespace and return the outcome as a JSON string.
+
+    `call_twice`: call it again in the same namespace with the same arguments; the outcome then carries the second
+    call's value too (`again`), for the judge to compare with the first, or the second call's error. Both calls are
+    one case: one time limit, one output, one trace.
 
     Everything the learner's code can still set off runs before the guard looks: formatting the exception
     (its __str__ and __repr__ are the learner's), and the finalizers of the learner's objects, run by a
@@ -221,9 +251,11 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
     sys.stdin = io.StringIO("")
     trace.start()
     try:
-        attempt = _attempt(source, sandbox, entry, args_json)
-        if attempt[0] == "error" and not isinstance(attempt[2], str):
-            attempt = (*attempt[:2], _formatted(attempt[2]))
+        attempt = _attempt(source, sandbox, entry, args_json, call_twice)
+        if attempt[0] == "error":
+            kind, phase, error, second = attempt
+            error = error if isinstance(error, str) else _formatted(error)
+            attempt = kind, phase, (AGAIN_ERROR.format(entry=entry) + error) if second else error
         gc.collect()
     finally:
         # Off before the check, not after it: a finalizer of the learner's, run by a collection inside the check,
@@ -252,8 +284,9 @@ def run_case(source: str, sandbox: str, entry: str, args_json: str, output_limit
         # `restart`: the one field besides the outcome's own, which the worker takes off (worker-core.js).
         return _dumps({**error_outcome(error, "call", output, trace.take("raise", error=error)), "restart": True})
     if attempt[0] == "value":
-        value = attempt[1]
-        return _dumps(value_outcome(value, output, trace.take("return", value=_loads(value))))
+        _, value, again = attempt
+        last = value if again is None else again  # the trace ends with what the last call returned
+        return _dumps(value_outcome(value, output, trace.take("return", value=_loads(last)), again))
     error = _capped_error(attempt[2])
     return _dumps(error_outcome(error, attempt[1], output, trace.take("raise", error=error)))
 

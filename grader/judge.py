@@ -12,6 +12,13 @@ import re
 from .canonical import digest
 from .results import HIDDEN_FAIL, CaseResult, RunResult, Status, timeout_message
 
+# A case that calls the entry twice (`call_twice`): the second call returned something else than the first. A hidden
+# case says so without a value or a path: the first call returned the expected value, so either would show it.
+AGAIN_FAIL = "Called a second time with the same arguments, it returned something else (shown as your result): "
+HIDDEN_AGAIN_FAIL = "Hidden case: called a second time with the same arguments, your result differs from the first."
+# The case asks for two calls and the outcome holds one: a runner that does not pass `call_twice` on.
+NOT_CALLED_TWICE = "This case calls the function twice, but the grader called it once: it has no verdict."
+
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -73,8 +80,9 @@ def fail_message(expected, actual) -> str:
 
 
 def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
-    """`case`: name, hidden, private, and expected_json (canonical) or digest+salt. A visible case with neither (a
-    case whose expected value `build.py record` is about to fill in) passes on any value, which it reports."""
+    """`case`: name, hidden, private, call_twice, and expected_json (canonical) or digest+salt. A visible case with
+    neither (a case whose expected value `build.py record` is about to fill in) passes on any value, which it
+    reports. A case that calls twice passes only if the second call (the outcome's `again`) returned the first's."""
     hidden = bool(case.get("hidden"))
     expected_json = case.get("expected_json")
     result = CaseResult(
@@ -90,10 +98,13 @@ def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
     if outcome["kind"] == "value":
         result.actual_json = outcome["value"]
     kind = outcome["kind"]
+    again = outcome.get("again") if kind == "value" else None
     if kind == "timeout":
         result.status, result.message = Status.TIMEOUT, timeout_message(time_limit)
     elif kind == "error":
         result.status, result.message = Status.ERROR, outcome["error"]
+    elif case.get("call_twice") and again is None:
+        result.status, result.message = Status.ERROR, NOT_CALLED_TWICE
     elif hidden:
         # The page only has a salted digest of a hidden expected value; the CLI has the value itself.
         if expected_json is not None:
@@ -106,6 +117,14 @@ def judge_case(case: dict, outcome: dict, time_limit: float) -> CaseResult:
         result.actual = json.loads(outcome["value"])
         if expected_json is not None and outcome["value"] != expected_json:
             result.status, result.message = Status.FAIL, fail_message(result.expected, result.actual)
+    if result.passed and again is not None and again != outcome["value"]:
+        # Shown as a failed case is, with the second call's value as the actual one (the first's is the expected).
+        result.status, result.actual_json = Status.FAIL, again
+        if hidden:
+            result.message = HIDDEN_AGAIN_FAIL
+        else:
+            result.actual = json.loads(again)
+            result.message = AGAIN_FAIL + fail_message(json.loads(outcome["value"]), result.actual)
     return result
 
 

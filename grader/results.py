@@ -36,9 +36,14 @@ VERSION = 3  # of the written verdict (Exercism's results.json version 3, plus o
 PHASES = ("load", "call", "return", "grader")
 
 
-def value_outcome(value: str, output: str = "", trace: list | None = None) -> dict:
-    """`value`: the canonical JSON of what the learner's function returned."""
-    return {"kind": "value", "value": value, "output": output, "trace": trace or []}
+def value_outcome(value: str, output: str = "", trace: list | None = None, again: str | None = None) -> dict:
+    """`value`: the canonical JSON of what the learner's function returned. `again`: of what it returned when called
+    a second time with the same arguments, in a case that calls it twice (only the interpreter makes such an
+    outcome, so frontend/src/outcomes.js has no `again`)."""
+    outcome = {"kind": "value", "value": value, "output": output, "trace": trace or []}
+    if again is not None:
+        outcome["again"] = again
+    return outcome
 
 
 def error_outcome(error: str, phase: str, output: str = "", trace: list | None = None) -> dict:

@@ -18,15 +18,15 @@ import sys
 import threading
 from pathlib import Path
 
-from . import gradescope
 from .build import build, check
+from .classroom import gradescope
 from .errors import ExerciseError, LoopcraftError, raise_errors
 from .project import INSTALL, Project
 from .record import record
 from .scaffold import new_challenge, new_lesson
 from .scenarios import GeneratorError
 from .serve import make_server, url
-from .strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen
+from .strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen, unreached_text
 from .watch import DevServer
 
 NO_VERIFY_WARNING = "warning: --no-verify: solutions were not run; do not publish this build"
@@ -190,6 +190,8 @@ def _strengthen(project: Project, args: argparse.Namespace) -> None:
         print("No scenario tells these apart from the reference (equivalent, or beyond what the generator makes):")
         for program in result.untold:
             print(f"  {program.describe()}")
+        if unreached := unreached_text(result):
+            print(unreached, end="")
     if not result.proposals:
         print("Nothing to propose.")
     elif args.accept:

@@ -36,9 +36,16 @@ SUBMISSION_BUDGET_S = 30
 def judged_case(case: Case, *, reveal_hidden: bool = False) -> dict:
     """A case as grader.judge takes it. A case with no expected value yet (`record`) passes on any value."""
     judged = {"name": case.name, "hidden": case.hidden and not reveal_hidden, "private": case.private}
+    if case.call_twice:
+        judged["call_twice"] = True
     if case.expected is not MISSING:
         judged["expected_json"] = canonical_json(case.expected)
     return judged
+
+
+def request_case(case: Case) -> dict:
+    """A case as a runner takes it (loopcraft/runners.py): `call_twice` only where set, as the page's data has it."""
+    return {"name": case.name, "args": case.args, **({"call_twice": True} if case.call_twice else {})}
 
 
 def grade(
@@ -63,7 +70,7 @@ def grade(
         source=source,
         sandbox=exercise.sandbox_source,
         entry=exercise.entry,
-        cases=[{"name": cases[i].name, "args": cases[i].args} for i in order],
+        cases=[request_case(cases[i]) for i in order],
         time_limit=exercise.time_limit_seconds,
         budget=budget,
     )

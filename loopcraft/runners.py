@@ -50,8 +50,9 @@ class Runner(Protocol):
         time_limit: float,
         budget: float | None = None,
     ) -> list[dict]:
-        """One outcome per case (docs/architecture.md), in order. `time_limit`: seconds a case may take; `budget`:
-        seconds all of them may take together (none: each case has its limit only)."""
+        """One outcome per case (docs/architecture.md), in order. `cases`: {name, args, call_twice (only where set:
+        loopcraft.grading.request_case)}. `time_limit`: seconds a case may take; `budget`: seconds all of them may
+        take together (none: each case has its limit only)."""
         ...
 
     def close(self) -> None: ...
@@ -95,7 +96,12 @@ class HostRunner:
             gc.freeze()
             try:
                 return [
-                    json.loads(self._execute.run_case(source, sandbox, entry, json.dumps(c["args"]))) for c in cases
+                    json.loads(
+                        self._execute.run_case(
+                            source, sandbox, entry, json.dumps(c["args"]), c.get("call_twice", False)
+                        )
+                    )
+                    for c in cases
                 ]
             finally:
                 gc.unfreeze()

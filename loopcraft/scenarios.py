@@ -16,7 +16,9 @@ A generator may import modules of its track folder (the building blocks a shared
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import itertools
 import json
 import random
 import sys
@@ -32,6 +34,41 @@ from .paths import rel_path
 GENERATOR = "scenarios.py"  # in the challenge's folder
 
 
+@dataclass(frozen=True)
+class Site:
+    """Where a generator made a decision: the call of a `pick` method in its file (as `Generator.sources` names
+    it), from `column` to `end` of `line` (the end of the line if the call goes on). `strengthen` says what a
+    generator varied, call by call, when no scenario tells a program apart."""
+
+    file: str
+    line: int
+    column: int
+    end: int | None
+    method: str
+
+
+_HERE = __file__
+
+
+def _caller() -> tuple:
+    """(code, instruction, method): the generator's call of a method of Pick, the outermost of this module's in the
+    stack; made a Site only once per generator and place (`site`), since finding a call's columns costs more."""
+    frame, method = sys._getframe(2), "?"
+    while frame is not None and frame.f_code.co_filename == _HERE:
+        method, frame = frame.f_code.co_name, frame.f_back
+    return (None, 0, method) if frame is None else (frame.f_code, frame.f_lasti, method)
+
+
+def site(caller: tuple) -> Site:
+    """The Site of a `_caller()`, its file as the code names it."""
+    code, lasti, method = caller
+    if code is None:
+        return Site("?", 0, 0, None, method)
+    # The positions of the instruction running, one entry per 2-byte code unit.
+    line, end_line, column, end = next(itertools.islice(code.co_positions(), lasti // 2, None))
+    return Site(code.co_filename, line or code.co_firstlineno, column or 0, end if end_line == line else None, method)
+
+
 class Pick:
     """The decisions that make one scenario, each recorded as a number in [0, n): replayed from `record` while
     it lasts (clamped to the range asked for), then drawn from `rng`, or 0 (the simplest) without one."""
@@ -42,6 +79,7 @@ class Pick:
         self.choices: list[int] = []
         self.labels: list[str] = []  # what was chosen that is not the simplest option, for a case's name
         self.spans: list[tuple[int, int, int]] = []  # list items: (their length's choice, first choice, end)
+        self.decisions: list[tuple[tuple, int]] = []  # each choice's caller (see `site`) and how many options it had
 
     def _draw(self, n: int) -> int:
         at = len(self.choices)
@@ -50,6 +88,7 @@ class Pick:
         else:
             value = self._rng.randrange(n) if self._rng else 0
         self.choices.append(value)
+        self.decisions.append((_caller(), n))
         return value
 
     def int(self, lo: int, hi: int) -> int:
@@ -86,6 +125,24 @@ class Pick:
             self.spans.append((length_at, start, len(self.choices)))
         return items
 
+    def sample(self, options: Sequence | Mapping[str, object], lo: int = 0, hi: int | None = None) -> list:
+        """lo to hi of `options` (all of them at most), each at most once, in an order of its own: which ones and
+        in which order both vary. Simplest: the first lo, in their order. Shrinking may leave any item out (down
+        to lo) or take an option nearer the front. From a mapping {label: value}, the values; the labels of the
+        options chosen name the scenario, as `choice`'s do."""
+        items = list(options.items()) if isinstance(options, Mapping) else [("", option) for option in options]
+        hi = len(items) if hi is None else min(hi, len(items))
+        if not 0 <= lo <= hi:
+            raise ValueError(f"pick.sample of {len(items)} options, {lo} to {hi} of them: no such number")
+        length_at = len(self.choices)
+        left, chosen = list(range(len(items))), []
+        for _ in range(self.int(lo, hi)):
+            start = len(self.choices)
+            chosen.append(left.pop(self._draw(len(left))))
+            self.spans.append((length_at, start, len(self.choices)))
+        self.labels.extend(items[i][0] for i in chosen if items[i][0])
+        return [items[i][1] for i in chosen]
+
     def label(self, text: str) -> None:
         """Name what this scenario exercises, for the case `strengthen` proposes from it."""
         self.labels.append(text)
@@ -98,6 +155,7 @@ class Scenario:
     args_json: str  # keys in the order made: a program may read a dict in its order
     labels: tuple[str, ...]
     spans: tuple[tuple[int, int, int], ...]
+    decisions: tuple[tuple[Site, int], ...]  # each choice's site and how many options it had
 
     @property
     def size(self) -> tuple:
@@ -127,6 +185,7 @@ class Generator:
         self.root, self.exercise, self.path = root, ex, path
         self.rel = rel_path(path, root)
         self.sources: list[tuple[str, str]] = []  # (file, text) of the generator and the track modules it uses
+        self._sites: dict[tuple, Site] = {}  # by caller: a generator makes its decisions at a few places
         self._function = self._load()
 
     def _load(self) -> Callable[[Pick], dict]:
@@ -171,7 +230,21 @@ class Generator:
             args_json = json.dumps(args, ensure_ascii=False, allow_nan=False)
         except (TypeError, ValueError) as exc:
             raise GeneratorError(Problem(self.rel, 1, f"scenario() must return JSON data: {exc}")) from None
-        return Scenario(tuple(pick.choices), json.loads(args_json), args_json, tuple(pick.labels), tuple(pick.spans))
+        return Scenario(
+            tuple(pick.choices),
+            json.loads(args_json),
+            args_json,
+            tuple(pick.labels),
+            tuple(pick.spans),
+            tuple((self._site(caller), n) for caller, n in pick.decisions),
+        )
+
+    def _site(self, caller: tuple) -> Site:
+        """A decision's Site, its file as `sources` names it (the generator, or a track module it imports)."""
+        if caller not in self._sites:
+            made = site(caller)
+            self._sites[caller] = dataclasses.replace(made, file=rel_path(Path(made.file), self.root).as_posix())
+        return self._sites[caller]
 
     def scenarios(self, seed: int, count: int) -> list[Scenario]:
         """`count` scenarios of `seed`, without repeats (a repeat is replaced by the next index's)."""

@@ -19,6 +19,7 @@ reported is confirmed by real grading (loopcraft.grading.grade) before it is sho
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +37,7 @@ from .load import find_exercise
 from .mutate import Score, mutants, runtime_files, source_of
 from .paths import rel_path
 from .project import Project
-from .scenarios import GENERATOR, Generator, GeneratorError, Scenario, find_generator
+from .scenarios import GENERATOR, Generator, GeneratorError, Scenario, Site, find_generator
 
 HARNESS = (Path(__file__).parent / "scenario_runner.py").read_text(encoding="utf-8")
 SEED = 0
@@ -383,6 +384,16 @@ class Proposal:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """One call of `pick` in a generator, over the scenarios of a search: what it chose among and what it made."""
+
+    site: Site
+    text: str  # the call as the generator writes it, `pick.choice(PATTERNS)`
+    options: int  # the most it chose among
+    made: int  # how many of them some scenario chose
+
+
+@dataclass(frozen=True)
 class Strengthening:
     exercise: Exercise
     seed: int
@@ -391,10 +402,15 @@ class Strengthening:
     missed: list[Program]  # what the cases miss: survivors, equivalent-marked mutants, wrong solutions
     proposals: list[Proposal]
     untold: list[Program]  # missed, and told apart by no scenario
+    generator: list[str]  # its file, then the track modules it imports
+    varied: list[Decision]  # what the scenarios varied, call by call of `pick`
 
 
-def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = STRENGTHEN_SCENARIOS) -> Strengthening:
-    """Search `count` scenarios of `seed` for cases that catch what the cases of challenge `name` miss."""
+def strengthen(
+    project: Project, name: str, *, seed: int = SEED, count: int = STRENGTHEN_SCENARIOS, runner=None
+) -> Strengthening:
+    """Search `count` scenarios of `seed` for cases that catch what the cases of challenge `name` miss, in `runner`
+    (a Pyodide one: the scenarios' runner needs Python 3.12's sys.monitoring), or a trusted one of its own."""
     from .mutate import score
     from .runners import make_runner
     from .verify import verify_exercise
@@ -407,7 +423,8 @@ def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = ST
             f"{rel_path(ex.dir, root).as_posix()} has no {GENERATOR}: write one first (see docs/authoring.md)"
         )
     scenarios = generator.scenarios(seed, count)  # before anything runs: a generator that fails costs no Pyodide
-    with make_runner("trusted", project) as runner:  # the mutants, the solutions and the scenarios: one runner
+    # The mutants, the solutions and the scenarios: one runner.
+    with contextlib.nullcontext(runner) if runner else make_runner("trusted", project) as runner:
         scores, problems = score(project, [(ex, 0.0)], BuildCache(root), runner)
         strength = verify_exercise(root, runner, ex)
         raise_errors([p for p in strength.problems + problems if not p.note and "wrong solution" not in p.message])
@@ -423,7 +440,59 @@ def strengthen(project: Project, name: str, *, seed: int = SEED, count: int = ST
         proposals = _proposals(runner, ex, chosen)
     told = {program for proposal in proposals for program in proposal.catches}
     return Strengthening(
-        ex, seed, len(scenarios), len(found.invalid), missed, proposals, [p for p in missed if p not in told]
+        ex,
+        seed,
+        len(scenarios),
+        len(found.invalid),
+        missed,
+        proposals,
+        [p for p in missed if p not in told],
+        [file for file, _ in generator.sources],
+        varied(generator, scenarios),
+    )
+
+
+def varied(generator: Generator, scenarios: list[Scenario]) -> list[Decision]:
+    """Every call of `pick` the scenarios went through, in the order first made, with the options it had and how
+    many of them some scenario took: what the generator varies, and so what it can reach."""
+    options: dict[Site, int] = {}
+    made: dict[Site, set[int]] = {}
+    for scenario in scenarios:
+        for (site, n), choice in zip(scenario.decisions, scenario.choices, strict=True):
+            options[site] = max(options.get(site, 0), n)
+            made.setdefault(site, set()).add(choice)
+    lines = {file: text.splitlines() for file, text in generator.sources}
+    return [Decision(site, _call_text(lines, site), options[site], len(made[site])) for site in options]
+
+
+def _call_text(lines: dict[str, list[str]], site: Site) -> str:
+    """The call at `site`, as written (its columns count UTF-8 bytes, as Python's code positions do)."""
+    source = lines.get(site.file, [])
+    if not 0 < site.line <= len(source):
+        return f"pick.{site.method}(...)"
+    line = source[site.line - 1].encode()
+    text = line[site.column : site.end].decode(errors="replace").strip()
+    return text if site.end is not None else text + " ..."
+
+
+def unreached_text(result: Strengthening) -> str:
+    """Why no scenario tells apart the untold programs not marked equivalent: the generator that made the scenarios,
+    and every decision it varied with how many of its options some scenario took. A mistake beyond them needs a
+    decision the generator does not make, or an option it does not have. Empty when every untold one is marked."""
+    unmarked = [program.short() for program in result.untold if not program.equivalent]
+    if not unmarked:
+        return ""
+    first, *modules = result.generator
+    used = f" (with {', '.join(Path(m).name for m in modules)})" if modules else ""
+    rows = [(f"{Path(d.site.file).name}:{d.site.line}", d.text, f"{d.made} of {d.options}") for d in result.varied]
+    widths = [max((len(row[i]) for row in rows), default=0) for i in range(2)]
+    table = "".join(f"  {a:<{widths[0]}}  {b:<{widths[1]}}  {c}\n" for a, b, c in rows)
+    return (
+        f"Why no scenario tells {', '.join(unmarked)} apart: {first}{used} made {result.scenarios} scenarios, "
+        "varying only these calls of `pick` (with how many of its options some scenario took):\n"
+        + table
+        + "None of them makes an input these get wrong: teach the generator another option, or a decision it does "
+        "not make (which items, and in which order: `pick.sample`).\n"
     )
 
 

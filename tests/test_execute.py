@@ -250,3 +250,43 @@ def test_no_finalizer_of_the_codes_can_run_inside_the_tamper_check(monkeypatch):
         assert seen == [False]
         turned_off = run("import gc\ndef f():\n    gc.disable()\n    return 1\n")
     assert turned_off["kind"] == "error" and "gc.isenabled() changed" in turned_off["error"]
+
+
+MUTABLE_DEFAULT = """\
+def f(goal, tools_called=[]):
+    print('called with', len(tools_called))
+    tools_called.append(goal)
+    return {'tools_called': tools_called}
+"""
+
+
+def test_a_case_that_calls_twice_hands_back_both_values_from_one_namespace():
+    # A mutable default argument keeps the first call's list: the second call returns it longer.
+    outcome = run(MUTABLE_DEFAULT, {"goal": "g"}, call_twice=True)
+    assert (outcome["value"], outcome["again"]) == ('{"tools_called":["g"]}', '{"tools_called":["g","g"]}')
+    assert outcome["output"] == "called with 0\ncalled with 1\n"  # one output for both calls
+    note, ending = outcome["trace"]
+    assert note == {"kind": "note", "text": "f() returned; this case calls it a second time, with the same arguments."}
+    assert ending == {"kind": "return", "value": {"tools_called": ["g", "g"]}}  # what the last call returned
+    # Called once (the default), the same code has nothing to compare, and no `again`.
+    assert "again" not in run(MUTABLE_DEFAULT, {"goal": "g"})
+    # Module-level state is kept between the calls too; the arguments are read afresh, so changing them is not.
+    counter = "n = [0]\ndef f(items):\n    n[0] += 1\n    items.append(0)\n    return [n[0], items]\n"
+    outcome = run(counter, {"items": []}, call_twice=True)
+    assert (outcome["value"], outcome["again"]) == ("[1,[0]]", "[2,[0]]")
+
+
+def test_a_second_call_that_fails_is_the_cases_error_and_says_it_was_the_second():
+    source = "calls = []\ndef f():\n    calls.append(1)\n    if len(calls) > 1:\n        raise ValueError('seen')\n    return 1\n"
+    outcome = run(source, call_twice=True)
+    assert (outcome["kind"], outcome["phase"]) == ("error", "call")
+    assert outcome["error"].startswith(
+        "Called a second time with the same arguments (this case calls f() twice), it failed:\nTraceback"
+    )
+    assert outcome["error"].endswith("ValueError: seen") and outcome["trace"][-1]["kind"] == "raise"
+    returns = "calls = []\ndef f():\n    calls.append(1)\n    return {1} if len(calls) > 1 else 1\n"
+    outcome = run(returns, call_twice=True)
+    assert outcome["phase"] == "return" and "f() must return JSON data, but" in outcome["error"]
+    # A first call that fails is the case's error as ever: no second call.
+    outcome = run("def f():\n    raise KeyError('k')\n", call_twice=True)
+    assert not outcome["error"].startswith("Called a second time") and len(outcome["trace"]) == 1

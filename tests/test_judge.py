@@ -27,6 +27,15 @@ def value(v, output=""):
     return value_outcome(canonical_json(v), output)
 
 
+def twice(case):
+    return {**case, "call_twice": True}
+
+
+def called_twice(first, second, output=""):
+    """What a case that calls the entry twice hands back: both calls' values."""
+    return value_outcome(canonical_json(first), output, again=canonical_json(second))
+
+
 AGENT = {"answer": "done", "steps": 6, "tools_called": ["add"], "errors": 4, "stop_reason": "final_answer"}
 
 INPUTS = [
@@ -73,6 +82,46 @@ INPUTS = [
         error_outcome("This case could not be graded.", "grader"),
     ),
     ("a value outcome with a trace", visible("a", 1), value_outcome("1", "", [{"kind": "note", "text": "hi"}])),
+    # Cases that call the entry twice (`call_twice`): the second call must return what the first did.
+    ("called twice, the same both times", twice(visible("a", AGENT)), called_twice(AGENT, dict(AGENT))),
+    (
+        "called twice, the second call differs: shown as the result, with where",
+        twice(visible("a", AGENT)),
+        called_twice(AGENT, {**AGENT, "tools_called": ["add", "add"]}),
+    ),
+    (
+        "called twice, the second call returns another type",
+        twice(visible("a", {"tools_called": ["add"]})),
+        called_twice({"tools_called": ["add"]}, None),
+    ),
+    (
+        "called twice, a first call already wrong is told as one",
+        twice(visible("a", AGENT)),
+        called_twice({**AGENT, "errors": 3}, {**AGENT, "errors": 5}),
+    ),
+    ("hidden, called twice, the same both times", twice(hidden("h", AGENT)), called_twice(AGENT, dict(AGENT))),
+    (
+        "hidden, called twice, the second call differs: no value, no path",
+        twice(hidden("h", AGENT)),
+        called_twice(AGENT, {**AGENT, "steps": 7}),
+    ),
+    (
+        "hidden, called twice, a first call already wrong says only that",
+        twice(hidden("h", AGENT)),
+        called_twice({**AGENT, "steps": 5}, {**AGENT, "steps": 7}),
+    ),
+    (
+        "a case that calls twice, judged on an outcome of one call: an error, never a pass",
+        twice(visible("a", AGENT)),
+        value(dict(AGENT)),
+    ),
+    (
+        "the second call raised: an error as any other",
+        twice(hidden("h", AGENT)),
+        error_outcome(
+            "Called a second time with the same arguments (this case calls f() twice), it failed:\nboom", "call"
+        ),
+    ),
 ]
 # Time limits as authors write them: whole seconds, halves, milliseconds, minutes (the timeout message names it).
 LIMITS = [2.5, 1, 0.5, 10, 0.001, 1.25, 120, 3.0]
@@ -131,6 +180,12 @@ RUNS = [
         [visible("a", 1), visible("b", 2)],
         [value(1), timeout_outcome()],
         "timeout",
+    ),
+    (
+        "a case whose second call differs fails the run",
+        [visible("a", 1), twice(hidden("h", [2]))],
+        [value(1), called_twice([2], [2, 2])],
+        None,
     ),
     (
         "code that cannot load is the run's verdict, a stop or not",

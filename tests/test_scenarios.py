@@ -9,6 +9,7 @@ Only the last tests start Pyodide (the session's runner); the rest are host Pyth
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import random
 from pathlib import Path
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loopcraft.load import load_course
-from loopcraft.scenarios import Pick, find_generator
+from loopcraft.scenarios import Pick, find_generator, site
 from loopcraft.strengthen import HARNESS
 from tests.helpers import make_project
 from tests.support import ROOT
@@ -83,6 +84,22 @@ def test_pick_records_every_choice_simplest_first():
     assert pick.bool() is True  # 3 clamped to 1
     assert pick.int(0, 9) == 0  # past the record: the simplest
     assert (pick.choices, pick.labels, pick.spans) == ([2, 1, 1, 0, 1, 0], ["odd"], [(2, 3, 4)])
+
+
+def test_pick_sample_chooses_which_items_and_their_order_simplest_the_first_in_order():
+    places = {"": "Paris", "Lyon": "Lyon", "a city in lower case": "paris"}
+    assert Pick().sample(places, 1, 3) == ["Paris"]  # the simplest: the first lo, in order
+    pick = Pick(record=[1, 2, 0])  # two items: the third option, then the first of those left
+    line = inspect.currentframe().f_lineno + 1
+    assert pick.sample(places, 1, 3) == ["paris", "Paris"]
+    assert (pick.choices, pick.labels, pick.spans) == ([1, 2, 0], ["a city in lower case"], [(0, 1, 2), (0, 2, 3)])
+    # Every decision is kept with the call that made it (strengthen says what a generator varied, call by call).
+    sites = {(site(caller), n) for caller, n in pick.decisions}
+    assert {(s.method, s.line, n) for s, n in sites} == {("sample", line, 3), ("sample", line, 2)}
+    # Shrinking may leave an item out: the record without it is still a sample, one item shorter.
+    assert Pick(record=[0, 0]).sample(places, 1, 3) == ["Paris"]
+    with pytest.raises(ValueError, match="pick.sample of 3 options, 4 to 3 of them"):
+        Pick().sample(places, 4)
 
 
 def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
@@ -162,3 +179,43 @@ def test_a_loop_is_stopped_by_counting_its_jumps_not_by_a_clock(pyodide_runner):
         "def f(n):\n    while True:\n        try:\n            pass\n        except BaseException:\n            pass\n"
     )
     assert run_scenarios(pyodide_runner, forever, [{"n": 1}], budget=1000)[0][0] == "timeout"
+
+
+FIRST_NAMED = "wrong/first_named_city.py"
+TWO_CITIES = "  - name: Two known cities, named in the other order than CITIES lists them\n"
+
+
+def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_cannot(tmp_path, pyodide_runner):
+    """scripted-fake-model's wrong solution that takes the known city the goal names first passes every case but the
+    one `strengthen` proposed for it: the generator names places in any combination and order (`pick.sample`).
+    Without that case, strengthen proposes it again; with a generator that names one place only, it cannot, and
+    says which generator and what it varied."""
+    from loopcraft.project import Project
+    from loopcraft.strengthen import strengthen, unreached_text
+    from tests.helpers import course_copy
+
+    root = course_copy(tmp_path, ["scripted-fake-model"])
+    folder = root / "exercises/build-an-agent/scripted-fake-model"
+    yaml = folder / "exercise.yaml"
+    text = yaml.read_text()
+    start = text.index(TWO_CITIES)
+    yaml.write_text(text[:start] + text[text.index("  # Private cases", start) :])
+
+    found = strengthen(Project(root), "scripted-fake-model", count=300, runner=pyodide_runner)
+    (proposal,) = [p for p in found.proposals if FIRST_NAMED in [c.what for c in p.catches]]
+    assert proposal.case.args == {"goal": "Weather in Lyon or in Paris?"}
+    assert proposal.case.expected["answer"] == "Paris is 18C and cloudy."
+    assert FIRST_NAMED not in [p.what for p in found.untold] and unreached_text(found) == ""
+
+    generator = folder / "scenarios.py"
+    generator.write_text(generator.read_text().replace("pick.sample(PLACES, 1, 3)", "[pick.choice(PLACES)]"))
+    blind = strengthen(Project(root), "scripted-fake-model", count=300, runner=pyodide_runner)
+    assert blind.proposals == [] and FIRST_NAMED in [p.what for p in blind.untold]
+    why = unreached_text(blind).splitlines()
+    assert why[0] == (
+        f"Why no scenario tells {FIRST_NAMED} apart: exercises/build-an-agent/scripted-fake-model/scenarios.py "
+        "(with agent_scenarios.py, weather_scenarios.py) made 300 scenarios, varying only these calls of `pick` (with "
+        "how many of its options some scenario took):"
+    )
+    assert why[1].split() == ["scenarios.py:31", "pick.choice(PLACES)", "7", "of", "7"]
+    assert why[-1].startswith("None of them makes an input these get wrong")

@@ -37,7 +37,7 @@ EXTRA_NAMES = {"": "q", "another unknown argument": "limit", "an argument of ano
 
 def call(pick):
     """{"tool": name, "args": {...}}: each parameter of the tool given a fitting value, a value of some other
-    type, or left out; maybe arguments the tool does not have; in the registry's order or the other way round."""
+    type, or left out; maybe arguments the tool does not have; in the registry's order or any other."""
     name = pick.choice(TOOL_NAMES)
     params = PARAMS.get(name) or pick.choice([[], ["query"], ["a", "b"]])
     args = {}
@@ -47,9 +47,9 @@ def call(pick):
             args[param] = pick.choice(FITTING[param])
         elif how == "odd":
             args[param] = pick.choice(VALUES)
-    for _ in range(pick.int(0, 2)):
-        args.setdefault(pick.choice(EXTRA_NAMES), pick.choice(VALUES))
-    if len(args) > 1 and pick.bool():
+    for extra in pick.sample(EXTRA_NAMES, 0, 2):
+        args.setdefault(extra, pick.choice(VALUES))
+    order = pick.sample(list(args), len(args), len(args))
+    if order != list(args):
         pick.label("arguments in another order")
-        args = dict(reversed(list(args.items())))
-    return {"tool": name, "args": args}
+    return {"tool": name, "args": {key: args[key] for key in order}}

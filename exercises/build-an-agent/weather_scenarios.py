@@ -94,9 +94,6 @@ def fault(pick, durations=()):
 
 
 def faults(pick, durations=()):
-    """{tool: [fault, ...]} for some tools, or {} (given or left out: `None` is the default)."""
-    chosen = {}
-    for tool in TOOLS:
-        if pick.bool():
-            chosen[tool] = pick.list(lambda p: fault(p, durations), 1, 4)
+    """{tool: [fault, ...]} for some tools, in any order, or {} (given or left out: `None` is the default)."""
+    chosen = {tool: pick.list(lambda p: fault(p, durations), 1, 4) for tool in pick.sample(TOOLS)}
     return {"faults": chosen} if chosen or pick.bool() else {}

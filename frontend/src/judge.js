@@ -11,6 +11,10 @@ export { formatSeconds, timeoutMessage } from "./outcomes.js";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const HIDDEN_FAIL = "Hidden case: your result differs from the expected one.";
+// A case that calls the entry twice (`call_twice`), as grader/judge.py says it.
+export const AGAIN_FAIL = "Called a second time with the same arguments, it returned something else (shown as your result): ";
+export const HIDDEN_AGAIN_FAIL = "Hidden case: called a second time with the same arguments, your result differs from the first.";
+export const NOT_CALLED_TWICE = "This case calls the function twice, but the grader called it once: it has no verdict.";
 
 function join(path, key) {
   if (typeof key === "number") return `${path}[${key}]`;
@@ -58,7 +62,8 @@ export async function sha256Hex(text) {
   return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// `publicCase`: {name, hidden, expected_json} for a visible case, {name, hidden, digest, salt} for a hidden one.
+// `publicCase`: {name, hidden, expected_json} for a visible case, {name, hidden, digest, salt} for a hidden one, and
+// `call_twice` for a case that calls the entry twice (the outcome's `again` is then the second call's value).
 // The result is the CLI's --json shape: `expected` and `actual` as plain JSON data.
 export async function judgeCase(publicCase, outcome, timeLimit) {
   const hidden = Boolean(publicCase.hidden);
@@ -67,10 +72,13 @@ export async function judgeCase(publicCase, outcome, timeLimit) {
     result.expected = JSON.parse(publicCase.expected_json);
     result.actual = null;
   }
+  const again = outcome.kind === "value" ? (outcome.again ?? null) : null;
   if (outcome.kind === "timeout") {
     Object.assign(result, { status: "timeout", message: timeoutMessage(timeLimit) });
   } else if (outcome.kind === "error") {
     Object.assign(result, { status: "error", message: outcome.error });
+  } else if (publicCase.call_twice && again === null) {
+    Object.assign(result, { status: "error", message: NOT_CALLED_TWICE });
   } else if (hidden) {
     if ((await sha256Hex(publicCase.salt + outcome.value)) !== publicCase.digest) {
       Object.assign(result, { status: "fail", message: HIDDEN_FAIL });
@@ -81,6 +89,16 @@ export async function judgeCase(publicCase, outcome, timeLimit) {
     if (outcome.value !== publicCase.expected_json) {
       const message = failMessage(parsePy(publicCase.expected_json), parsePy(outcome.value));
       Object.assign(result, { status: "fail", message });
+    }
+  }
+  if (result.status === "pass" && again !== null && again !== outcome.value) {
+    // Shown as a failed case is, with the second call's value as the actual one (the first's is the expected).
+    result.status = "fail";
+    if (hidden) {
+      result.message = HIDDEN_AGAIN_FAIL;
+    } else {
+      result.actual = JSON.parse(again);
+      result.message = AGAIN_FAIL + failMessage(parsePy(outcome.value), parsePy(again));
     }
   }
   return result;

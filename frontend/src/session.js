@@ -10,10 +10,11 @@
 // learner code runs, and keeps it for the next start to restore instead of booting Python (see worker-core.js).
 // `background: false` turns that off, for a page that must stay quiet (tests, see page-session.js).
 //
-// `fresh` (the Node runner) and `renewEachRun` (the page): every run starts in a new interpreter. Before a run, a
-// worker that has run any case is sent "renew" and the run waits for "renewed", so the swap never counts against a
-// case's time limit. A renew resets the interpreter in place where it can (reset.js: about 10 ms), so a page's
-// second Run sees nothing its first left (a file, a module, an environment variable), as the grader's run would not.
+// `fresh` (the Node runner) and `renewEachRun` (the page): every run starts in a new interpreter. As a run ends
+// (or before the next, if it could not then), a worker that has run any case is sent "renew", and the next run
+// waits for "renewed", so the swap never counts against a case's time limit. A renew resets the interpreter in
+// place where it can (reset.js: about 10 ms), so a page's second Run sees nothing its first left (a file, a
+// module, an environment variable), as the grader's run would not.
 //
 // A case that broke its interpreter (or tampered with the grader) but answered is followed by a renew, on a page
 // too: a new interpreter in the same worker, restored from the snapshot (or booted, when there is none yet), and
@@ -214,7 +215,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
       for (let index = from; index < (ahead ? cases.length : from + 1); index++) {
         const seq = ++seqCounter;
         sent.set(index, seq);
-        worker.post({ type: "run-case", runId, index, seq, source, sandbox, entry, args: cases[index].args });
+        const { args, call_twice: callTwice = false } = cases[index];
+        worker.post({ type: "run-case", runId, index, seq, source, sandbox, entry, args, callTwice });
       }
     };
     // The cases sent that are not to run after all (the run ends early, or their interpreter is replaced): the worker
@@ -286,6 +288,8 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
       stopRun = null;
       armIdle();
     }
+    // The next run's interpreter is made now, while the caller reads these outcomes, not when that run starts.
+    if (renewEachRun && used && loaded) renew();
     if (loaded) onState("finished"); // else "ready" comes when Python is back
     return outcomes;
   }

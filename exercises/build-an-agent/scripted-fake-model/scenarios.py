@@ -1,10 +1,10 @@
 """Valid arguments of run_agent(goal, faults=None, max_steps=5): goals that name a city, or a word after "in",
-or neither, and faults of every kind."""
+or neither, or several places in any order, and faults of every kind."""
 
 from agent_scenarios import steps
 from weather_scenarios import faults
 
-WORDS = {
+PLACES = {
     "": "Paris",
     "Lyon": "Lyon",
     "a city in lower case": "paris",
@@ -13,10 +13,11 @@ WORDS = {
     "a non-ASCII word": "Zürich",
     "a word with digits": "Area51",
 }
+# How the places a goal names are joined, when it names more than one.
+JOINS = {"": " or in ", "places after a comma": ", ", "places joined by 'and'": " and "}
 PATTERNS = {
     "": "Weather in {}?",
     "a word ending in 'in' first": "Is there rain in {}?",
-    "two places": "Weather in {} or in Lyon",
     "'in' inside a word": "Weather inside {}",
     "'in' in capitals": "Weather IN {}",
     "no 'in'": "{} weather",
@@ -26,5 +27,10 @@ PATTERNS = {
 
 
 def scenario(pick):
-    goal = pick.choice(PATTERNS).format(pick.choice(WORDS))
+    # Which places, and in which order: a goal may name Lyon before Paris, which CITIES lists the other way round.
+    places = pick.sample(PLACES, 1, 3)
+    if len(places) > 1:
+        pick.label("places named in the order " + ", ".join(places))
+    named = pick.choice(JOINS).join(places) if len(places) > 1 else places[0]
+    goal = pick.choice(PATTERNS).format(named)
     return {"goal": goal} | faults(pick) | steps(pick, "max_steps", 1, 6)

@@ -9,7 +9,7 @@ DURATIONS = {"": 3600, "a call that takes its budget exactly": 30, "a slow call"
 
 
 def scenario(pick):
-    budgets = {tool: pick.choice(SECONDS) for tool in TOOLS if pick.bool()}
+    budgets = {tool: pick.choice(SECONDS) for tool in pick.sample(TOOLS)}
     args = {"goal": goal(pick), "script": script(pick), "budgets": budgets}
     if pick.bool():
         args["default_budget"] = pick.choice(SECONDS)

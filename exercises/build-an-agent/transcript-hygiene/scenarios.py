@@ -19,9 +19,7 @@ LIMITS = {
 
 
 def scenario(pick):
-    projections = {
-        tool: pick.list(lambda p: p.choice(FIELDS), 0, 4) for tool in TOOLS if pick.bool()
-    }
+    projections = {tool: pick.list(lambda p: p.choice(FIELDS), 0, 4) for tool in pick.sample(TOOLS)}
     args = {"goal": goal(pick), "script": script(pick), "projections": projections}
     if pick.bool():
         args["max_chars"] = pick.choice(LIMITS)
