@@ -3,19 +3,21 @@
     python -m grader EXERCISE SOLUTION.py|FOLDER [--json] [--private-details]
                                                              one challenge: a file, or a folder of files
     python -m grader class SUBMISSIONS/|SUBMISSIONS.zip --out DIR [--jobs N] [--shard K/N | --shards N]
-                     [--challenge SLUG] [--lms canvas|moodle --roster FILE [--assignment NAME] [--points N]
-                     [--missing blank|zero]]
+                     [--challenge SLUG] [--key FILE] [--lms canvas|moodle --roster FILE [--assignment NAME]
+                     [--points N] [--missing blank|zero]]
                                                              a whole class: a folder per learner, SLUG.py each, or a
                                                              zip of that, or Canvas's or Moodle's download
-    python -m grader merge DIR1 DIR2 ... --out DIR [--lms canvas|moodle --roster FILE]
+    python -m grader merge DIR1 DIR2 ... --out DIR [--key FILE] [--regrade] [--lms canvas|moodle --roster FILE]
                                                              join the gradebooks of shards
 
 Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts come from loopcraft.grading, the one
 grading core. What a report shows of each case is grader/results.py's rule: a private case's name and status only
 (unless --private-details, the instructor's own copy), every part bounded. Exit codes: 0 every case passes (for
 `class` and `merge`: everything is written and every learner graded and, with --lms, matched), 1 any case fails,
-errs or times out, 2 bad input, 3 (`class`, `merge`) everything is written, but a learner or a file of the download
-was not graded, or a learner is not in the LMS's import: the run's last lines list each, with why.
+errs or times out, 2 bad input (for `merge`: a verdict or gradebook the verdict key did not sign as it is, too),
+3 (`class`, `merge`) everything is written, but a learner or a file of the download was not graded, or a learner is
+not in the LMS's import: the run's last lines list each, with why. `class` signs every verdict and gradebook with the
+teacher's verdict key (loopcraft/classroom/signing.py), and keeps, as `merge` takes, only what that key signed.
 
 `main(argv, runners)` grades in runners lent by the caller (loopcraft.grading.Runners) instead of starting its own:
 a process that runs many commands (the tests) pays for a runner's start once.
@@ -37,16 +39,17 @@ from .course import Exercise
 from .errors import LoopcraftError
 from .grading import Grader, Runners
 from .load import find_exercise
+from .mistakes import named_for
 from .printable import lines, one_line
 from .project import Project
 
 MARKS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 
 
-def format_text(origin: str, result: RunResult, *, private_details: bool = False) -> str:
+def format_text(origin: str, result: RunResult, *, private_details: bool = False, mistakes: list[str] = ()) -> str:
     """A submission's report for a terminal, from its result as written (bounded, private cases name and status
     only unless `private_details`): the file name on one line whatever it holds, every message indented under its
-    case."""
+    case, then what `mistakes` says of it (loopcraft/mistakes.py `named_for`)."""
     doc = result.to_dict(private_details=private_details)
     out = [f"{one_line(origin)}:"]
     for test in doc["tests"]:
@@ -57,6 +60,7 @@ def format_text(origin: str, result: RunResult, *, private_details: bool = False
         )
         out.append(f"  {MARKS[test['status']]:<7} {label}")
         out.extend(f"          {line}" for line in lines(test.get("message", "")).splitlines())
+    out.extend(f"  {one_line(said)}" for said in mistakes)
     out.append(f"  {result.passed_count} of {result.total} cases passed: {result.status.value}")
     return "\n".join(out)
 
@@ -79,7 +83,11 @@ def _grade_one_exercise(args: argparse.Namespace, project: Project, runners: Run
         one = len(files) == 1 and not args.solution.is_dir()
         print(json.dumps(files[0] if one else {"version": VERSION, "submissions": files}, separators=(",", ":")))
     else:
-        texts = [format_text(s.origin, r, private_details=args.private_details) for s, r in results]
+        known = named_for(project, exercise, [r for _, r in results])
+        texts = [
+            format_text(s.origin, r, private_details=args.private_details, mistakes=said)
+            for (s, r), said in zip(results, known, strict=True)
+        ]
         print("\n\n".join(texts))
         if len(results) > 1:
             print(f"\n{sum(r.passed for _, r in results)} of {len(results)} submissions pass every case")
@@ -195,6 +203,17 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _key_option(parser: argparse.ArgumentParser, does: str) -> None:
+    parser.add_argument(
+        "--key",
+        type=Path,
+        metavar="FILE",
+        help=f"the verdict key that {does}: 32 or more random bytes that only you can read, outside every class "
+        "folder; one file for every machine of a job array (default: $XDG_CONFIG_HOME/loopcraft/verdict-key, "
+        "else ~/.config/loopcraft/verdict-key, made on first use)",
+    )
+
+
 def _parser(command: str | None, name: str) -> argparse.ArgumentParser:
     prog = name + (f" {command}" if command else "")
     common = argparse.ArgumentParser(add_help=False)
@@ -243,6 +262,7 @@ def _parser(command: str | None, name: str) -> argparse.ArgumentParser:
             metavar="SLUG",
             help="an assignment of one challenge: each learner's one Python file is its solution, whatever its name",
         )
+        _key_option(parser, "signs each verdict (a verdict in --out that it did not sign is graded again)")
         _lms_options(parser)
     elif command == "merge":
         parser = argparse.ArgumentParser(
@@ -250,6 +270,14 @@ def _parser(command: str | None, name: str) -> argparse.ArgumentParser:
         )
         parser.add_argument("shards", type=Path, nargs="+", help="the --out folders of `class --shard` runs")
         parser.add_argument("--out", type=Path, required=True)
+        _key_option(parser, "signed the shards' verdicts (the one their `class` runs were given)")
+        parser.add_argument(
+            "--regrade",
+            action="store_true",
+            help="grade again, from the source it holds, every verdict the key did not sign (edited, or graded with "
+            "another key) instead of refusing the merge; the shards are then trusted for what was handed in, and by "
+            "whom, but not for any verdict",
+        )
         _lms_options(parser)
     else:
         parser = argparse.ArgumentParser(
@@ -292,9 +320,12 @@ def main(argv: list[str] | None = None, runners: Runners | None = None, prog: st
                 print(f"shard {shard[0]}/{shard[1]}, from {whence}", file=sys.stderr)
             return classroom.grade_class(
                 project=project, submissions=args.submissions, out=args.out, jobs=args.jobs, shard=shard,
-                challenge=args.challenge, runners=runners, **lms,
+                challenge=args.challenge, runners=runners, key_file=args.key, **lms,
             )  # fmt: skip
-        return classroom.merge_shards(project=project, shards=args.shards, out=args.out, **lms)
+        return classroom.merge_shards(
+            project=project, shards=args.shards, out=args.out, key_file=args.key, regrade=args.regrade,
+            runners=runners, **lms,
+        )  # fmt: skip
     except LoopcraftError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

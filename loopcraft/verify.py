@@ -6,19 +6,21 @@ Each exercise also gets a case-strength table: which cases catch which wrong sol
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.canonical import canonical_json
 from grader.results import CaseResult, RunResult, Status
 
 from .cache import BuildCache
 from .course import Case, Exercise, WrongSolution
 from .errors import Problem
 from .grading import grade
+from .mistakes import Catalogue, catalogue, wrong_file
 from .mutate import runtime_files
 from .paths import rel_path
 from .project import Project
@@ -36,6 +38,7 @@ class Strength:
     exercise: Exercise
     caught: list[tuple[WrongSolution, frozenset[str] | None]]
     problems: list[Problem]
+    catalogue: Catalogue | None = None  # what each named wrong solution returns where it fails (loopcraft/mistakes.py)
 
     @property
     def failed(self) -> bool:
@@ -64,7 +67,7 @@ class Strength:
                 f"{'?' if names is None else 'x' if case.name in names else '.':>3}" for _, names in self.caught
             )
             lines.append(f"  {label:<{width}}{marks}{'  catches none' if _catches_none(self.caught, case) else ''}")
-        files = [_name(ex, wrong) for wrong, _ in self.caught]
+        files = [wrong_file(ex, wrong) for wrong, _ in self.caught]
         file_width = max(map(len, files))
         number_width = len(str(len(files)))
         for i, (file, (_, names)) in enumerate(zip(files, self.caught, strict=True), start=1):
@@ -95,60 +98,80 @@ def verify(
 
 
 def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None = None) -> Strength:
-    runtime = runtime_files() if cache else []
-    cases = json.dumps([[c.name, c.args, c.expected, c.hidden] for c in ex.cases], sort_keys=True)
+    """Run the exercise's reference and wrong solutions and apply each policy to what they did."""
+    yaml = rel_path(ex.dir / "exercise.yaml", root)
+    reference = verdict(runner, ex, ex.solution_source, cache)
+    runs = [(wrong, verdict(runner, ex, wrong.source, cache)) for wrong in ex.wrong_solutions]
+    caught = [(wrong, _caught_by(result)) for wrong, result in runs]
+    problems = [
+        *reference_passes(root, yaml, ex, reference),
+        *wrong_solutions_caught(root, yaml, ex, runs),
+        *idle_cases(yaml, ex, caught),
+        *private_case_exists(yaml, ex),
+    ]
+    return Strength(exercise=ex, caught=caught, problems=problems, catalogue=catalogue(ex, runs))
 
-    def run(source: str) -> RunResult:
-        # Hidden cases judged as visible: the author needs the difference, not the learner's hint.
-        if cache is None:
-            return grade(ex, source, runner, reveal_hidden=True)
-        key = cache.key("verdicts", source, ex.sandbox_source, ex.entry, str(ex.time_limit_seconds), cases, *runtime)
+
+def verdict(runner, ex: Exercise, source: str, cache: BuildCache | None = None) -> RunResult:
+    """`source` graded on every case, hidden ones judged as visible (the author needs the difference, not the
+    learner's hint), as `RunResult.to_dict` writes it and `from_dict` reads it back: private cases with what they
+    returned, no traces or printed output (nothing here reads them), every part bounded as in any written verdict
+    (a value cut short says so in `truncated`). So a verdict is the same whether it was just made or read from
+    `cache`, where it is looked for first and kept."""
+    key = None
+    if cache is not None:
+        cases = json.dumps([_case_key(c) for c in ex.cases], sort_keys=True, default=str)
+        parts = (source, ex.sandbox_source, ex.entry, str(ex.time_limit_seconds), cases, *runtime_files())
+        key = cache.key("verdicts", *parts)
         kept = cache.get_json("verdicts", key)
         if kept is not None:
-            return _result(kept)
-        result = grade(ex, source, runner, reveal_hidden=True)
-        cache.put_json("verdicts", key, _kept(result))
-        return result
+            return RunResult.from_dict(kept)
+    result = grade(ex, source, runner, reveal_hidden=True)
+    tests = [dataclasses.replace(t, trace=[], output="") for t in result.tests]
+    written = RunResult(result.status, result.message, tests).to_dict(private_details=True, hidden_actual=True)
+    if cache is not None:
+        cache.put_json("verdicts", key, written)
+    return RunResult.from_dict(written)
 
-    problems = []
-    yaml = rel_path(ex.dir / "exercise.yaml", root)
-    result = run(ex.solution_source)
+
+def _case_key(case: Case) -> dict:
+    """Everything of a case a verdict depends on (all but its line): a field a case gains joins the key."""
+    return {name: value for name, value in vars(case).items() if name != "line"}
+
+
+def _caught_by(result: RunResult) -> frozenset[str] | None:
+    """The names of the cases a wrong solution fails; None if it does not even load."""
+    if result.status is Status.ERROR:
+        return None
+    return frozenset(test.name for test in result.tests if test.status is not Status.PASS)
+
+
+def reference_passes(root: Path, yaml: Path, ex: Exercise, result: RunResult) -> list[Problem]:
+    """The reference solution loads and passes every case: one problem for a load error, else one per case."""
     if result.status is Status.ERROR:  # one problem, not the same load error once per case
-        problems.append(reference_load_problem(root, ex, result.message))
-    else:
-        for case, test in zip(ex.cases, result.tests, strict=True):
-            if test.status is Status.FAIL:
-                why = f"expected {json.dumps(test.expected)}, got {json.dumps(test.actual)}"
-                problems.append(reference_case_problem(yaml, case, why))
-            elif test.status is not Status.PASS:
-                problems.append(reference_case_problem(yaml, case, test.message))
-    caught: list[tuple[WrongSolution, frozenset[str] | None]] = []
-    for wrong in ex.wrong_solutions:
-        result = run(wrong.source)
-        if result.status is Status.ERROR:
-            # Failing because it does not even load shows nothing about the cases.
-            problems.append(
-                Problem(
-                    rel_path(wrong.path, root),
-                    _error_line(result.message) or 1,
-                    f"wrong solution cannot be loaded, so it proves nothing: {_last_line(result.message)}",
-                )
-            )
-            caught.append((wrong, None))
-            continue
-        names = frozenset(test.name for test in result.tests if test.status is not Status.PASS)
-        caught.append((wrong, names))
-        if not names:
-            problems.append(
-                Problem(
-                    yaml,
-                    wrong.line,
-                    f"wrong solution {_name(ex, wrong)} passes every case; add a case that catches it "
-                    f"(`python build.py strengthen {ex.track}/{ex.slug}` proposes one): {wrong.mistake}",
-                )
-            )
-    if not ex.wrong_solutions:
-        problems.append(
+        return [reference_load_problem(root, ex, result.message)]
+    problems = []
+    for case, test in zip(ex.cases, result.tests, strict=True):
+        if test.status is Status.FAIL:
+            why = f"expected {json.dumps(json.loads(canonical_json(case.expected)))}, got {json.dumps(_returned(test))}"
+            problems.append(reference_case_problem(yaml, case, why))
+        elif test.status is not Status.PASS:
+            problems.append(reference_case_problem(yaml, case, test.message))
+    return problems
+
+
+def _returned(test: CaseResult):
+    """What a case returned: its `actual`, or what a private case (written without values but its own) kept."""
+    return json.loads(test.actual_json) if test.actual_json is not None else test.actual
+
+
+def wrong_solutions_caught(
+    root: Path, yaml: Path, ex: Exercise, runs: list[tuple[WrongSolution, RunResult]]
+) -> list[Problem]:
+    """Each wrong solution loads (failing because it does not is no proof of the cases) and fails a case; a
+    challenge without any gets a note."""
+    if not runs:
+        return [
             Problem(
                 yaml,
                 1,
@@ -156,44 +179,56 @@ def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None =
                 "add a plausible one under wrong/ and list it in wrong_solutions",
                 note=True,
             )
-        )
+        ]
+    problems = []
+    for wrong, result in runs:
+        names = _caught_by(result)
+        if names is None:
+            problems.append(
+                Problem(
+                    rel_path(wrong.path, root),
+                    _error_line(result.message) or 1,
+                    f"wrong solution cannot be loaded, so it proves nothing: {_last_line(result.message)}",
+                )
+            )
+        elif not names:
+            problems.append(
+                Problem(
+                    yaml,
+                    wrong.line,
+                    f"wrong solution {wrong_file(ex, wrong)} passes every case; add a case that catches it "
+                    f"(`python build.py strengthen {ex.track}/{ex.slug}` proposes one): {wrong.mistake}",
+                )
+            )
+    return problems
+
+
+def idle_cases(yaml: Path, ex: Exercise, caught: list[tuple[WrongSolution, frozenset[str] | None]]) -> list[Problem]:
+    """A note at the first case that catches none of the wrong solutions, naming the lines of the others."""
     idle = [case for case in ex.cases if _catches_none(caught, case)]
     if len(idle) == 1:
-        problems.append(
-            Problem(yaml, idle[0].line, f"case {idle[0].name!r} catches none of the wrong solutions", note=True)
+        return [Problem(yaml, idle[0].line, f"case {idle[0].name!r} catches none of the wrong solutions", note=True)]
+    if not idle:
+        return []
+    others = "the one at line" if len(idle) == 2 else "those at lines"
+    lines = ", ".join(str(case.line) for case in idle[1:])
+    message = f"{len(idle)} cases catch none of the wrong solutions: this one, and {others} {lines}"
+    return [Problem(yaml, idle[0].line, message, note=True)]
+
+
+def private_case_exists(yaml: Path, ex: Exercise) -> list[Problem]:
+    """A note when no case is private: then the instructors' grader checks only what a learner can see."""
+    if any(case.private for case in ex.cases):
+        return []
+    return [
+        Problem(
+            yaml,
+            ex.cases_line,
+            "no private case, so the instructors' grader checks nothing a learner cannot see and hard-code; "
+            "add one (`private: true`) at least as strong as the hidden ones",
+            note=True,
         )
-    elif idle:
-        others = "the one at line" if len(idle) == 2 else "those at lines"
-        lines = ", ".join(str(case.line) for case in idle[1:])
-        message = f"{len(idle)} cases catch none of the wrong solutions: this one, and {others} {lines}"
-        problems.append(Problem(yaml, idle[0].line, message, note=True))
-    if not any(case.private for case in ex.cases):
-        problems.append(
-            Problem(
-                yaml,
-                ex.cases_line,
-                "no private case, so the instructors' grader checks nothing a learner cannot see and hard-code; "
-                "add one (`private: true`) at least as strong as the hidden ones",
-                note=True,
-            )
-        )
-    return Strength(exercise=ex, caught=caught, problems=problems)
-
-
-def _kept(result: RunResult) -> dict:
-    """What verification reads of a run, to keep in the cache."""
-    tests = [
-        [t.name, t.status.value, t.message, *(t.to_dict().get(k) for k in ("expected", "actual"))] for t in result.tests
     ]
-    return {"status": result.status.value, "message": result.message, "tests": tests}
-
-
-def _result(kept: dict) -> RunResult:
-    tests = [
-        CaseResult(name, Status(status), message, expected=expected, actual=actual)
-        for name, status, message, expected, actual in kept["tests"]
-    ]
-    return RunResult(kept["status"], kept["message"], tests)
 
 
 def reference_load_problem(root: Path, ex: Exercise, message: str) -> Problem:
@@ -221,11 +256,6 @@ def _catches_none(caught: list[tuple[WrongSolution, frozenset[str] | None]], cas
     proves nothing either way."""
     loaded = [names for _, names in caught if names is not None]
     return bool(loaded) and not any(case.name in names for names in loaded)
-
-
-def _name(ex: Exercise, wrong: WrongSolution) -> str:
-    """A wrong solution as exercise.yaml names it, e.g. wrong/no_reset.py."""
-    return Path(os.path.relpath(wrong.path, ex.dir)).as_posix()
 
 
 def _error_line(message: str) -> int | None:

@@ -22,11 +22,12 @@ from markupsafe import escape
 
 from grader.canonical import canonical_json
 from grader.judge import judge_run
-from grader.results import PRIVATE_NOTE, error_outcome, failed_submission, learner_view, value_outcome
+from grader.results import PRIVATE_NOTE, RunResult, error_outcome, failed_submission, learner_view, value_outcome
 from loopcraft.classroom import course_exercises, gradebook, report, similar, write_outputs
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.store import VerdictStore
 from loopcraft.grading import judged_case
+from loopcraft.mistakes import catalogues, matched, said, secrets
 from loopcraft.project import Project
 from loopcraft.render import py_repr
 from tests.class_fixture import DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
@@ -186,7 +187,11 @@ def test_code_that_never_ran_does_not_make_every_case_discriminate(tmp_path):
 
     strengths = [19, 15, 11, 7, 3, 1]
     for i, k in enumerate(strengths):
-        outcomes = [value_outcome(c["expected_json"] if j < k else '"wrong"') for j, c in enumerate(judged)]
+        answers = [c["expected_json"] if j < k else '"wrong"' for j, c in enumerate(judged)]
+        # A case that calls twice (`call_twice`) is judged on both calls' values: the same here.
+        outcomes = [
+            value_outcome(a, again=a if c.get("call_twice") else None) for a, c in zip(answers, judged, strict=True)
+        ]
         hand_in(f"ran-{i}", judge_run(judged, outcomes, ex.time_limit_seconds).to_dict(hidden_actual=True))
     for i in range(2):
         hand_in(f"refused-{i}", failed_submission(ex.cases, "The file is not Python text.").to_dict())
@@ -465,3 +470,44 @@ def test_feedback_pages_are_named_as_people_read_them_and_never_share_a_file():
         "w": "evil_.exe.html",
     }
     assert len({name.casefold() for name in names.values()}) == len(rows)
+
+
+def known_mistakes(klass) -> tuple[dict, dict]:
+    """The course's known mistakes as the class's pages had them (the build cache's: mistakes.catalogues), and what
+    each learner's verdict of each challenge looks like, matched again here: {(learner, slug): [mistake, ...]}."""
+    exercises = {ex.slug: ex for ex in course_exercises(Project()) if ex.slug in (LIMIT, DISPATCH)}
+    known = catalogues(Project(), list(exercises.values()))
+    looks = {}
+    for (learner, slug), record in records(klass).items():
+        ex = exercises[slug]
+        looks[learner, slug] = matched(known[ex.track, slug], RunResult.from_dict(record["result"]), secrets(ex))
+    return known, looks
+
+
+def test_the_report_counts_the_learners_whose_code_looks_like_each_known_mistake(klass):
+    known, looks = known_mistakes(klass)
+    counted = Counter((slug, m["file"]) for (_, slug), found in looks.items() for m in found)
+    rows = read(klass / "report" / "index.html").testid("known-mistake")
+    assert {(r["data-challenge"], r["data-file"]): int(r["data-count"]) for r in rows} == counted
+    assert len(counted) > 5, "the generated class makes several of the course's mistakes"
+    # The learner who handed in dispatch-registry's first wrong solution as it is counts toward its mistake.
+    first = course_exercises(Project())
+    ex = next(e for e in first if e.slug == DISPATCH)
+    assert known[ex.track, DISPATCH].known[0]["file"] in {m["file"] for m in looks[HOSTILE, DISPATCH]}
+
+
+def test_each_feedback_page_names_the_known_mistakes_its_learner_made_and_a_passing_one_none(klass):
+    _, looks = known_mistakes(klass)
+    said_any = False
+    for row in book(klass)["learners"]:
+        html = feedback_page(klass, row["learner"]).read_text(encoding="utf-8")
+        shown = re.findall(r'<p class="known-mistake" data-testid="known-mistake">(.*?)</p>', html, re.S)
+        want = [
+            str(escape(said(m["hint"])))
+            for slug in book(klass)["challenges"]
+            for m in looks.get((row["learner"], slug), [])
+        ]
+        assert shown == want, row["learner"]
+        said_any |= bool(shown)
+    assert said_any
+    assert 'data-testid="known-mistake"' not in feedback_page(klass, "solo").read_text(encoding="utf-8")  # passes both

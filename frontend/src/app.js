@@ -3,14 +3,15 @@
 // does not wait for it.
 import { createPageSession } from "./page-session.js";
 import { formatSeconds, judgeCase } from "./judge.js";
-import { canRun, endsTheRun, failingOf, initialState, isLoadError, next, statusOf } from "./run-state.js";
+import { canRun, endsTheRun, failingOf, initialState, isLoadError, mistakesOf, next, statusOf } from "./run-state.js";
 import { passed, tally } from "./verdict.js";
 import { FONT_SIZES, createEditor } from "./editor.js";
 import {
-  challengeVersion, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveFontSize,
-  savedBase, storageKey,
+  challengeVersion, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveCopy,
+  saveFontSize, savedBase, storageKey,
 } from "./storage.js";
-import { createResults, hangLines } from "./results.js";
+import { createResults, hangLines, mistakeNotes } from "./results.js";
+import { knownMistakes } from "./mistakes.js";
 import { parsePy } from "./pyvalue.js";
 import { createBatch, focusableScrollers, h } from "./dom.js";
 import { setupHints } from "./hints.js";
@@ -19,6 +20,7 @@ import { setupThemeToggle } from "./theme.js";
 import { setupTabs } from "./tabs.js";
 import { setupScenario } from "./scenario.js";
 import { runsTheCode } from "./keys.js";
+import { setupStartFrom } from "./start-from.js";
 
 const MAX_UPLOAD_BYTES = 256 * 1024;
 // A run shows its progress at most this often: a quick run (most are tens of milliseconds) draws once.
@@ -87,6 +89,7 @@ function refresh() {
   if (failing.length) ui.status.append(" ", failureLinks(failing));
   // Every case of the page passed: not every case of the challenge, when the instructor's grader has its own.
   if (status.outcome === "pass" && state.kind === "cases") ui.status.append(privateNote(" "));
+  ui.status.append(...mistakeNotes(mistakesOf(state)));
   // Stop shows in Run's place while a run is on (style.css): the keyboard's focus goes from one to the other.
   const focused = document.activeElement;
   ui.run.disabled = !canRun(state);
@@ -250,6 +253,17 @@ ui.reset.addEventListener("click", () => {
   note(`Reset to the starter code. ${undoKey} undoes it.`);
 });
 
+// "Start from my code for challenge N", on a challenge that builds on an earlier one: the learner's own work it
+// replaces is kept as a version, listed with the others.
+setupStartFrom(byTestId("start-from"), data, {
+  editor, starter, undoKey, note,
+  keep(text) {
+    const kept = saveCopy(`${data.track}/${data.slug}`, text);
+    showCopies();
+    return kept;
+  },
+});
+
 // The file being read into the editor: a run started meanwhile (Run or Ctrl+Enter at once) waits for it, and so
 // runs the code the learner chose, not what the editor held a moment before.
 let loading = Promise.resolve();
@@ -339,7 +353,7 @@ async function startRun() {
     // A run pressed while Python loads waits inside session.run until it is ready.
     const outcomes = state.stopping ? [] : await session.run(
       { source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
-        cases: data.cases.map((c) => ({ name: c.name, args: c.args })) },
+        cases: data.cases.map((c) => ({ name: c.name, args: c.args, call_twice: Boolean(c.call_twice) })) },
       {
         onCaseStart(index) {
           apply({ type: "case-started", index });
@@ -374,7 +388,13 @@ async function startRun() {
     progress.flush();
     dispatch({ type: "run-judged", tests, outcomes }); // still busy: "ready" waits for the solution's unlocking
     reveal = showVerdict();
-    if (passed(state.verdict)) await onPassed(outcomes);
+    if (passed(state.verdict)) {
+      await onPassed(outcomes);
+    } else {
+      // Named before the run ends, so that "ready" means the status is final.
+      const hints = await knownMistakes(data.mistakes, data.cases, state.verdict, outcomes);
+      apply({ type: "mistakes-named", hints });
+    }
   } catch (err) {
     progress.flush();
     results.abort(`Not run: ${err.message}`);

@@ -8,6 +8,7 @@ import { renderTrace } from "./trace.js";
 import { timeoutMessage } from "./judge.js";
 import { passed } from "./verdict.js";
 import { HANG } from "./indent.js";
+import { said } from "./mistakes.js";
 
 const BADGES = {
   pending: "Waiting",
@@ -81,6 +82,12 @@ export function createResults(container) {
       }
     },
   };
+}
+
+/** The status's words on the known mistakes a run looks like (run-state.js mistakesOf): one sentence each, a hint
+ * as its author wrote it, as text; each on a line of its own, and after a space, as its text is read out. */
+export function mistakeNotes(hints) {
+  return hints.flatMap((hint) => [" ", h("span", { class: "known-mistake", "data-testid": "known-mistake" }, said(hint))]);
 }
 
 /** A finished case as the results list shows it, for pages that show results made elsewhere (a learner's

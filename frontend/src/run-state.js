@@ -17,11 +17,13 @@ import { passed, tally } from "./verdict.js";
  * @typedef {{type: "case-finished", index: number, outcome: object}} CaseFinished outcome: outcomes.js's shape
  * @typedef {{type: "stop-requested"}} StopRequested
  * @typedef {{type: "run-judged", tests: object[], outcomes: object[]}} RunJudged the verdicts of the cases that ran
+ * @typedef {{type: "mistakes-named", hints: string[]}} MistakesNamed the known mistakes a failed run looks like
+ *   (mistakes.js), named before the run ends
  * @typedef {{type: "scenario-returned", outcome: object}} ScenarioReturned
  * @typedef {{type: "run-failed", message: string}} RunFailed the run could not go on (Python failed meanwhile)
  * @typedef {{type: "run-ended"}} RunEnded last of every run, however it went: the results are final
  * @typedef {PythonLoading | PythonReady | PythonRestarting | PythonFailed | RunStarted | CaseStarted | CaseFinished
- *   | StopRequested | RunJudged | ScenarioReturned | RunFailed | RunEnded} RunEvent
+ *   | StopRequested | RunJudged | MistakesNamed | ScenarioReturned | RunFailed | RunEnded} RunEvent
  */
 
 /**
@@ -37,6 +39,7 @@ import { passed, tally } from "./verdict.js";
  * @property {"stopped" | "timeout" | null} ended why the run ended before its last case; once judged, only when
  *   the verdict says so (a Stop pressed as the last case finished leaves every case run)
  * @property {object | null} verdict the judge's summary of the run of the cases (judge.js summarize)
+ * @property {string[]} mistakes the hints of the known mistakes the last run of the cases looks like
  * @property {string | null} scenario the kind of outcome of the learner's scenario
  * @property {string | null} failure why the run could not go on
  */
@@ -45,7 +48,7 @@ import { passed, tally } from "./verdict.js";
 export const initialState = Object.freeze({
   python: "loading", pythonError: null, restartReason: null,
   busy: false, kind: "cases", total: 0, current: null, stopping: false, ended: null,
-  verdict: null, scenario: null, failure: null,
+  verdict: null, mistakes: [], scenario: null, failure: null,
 });
 
 // Code that cannot be loaded: a syntax error, a missing function, an error raised before the function is called.
@@ -71,7 +74,7 @@ export function next(state, event) {
     case "run-started":
       if (!canRun(state)) return state;
       return { ...state, busy: true, kind: event.kind, total: event.total, current: null, stopping: false,
-        ended: null, verdict: null, scenario: null, failure: null };
+        ended: null, verdict: null, mistakes: [], scenario: null, failure: null };
     case "case-started":
       return state.busy ? { ...state, current: event.index } : state;
     case "case-finished":
@@ -85,6 +88,8 @@ export function next(state, event) {
       const early = verdict.status === "fail" && tally(verdict, state.total).notRun > 0;
       return { ...state, verdict, ended: early ? state.ended : null };
     }
+    case "mistakes-named":
+      return state.busy && state.verdict !== null ? { ...state, mistakes: [...event.hints] } : state;
     case "scenario-returned":
       return { ...state, scenario: event.outcome.kind };
     case "run-failed":
@@ -125,6 +130,13 @@ const SCENARIO_TEXT = {
 export function statusOf(state) {
   const shown = state.python !== "ready" ? state.python : state.busy ? "running" : "ready";
   return { state: shown, outcome: shown === "ready" ? outcomeOf(state) : null, text: textOf(state, shown) };
+}
+
+/** The hints of the known mistakes the status names after its text once a run of the cases is over: those the run
+ * looks like when it failed (or was stopped), never any while a run is on. */
+export function mistakesOf(state) {
+  const { outcome } = statusOf(state);
+  return outcome === "fail" || outcome === "stopped" ? state.mistakes : [];
 }
 
 function outcomeOf(state) {

@@ -5,7 +5,8 @@ shows it (the page's own results rendering, frontend/src/feedback.js): a visible
 actual values, differences marked, and its trace; a hidden case with no value (name, status, message, what it
 printed and its trace, whose last step is what the learner's own code returned); a private case with its name and
 status. What a case may show is grader/results.py's rule (`learner_view`), asked here for every case: nothing else
-of a verdict reaches the page. Inputs come from the course, for visible cases only (the site publishes them).
+of a verdict reaches the page. Inputs come from the course, for visible cases only (the site publishes them). Below a
+failed challenge's status, each known mistake the verdict looks like (loopcraft/mistakes.py), by its hint alone.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import jinja2
 from grader.results import RunResult, learner_view, stored_json
 
 from ..course import Exercise
+from ..mistakes import Catalogue, matched, said, secrets
 from ..printable import lines, one_line
 from ..render import input_text
 from . import gradebook
@@ -40,9 +42,18 @@ def case_data(case: dict, inputs: dict[str, str]) -> dict:
     return data
 
 
-def challenge_data(slug: str, row: dict, verdict: dict | None, ex: Exercise | None, inputs: dict[str, str]) -> dict:
-    """What the page shows of one challenge of a gradebook row (`gradebook.shown`'s: with its points)."""
+def challenge_data(
+    slug: str,
+    row: dict,
+    verdict: dict | None,
+    ex: Exercise | None,
+    inputs: dict[str, str],
+    catalogue: Catalogue | None = None,
+) -> dict:
+    """What the page shows of one challenge of a gradebook row (`gradebook.shown`'s: with its points); `catalogue`,
+    the challenge's known mistakes."""
     result = RunResult.from_dict(verdict["result"]) if verdict else None
+    known = matched(catalogue, result, secrets(ex)) if result and ex and catalogue else []
     cell = row["challenges"][slug]
     return {
         "slug": slug,
@@ -55,6 +66,7 @@ def challenge_data(slug: str, row: dict, verdict: dict | None, ex: Exercise | No
         "message": lines(result.message) if result and result.message else None,
         "cases": [case_data(t, inputs) for t in result.to_dict()["tests"]] if result else [],
         "code": lines(verdict["source"]) if verdict and verdict.get("source") is not None else None,
+        "mistakes": [lines(said(mistake["hint"])) for mistake in known],
     }
 
 
@@ -65,12 +77,17 @@ def page(
     slugs: list[str],
     course: dict[str, Exercise],
     inputs: dict[str, dict[str, str]],
+    catalogues: dict[tuple[str, str], Catalogue] | None = None,
 ) -> str:
     """The feedback page of the learner of gradebook row `row` (`gradebook.shown`'s: named as the LMS names them, with
-    points on its scale); `inputs` is course_inputs(course)."""
-    challenges = [
-        challenge_data(slug, row, verdicts.get(slug), course.get(slug), inputs.get(slug, {})) for slug in slugs
-    ]
+    points on its scale); `inputs` is course_inputs(course); `catalogues`, the known mistakes by (track, slug)."""
+
+    def data(slug: str) -> dict:
+        ex = course.get(slug)
+        known = (catalogues or {}).get((ex.track, ex.slug)) if ex else None
+        return challenge_data(slug, row, verdicts.get(slug), ex, inputs.get(slug, {}), known)
+
+    challenges = [data(slug) for slug in slugs]
     data = {"challenges": [{"slug": c["slug"], "cases": c["cases"]} for c in challenges if c["cases"]]}
     handed = [slug for slug in slugs if row["challenges"][slug]["status"] != gradebook.MISSING]
     return env.get_template("class/feedback.html").render(

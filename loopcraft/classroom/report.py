@@ -16,6 +16,8 @@ What it counts, from the gradebook's rows and the verdicts alone (tests/test_cla
   most common wrong answers of the submissions that ran: values returned by failing cases grouped by their
   canonical JSON (hidden cases too: the store keeps what they returned; never private ones: the store keeps nothing
   of them), and errors grouped by their last line;
+- per challenge, the learners whose submission looks like each named known mistake (loopcraft/mistakes.py: the
+  course's wrong solutions, matched by what failing cases returned; a learner may count toward more than one);
 - similar submissions per challenge (similar.py).
 """
 
@@ -35,7 +37,9 @@ from grader.canonical import NotJSONError
 from grader.results import CaseResult, RunResult, Status, stored_json
 
 from ..course import Exercise
+from ..mistakes import Catalogue, catalogues, matched, secrets
 from ..printable import lines, one_line
+from ..project import Project
 from ..render import py_repr
 from . import feedback, gradebook, similar
 from .pages import environment, script
@@ -113,9 +117,14 @@ class ChallengeTally:
     sources: dict[str, str] = field(default_factory=dict)
     pairs: list[similar.Pair] = field(default_factory=list)  # the most similar, as many as are shown
     pair_count: int = 0
+    catalogue: Catalogue | None = None  # the challenge's known mistakes
+    secret: dict[str, bool] = field(default_factory=dict)  # mistakes.secrets of the challenge
+    mistakes: dict[str, int] = field(default_factory=dict)  # learners whose submission looks like it, by file
 
     def add(self, learner: str, verdict: dict) -> None:
         result = RunResult.from_dict(verdict["result"])
+        for mistake in matched(self.catalogue, result, self.secret) if self.catalogue else []:
+            self.mistakes[mistake["file"]] = self.mistakes.get(mistake["file"], 0) + 1
         self.submitted += 1
         self.passed += result.passed
         self.errors += result.status is Status.ERROR
@@ -140,7 +149,7 @@ class ChallengeTally:
 class Tally:
     """Everything the report shows, counted as the learners' verdicts go by (each is read once)."""
 
-    def __init__(self, doc: dict, course: dict[str, Exercise]):
+    def __init__(self, doc: dict, course: dict[str, Exercise], known: dict[tuple[str, str], Catalogue] | None = None):
         self.slugs = doc["challenges"]
         self.learners: list[dict] = []
         self.challenges = {}
@@ -153,6 +162,9 @@ class Tally:
             self.challenges[slug] = ChallengeTally(
                 slug, ex.title if ex else slug, ex.starter_source if ex else "", cases
             )
+            if ex and known and (ex.track, ex.slug) in known:
+                self.challenges[slug].catalogue = known[ex.track, ex.slug]
+                self.challenges[slug].secret = secrets(ex)
 
     def add(self, row: dict, verdicts: dict[str, dict]) -> None:
         cells = row["challenges"]
@@ -228,6 +240,16 @@ def _pair_view(ch: ChallengeTally, pair: similar.Pair, names: dict[str, str]) ->
     }
 
 
+def _mistakes(ch: ChallengeTally) -> list[dict]:
+    """The known mistakes some learner's submission looks like: most learners first, then in exercise.yaml's order."""
+    known = ch.catalogue.known if ch.catalogue else []
+    counted = [{**m, "count": ch.mistakes[m["file"]]} for m in known if ch.mistakes.get(m["file"])]
+    return [
+        {"file": m["file"], "hint": lines(m["hint"]), "count": m["count"]}
+        for m in sorted(counted, key=lambda m: -m["count"])
+    ]
+
+
 def page(env: jinja2.Environment, tally: Tally) -> str:
     tally.finish()
     challenges = []
@@ -262,6 +284,8 @@ def page(env: jinja2.Environment, tally: Tally) -> str:
                 "pairs": [_pair_view(ch, p, names) for p in ch.pairs],
                 "more_pairs": ch.pair_count - len(ch.pairs),
                 "compared": len(ch.sources),
+                "mistakes": _mistakes(ch),
+                "known": len(ch.catalogue.known) if ch.catalogue else 0,
             }
         )
     data = {
@@ -293,13 +317,35 @@ def page(env: jinja2.Environment, tally: Tally) -> str:
     )
 
 
-def write_class_pages(out: Path, doc: dict, store: VerdictStore, exercises: list[Exercise]) -> None:
+def _failing(doc: dict) -> set[str]:
+    """The challenges some learner's run failed ("fail", or "timeout": a failing run a time limit stopped): the only
+    ones whose known mistakes can be named, and so made."""
+    return {
+        slug
+        for row in doc["learners"]
+        for slug, cell in row["challenges"].items()
+        if cell["status"] in (Status.FAIL.value, Status.TIMEOUT.value)
+    }
+
+
+def write_class_pages(
+    out: Path,
+    doc: dict,
+    store: VerdictStore,
+    exercises: list[Exercise],
+    known: dict[tuple[str, str], Catalogue] | None = None,
+) -> None:
     """DIR/feedback/<page>.html for every learner of the gradebook and DIR/report/index.html, from the gradebook's
     rows as people read them (`gradebook.shown`'s: names, points, the page's name) and the store, each verdict read
-    once; feedback pages of learners no longer in the gradebook are removed."""
+    once; feedback pages of learners no longer in the gradebook are removed. `known`: the challenges' known mistakes
+    (default: mistakes.catalogues', from the installation's build cache, the wrong solutions run in Pyodide where it
+    has none of their verdicts: a function of the course, as the rest is of the store)."""
     env = environment()
     course = {ex.slug: ex for ex in exercises}
-    tally = Tally(doc, course)
+    if known is None:
+        failing = _failing(doc)
+        known = catalogues(Project(), [ex for ex in exercises if ex.slug in failing]) if failing else {}
+    tally = Tally(doc, course, known)
     inputs = feedback.course_inputs(course)
     written = set()
     for row in doc["learners"]:
@@ -310,7 +356,8 @@ def write_class_pages(out: Path, doc: dict, store: VerdictStore, exercises: list
                     verdicts[slug] = store.read(row["learner"], slug)
         tally.add(row, verdicts)
         name = row["page"]
-        write_atomically(out / "feedback" / name, feedback.page(env, row, verdicts, doc["challenges"], course, inputs))
+        page_ = feedback.page(env, row, verdicts, doc["challenges"], course, inputs, known)
+        write_atomically(out / "feedback" / name, page_)
         written.add(name)
     for old in (out / "feedback").glob("*.html"):
         if old.name not in written:

@@ -1,0 +1,75 @@
+// Known mistakes in the page: loopcraft/mistakes.py's matching, rule for rule (tests/golden/mistake_vectors.json
+// holds both to the same answers). The page's data carries, per known mistake, its hint and a fingerprint of each
+// published case it fails: {status: "fail", value} for a visible case (canonical JSON), {status: "fail", digest} for a
+// hidden one (SHA-256 of the case's salt and the canonical JSON), {status: "error" | "timeout"}. The worker that ran
+// the learner's code only hands back canonical JSON; comparing happens here, out of its reach.
+import { sha256Hex } from "./judge.js";
+
+export const KNOWN_MISTAKE = "This looks like a known mistake: ";
+
+/** What a learner is told of a mistake their run matches. */
+export const said = (hint) => KNOWN_MISTAKE + hint;
+
+const same = (mine, theirs) => mine.status === theirs.status && mine.value === theirs.value
+  && mine.digest === theirs.digest;
+
+const strictSubset = (a, b) => a.size < b.size && [...a].every((name) => b.has(name));
+
+/**
+ * The mistakes of `known` ([{hint, cases: {name: fingerprint}}]) that a run failing `failing` ({name: fingerprint,
+ * or null where its value is not known}) looks like: on every case both failed the fingerprints are equal, and at
+ * least one was compared. One whose compared cases are a strict subset of another match's is left out; the rest
+ * come most compared cases first, then in the catalogue's order.
+ */
+export function matchMistakes(known, failing) {
+  const found = [];
+  for (const mistake of known) {
+    const compared = new Set();
+    const agrees = Object.entries(mistake.cases).every(([name, theirs]) => {
+      const mine = Object.hasOwn(failing, name) ? failing[name] : null;
+      if (mine === null) return true; // passed, not run, or failed with a value not known
+      compared.add(name);
+      return same(mine, theirs);
+    });
+    if (agrees && compared.size) found.push({ mistake, compared });
+  }
+  const kept = found.filter(({ compared }) => !found.some((other) => strictSubset(compared, other.compared)));
+  kept.sort((a, b) => b.compared.size - a.compared.size); // stable: ties keep the catalogue's order
+  return kept.map(({ mistake }) => mistake);
+}
+
+// What the judge compared of a failed case (grader/judge.py's actual_json): the second call's value where the first
+// was the expected one (a case that calls the function twice), else the first call's.
+async function returnedOf(publicCase, outcome) {
+  if (outcome.again === undefined || outcome.again === null) return outcome.value;
+  const firstRight = publicCase.hidden
+    ? (await sha256Hex(publicCase.salt + outcome.value)) === publicCase.digest
+    : outcome.value === publicCase.expected_json;
+  return firstRight ? outcome.again : outcome.value;
+}
+
+/** {case name: fingerprint} of the cases of a run that did not pass: `cases`, the page's; `tests` and `outcomes`,
+ * the verdicts and outcomes of the cases that ran, in order. */
+export async function failedFingerprints(cases, tests, outcomes) {
+  const failing = {};
+  for (const [index, test] of tests.entries()) {
+    if (test.status === "pass") continue;
+    if (test.status !== "fail") {
+      failing[test.name] = { status: test.status };
+      continue;
+    }
+    const publicCase = cases[index];
+    const returned = await returnedOf(publicCase, outcomes[index]);
+    failing[test.name] = publicCase.hidden
+      ? { status: "fail", digest: await sha256Hex(publicCase.salt + returned) }
+      : { status: "fail", value: returned };
+  }
+  return failing;
+}
+
+/** The hints of the known mistakes (the page's `mistakes`) a judged run looks like: none for a run that passed, or
+ * whose code could not be loaded. */
+export async function knownMistakes(known, cases, verdict, outcomes) {
+  if (!known?.length || verdict.status !== "fail") return [];
+  return matchMistakes(known, await failedFingerprints(cases, verdict.tests, outcomes)).map((m) => m.hint);
+}
