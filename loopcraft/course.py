@@ -28,6 +28,7 @@ class Case:
     hidden: bool  # true for every private case too
     line: int  # in exercise.yaml
     private: bool = False  # never published: graded by the CLI and the build's checks only
+    call_twice: bool = False  # the entry is called again, same namespace and arguments, and must return the same
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class WrongSolution:
     mistake: str
     source: str
     line: int  # of its entry in exercise.yaml
+    hint: str | None = None  # what a learner whose code behaves like it is told, instead of `mistake`
+    named: bool = True  # false: never named to a learner (loopcraft/mistakes.py)
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,15 @@ class EquivalentMutant:
     change: str
     reason: str
     yaml_line: int  # of its entry in exercise.yaml
+
+
+@dataclass(frozen=True)
+class BuildsOn:
+    """The earlier challenge of its track that a challenge starts from (`builds_on` in exercise.yaml): the page
+    offers the learner's saved code of it. Checked against the track's order by loading (load.py)."""
+
+    slug: str
+    line: int  # of `builds_on` in exercise.yaml
 
 
 @dataclass(frozen=True)
@@ -71,6 +83,7 @@ class Exercise:
     cases: list[Case]
     cases_line: int  # of `cases:` in exercise.yaml
     equivalent_mutants: list[EquivalentMutant]
+    builds_on: BuildsOn | None = None
 
 
 @dataclass(frozen=True)

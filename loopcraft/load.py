@@ -19,6 +19,7 @@ from .cache import BuildCache
 from .course import (
     MISSING,
     SLUG,
+    BuildsOn,
     Case,
     EquivalentMutant,
     Exercise,
@@ -148,6 +149,7 @@ def _load_track(root: Path, track_dir: Path, problems: list[Problem], cache: Bui
         return None
     parts, listing_key = _listed_parts(doc)
     _check_listing(doc, rel, parts, listing_key, folders, loaded, problems)
+    _check_builds_on(root, parts, folders, loaded, problems)
     lab = _load_lab(doc, rel, real_dir, folders, problems) if isinstance(doc.data.get("lab"), dict) else None
     points = doc.data.get("points", {})
     for slug in points:
@@ -260,6 +262,51 @@ def _load_lab(
     return Lab(world=Path(world_path).read_text(encoding="utf-8"), loops=list(lab_data.get("loops", [])))
 
 
+# The button a challenge with `builds_on` has (templates/challenge.html), as its task may name it, wrapped or not.
+_BUTTON = re.compile(r"Start\s+from\s+my\s+code\s+for\s+challenge\s+(\d+)")
+
+
+def _button(match: re.Match) -> str:
+    return " ".join(match[0].split())
+
+
+def _check_builds_on(
+    root: Path,
+    parts: list[tuple[str, list[tuple[str, tuple]]]],
+    folders: dict[str, Path],
+    loaded: dict[str, Exercise | Lesson | None],
+    problems: list[Problem],
+) -> None:
+    """Each `builds_on` names an earlier challenge of the track, and a task that names the button names that
+    challenge's number in the course (lessons count, as the index numbers them)."""
+    numbers = {slug: i for i, slug in enumerate((s for _, entries in parts for s, _ in entries), start=1)}
+    for slug, number in numbers.items():
+        ex = loaded.get(slug) if isinstance(slug, str) else None
+        if not isinstance(ex, Exercise) or ex.builds_on is None:
+            continue
+        target = ex.builds_on.slug
+        if target not in folders:
+            if target in loaded:
+                why = f"{target!r} is a lesson; a challenge can build only on a challenge, whose code the learner saves"
+            else:
+                why = f"{target!r} is not a challenge of this track{did_you_mean(target, folders)}"
+        elif target == slug:
+            why = "a challenge cannot build on itself"
+        elif target not in numbers:
+            continue  # not listed: an error of track.yaml already
+        elif numbers[target] > number:
+            why = (
+                f"{target!r} comes after this challenge in track.yaml (item {numbers[target]}, this is item {number}); "
+                "a challenge can build only on an earlier one"
+            )
+        else:
+            named = [_button(m) for m in _BUTTON.finditer(ex.task) if int(m[1]) != numbers[target]]
+            if not named:
+                continue
+            why = f'{target!r} is challenge {numbers[target]} of the course, but the task names the button "{named[0]}"'
+        problems.append(Problem(rel_path(ex.dir / "exercise.yaml", root), ex.builds_on.line, f"builds_on: {why}"))
+
+
 @dataclass(frozen=True)
 class _Reader:
     """Reads an exercise's files as text; a missing or undecodable one is a problem, and None."""
@@ -308,6 +355,17 @@ def _load_exercise(
     sandbox_path, sandbox = _load_sandbox(doc, read, real_folder, str(track_real_dir), shared)
     wrong = _load_wrong_solutions(doc, read, folder, real_folder)
     _check_cases(doc, rel, f"{track}/{folder.name}", problems, recording=recording)
+    # A note, not an error: a course cut to some of its challenges (Gradescope's, a test's) drops the `builds_on` of
+    # one whose earlier challenge it leaves out, and keeps its prose.
+    if "builds_on" not in doc.data and (named := _BUTTON.search(str(doc.data.get("task", "")))):
+        problems.append(
+            Problem(
+                rel,
+                doc.line(("task",)),
+                f'task: names the button "{_button(named)}", which only a challenge with `builds_on` has',
+                note=True,
+            )
+        )
     if has_errors(problems[before:]):
         return None
     data = doc.data
@@ -338,6 +396,7 @@ def _load_exercise(
                 hidden=c["hidden"] or c["private"],
                 line=doc.line(("cases", i)),
                 private=c["private"],
+                call_twice=c.get("call_twice", data["call_twice"]),
             )
             for i, c in enumerate(data["cases"])
         ],
@@ -348,6 +407,7 @@ def _load_exercise(
             )
             for i, m in enumerate(data.get("equivalent_mutants", []))
         ],
+        builds_on=BuildsOn(data["builds_on"], doc.line(("builds_on",))) if "builds_on" in data else None,
     )
 
 
@@ -386,7 +446,12 @@ def _load_wrong_solutions(doc: Document, read: _Reader, folder: Path, real_folde
             if text is not None and isinstance(item.get("mistake"), str):
                 wrong.append(
                     WrongSolution(
-                        path=path, mistake=item["mistake"], source=text, line=doc.line(("wrong_solutions", i))
+                        path=path,
+                        mistake=item["mistake"],
+                        source=text,
+                        line=doc.line(("wrong_solutions", i)),
+                        hint=item.get("hint"),
+                        named=item.get("named", True),
                     )
                 )
     wrong_dir = os.path.join(folder, "wrong")

@@ -285,13 +285,44 @@ class ChallengeInputs:
     ex: Exercise
     prev: tuple[str, str] | None  # (title, URL from the site root) of the previous challenge in the track
     next: tuple[str, str] | None
+    builds_on: tuple[str, int, str] | None = None  # (slug, number in the course, title) of the challenge it starts from
+    mistakes: tuple = ()  # the known mistakes the page may carry (page_mistakes)
 
 
-def challenge_inputs(track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None) -> ChallengeInputs:
+def page_mistakes(catalogue, ex: Exercise) -> tuple:
+    """What a page may carry of a challenge's known mistakes (loopcraft/mistakes.py `Catalogue`): each one's hint and
+    fingerprints of the published cases it fails. A fingerprint that is the expected value of a hidden or private case
+    (a wrong value on one case can be the right one of another) stays out, as would that value's digest: the page
+    would hold it in plain text, or as the digest a hidden case has."""
+    if catalogue is None:
+        return ()
+    published = {case.name for case in published_cases(ex)}
+    secret = {canonical_json(case.expected) for case in ex.cases if case.hidden}
+    digests = {digest(catalogue.salt, value) for value in secret}
+    shown = []
+    for mistake in catalogue.known:
+        cases = {
+            name: case
+            for name, case in mistake["cases"].items()
+            if name in published and case.get("value") not in secret and case.get("digest") not in digests
+        }
+        if cases:
+            shown.append({"hint": mistake["hint"], "cases": cases})
+    return tuple(shown)
+
+
+def challenge_inputs(
+    track: Track, ex: Exercise, prev: Exercise | None, next_: Exercise | None, catalogue=None
+) -> ChallengeInputs:
     def link(other: Exercise | None) -> tuple[str, str] | None:
         return (other.title, challenge_url(other)) if other else None
 
-    return ChallengeInputs(track.slug, track.title, ex, link(prev), link(next_))
+    builds_on = None
+    if ex.builds_on:  # an earlier challenge of the track (loading checked it)
+        number, item = next((i, x) for i, x in enumerate(track.items, start=1) if x.slug == ex.builds_on.slug)
+        builds_on = (item.slug, number, item.title)
+    mistakes = page_mistakes(catalogue, ex)
+    return ChallengeInputs(track.slug, track.title, ex, link(prev), link(next_), builds_on, mistakes)
 
 
 def challenge_context(inputs: ChallengeInputs) -> dict:
@@ -304,8 +335,13 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
     def link(other: tuple[str, str] | None) -> dict | None:
         return {"title": other[0], "url": site_root + other[1]} if other else None
 
+    # "Start from my code for challenge N" (app.js, start-from.js): only a challenge that builds on another has it.
+    builds_on = dict(zip(("slug", "number", "title"), inputs.builds_on, strict=True)) if inputs.builds_on else None
+
     def page_case(case) -> dict:
         data = {"name": case.name, "hidden": case.hidden, "args": case.args, "input_text": input_text(case.args)}
+        if case.call_twice:  # the page's session and judge.js read it
+            data["call_twice"] = True
         if case.hidden:
             data.update(digest=digest(ex_salt, canonical_json(case.expected)), salt=ex_salt)
         else:
@@ -338,6 +374,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             ],
             "hidden_count": len(published) - len(visible),
             "private_count": len(ex.cases) - len(published),
+            "builds_on": builds_on,
         },
         "prev": link(inputs.prev),
         "next": link(inputs.next),
@@ -351,7 +388,9 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             "cases": [page_case(c) for c in published],
             "private_count": len(ex.cases) - len(published),
             "solution": encrypt_solution(ex, ex_salt),
-        },
+        }
+        | ({"builds_on": builds_on} if builds_on else {})
+        | ({"mistakes": list(inputs.mistakes)} if inputs.mistakes else {}),
     }
 
 
@@ -563,8 +602,10 @@ def render_pages(
     asset_version: str,
     cache: BuildCache | None = None,
     lesson_runs: dict[tuple[str, str], LessonRun] | None = None,
+    catalogues: dict | None = None,
 ) -> dict[str, str]:
-    """Every page of the site, {path relative to the site root: HTML}. prev/next stay within a track."""
+    """Every page of the site, {path relative to the site root: HTML}. prev/next stay within a track. `catalogues`:
+    each challenge's known mistakes by (track, slug) (loopcraft/mistakes.py; none when the build did not verify)."""
     templates = read_templates(templates_dir)
     env = make_environment(templates_dir, templates, cache)
     common = cache.key("templates", asset_version, *(x for item in templates.items() for x in item)) if cache else ""
@@ -585,7 +626,7 @@ def render_pages(
                 inputs = lesson_inputs(track, ex, prev, next_, (lesson_runs or {})[(track.slug, ex.slug)])
                 jobs[challenge_path(ex)] = ("lesson.html", inputs_text(inputs), lambda c=inputs: lesson_context(c))
             else:
-                inputs = challenge_inputs(track, ex, prev, next_)
+                inputs = challenge_inputs(track, ex, prev, next_, (catalogues or {}).get((track.slug, ex.slug)))
                 jobs[challenge_path(ex)] = (
                     "challenge.html",
                     inputs_text(inputs),

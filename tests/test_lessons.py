@@ -6,6 +6,7 @@ The loop lab's grid is run here too, in Pyodide, through the same single run-cas
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -235,17 +236,28 @@ def test_the_lab_grid_in_pyodide_equals_seed_004(pyodide_runner):
     assert table == SEED_004
 
 
+def test_the_lesson_that_tells_the_labs_figures_tells_them_as_seed_004_has_them():
+    """habits-meet-designs writes the lab's table out in its prose; the lab's grid is held to seed 004 above."""
+    from grader.lab import HABITS
+
+    text = (ROOT / "exercises/build-an-agent/habits-meet-designs/lesson.md").read_text()
+    table = {}
+    for key, label in HABITS:
+        (row,) = [line for line in text.splitlines() if line.startswith(f"| {label} |")]
+        table[key] = [(int(share), calls) for share, calls in re.findall(r"(\d+)% \((\d+\.\d)\)", row)]
+    assert table == SEED_004
+
+
 def test_the_lab_runs_a_learners_loop_as_a_fourth_column(pyodide_runner):
     source = (ROOT / "exercises/build-an-agent/repeat-guard/solution.py").read_text()
     grid = run_grid(pyodide_runner, source)
-    yours = {c["habit"]: (c["share"], c["calls"]) for c in grid["cells"] if c["design"] == "yours"}
-    # The challenge's guard nudges on the second identical call, one earlier than the lab's reference guard.
-    assert yours == {
-        "stubborn": (0, "3.0"),
-        "repeats-until-told": (100, "3.9"),
-        "breaks-format": (100, "4.8"),
-        "unknown-tool": (100, "3.9"),
+    column = {
+        design: {c["habit"]: (c["share"], c["calls"]) for c in grid["cells"] if c["design"] == design}
+        for design in ("guarded", "yours")
     }
+    # The challenge asks for the lab's own guard (a nudge on the third identical call in a row, a stop on the next
+    # repeat): its reference solution's column is the guarded design's, figure for figure.
+    assert column["yours"] == column["guarded"] == {habit: cells[2] for habit, cells in SEED_004.items()}
     assert grid["loop_error"] is None
     stage4 = run_grid(pyodide_runner, (ROOT / "exercises/build-an-agent/stage-4-loop/solution.py").read_text())
     assert stage4["loop_error"].startswith("ValueError: invalid JSON in tool call")

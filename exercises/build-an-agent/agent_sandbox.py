@@ -211,9 +211,11 @@ def parse_tool_call(reply):
 
     Returns None when the reply is a final answer: its text (ignoring leading
     and trailing whitespace) does not start with "{".
-    Returns {"tool": str, "arguments": dict} for a well-formed tool call.
+    Returns {"tool": str, "arguments": dict} for a well-formed tool call: an
+    object with exactly those two keys.
     Raises ValueError when the reply starts with "{" but is not a valid tool
-    call: broken JSON, or JSON of the wrong shape.
+    call: broken JSON, or JSON of the wrong shape (a key missing, of the wrong
+    type, or one too many: a flag such as "execute" is refused, not dropped).
     """
     try:
         call = _parse_tool_call(reply)
@@ -244,6 +246,9 @@ def _parse_tool_call(reply):
         raise ValueError(
             f'"arguments" must be a JSON object, got {_json_type(data["arguments"])}'
         )
+    extra = ", ".join(sorted(set(data) - {"tool", "arguments"}))
+    if extra:
+        raise ValueError(f'unexpected keys in the tool call: {extra} (only "tool" and "arguments" are allowed)')
     return {"tool": data["tool"], "arguments": dict(data["arguments"])}
 
 

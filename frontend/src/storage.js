@@ -74,8 +74,11 @@ export function storageKey(track, slug) {
   return `loopcraft:code:${track}/${slug}`;
 }
 
-/** Whether the learner has code of their own for the challenge (code equal to the starter is not kept). */
-export const hasOwnCode = (track, slug) => read(storageKey(track, slug)) !== null;
+/** The learner's saved code for a challenge, or null (code equal to the starter is not kept). */
+export const savedCode = (track, slug) => read(storageKey(track, slug));
+
+/** Whether the learner has code of their own for the challenge. */
+export const hasOwnCode = (track, slug) => savedCode(track, slug) !== null;
 
 // A challenge is solved once a run passed every case, hidden ones included.
 // The course index reads these marks; nothing else knows the learner's progress.

@@ -53,17 +53,11 @@ def test_a_learners_loop_runs_as_a_fourth_column(page: Page, isolated_url: str):
     # An uploaded file.
     page.get_by_test_id("lab-upload").set_input_files(AGENT / "repeat-guard/solution.py")
     expect(page.locator('td[data-design="yours"]')).to_have_count(4, timeout=SLOW_MS)
-    assert cells(page, "yours") == {
-        "stubborn": (0, "3.0"),
-        "repeats-until-told": (100, "3.9"),
-        "breaks-format": (100, "4.8"),
-        "unknown-tool": (100, "3.9"),
-    }
-    assert cells(page, "guarded") == {habit: row[2] for habit, row in SEED_004.items()}
+    # The repeat-guard challenge asks for the lab's own guard: its solution's column is the guarded design's.
+    assert cells(page, "yours") == cells(page, "guarded") == {habit: row[2] for habit, row in SEED_004.items()}
     verdict = page.get_by_test_id("lab-verdict")
     expect(verdict).to_contain_text(
-        "repeats until told it is repeating: 100% (3.9 calls): yours matches on answers "
-        "and is cheaper than the guarded design's 100% (4.9)."
+        "repeats until told it is repeating: 100% (4.9 calls): yours equals the guarded design's 100% (4.9)."
     )
     # The column stays across a reload: the file's loop runs again with the grid, and is the one chosen.
     yours = cells(page, "yours")

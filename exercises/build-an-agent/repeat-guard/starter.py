@@ -39,7 +39,8 @@ def run_agent(task, script, max_steps=8):
 
 
 # TODO:
-# - remember the previous tool call (tool and arguments)
-# - the first time a call repeats the previous one: do not run it; send the
-#   nudge of the task as a "user" message instead
+# - count the identical tool calls in a row (same tool, equal arguments);
+#   a parse error in between does not break the row, a different call does
+# - the first repeat, the third identical call in a row: do not run it; send
+#   the nudge of the task as a "user" message instead
 # - any later repeat in the run: stop with "stop_reason": "repeated_action"

@@ -6,6 +6,7 @@ def run_agent(task, script, max_steps=8):
     tools_called = []
     errors = 0
     previous = None   # the last reply that parsed as a tool call
+    in_a_row = 0      # how many identical tool calls in a row end with it
     nudged = False    # one nudge per run
 
     for step in range(1, max_steps + 1):
@@ -27,9 +28,9 @@ def run_agent(task, script, max_steps=8):
             return {"answer": reply, "steps": step, "tools_called": tools_called,
                     "errors": errors, "stop_reason": "final_answer"}
 
-        repeated = reply == previous
+        in_a_row = in_a_row + 1 if reply == previous else 1
         previous = reply
-        if repeated:
+        if in_a_row >= 3:  # a repeat: the third identical call in a row, or a later one
             if nudged:
                 return {"answer": None, "steps": step, "tools_called": tools_called,
                         "errors": errors, "stop_reason": "repeated_action"}

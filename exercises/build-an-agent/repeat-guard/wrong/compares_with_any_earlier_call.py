@@ -1,4 +1,4 @@
-# Wrong: treats a call as a repeat if it matches any earlier call, not just the previous one.
+# Wrong: counts every earlier identical call, not only those in a row, so a call made twice before, with other calls in between, is taken for a repeat.
 def run_agent(task, script, max_steps=8):
     llm = make_llm(script)
     messages = [{"role": "system", "content": SYSTEM_PROMPT},
@@ -6,6 +6,7 @@ def run_agent(task, script, max_steps=8):
     tools_called = []
     errors = 0
     previous = []     # every tool call so far
+    in_a_row = 0      # how many identical tool calls in a row end with it
     nudged = False    # one nudge per run
 
     for step in range(1, max_steps + 1):
@@ -27,9 +28,9 @@ def run_agent(task, script, max_steps=8):
             return {"answer": reply, "steps": step, "tools_called": tools_called,
                     "errors": errors, "stop_reason": "final_answer"}
 
-        repeated = call in previous
+        in_a_row = previous.count(call) + 1
         previous.append(call)
-        if repeated:
+        if in_a_row >= 3:  # a repeat: the third identical call in a row, or a later one
             if nudged:
                 return {"answer": None, "steps": step, "tools_called": tools_called,
                         "errors": errors, "stop_reason": "repeated_action"}

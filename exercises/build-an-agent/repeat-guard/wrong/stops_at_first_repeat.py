@@ -1,4 +1,4 @@
-# Wrong: stops at the first repeat, without nudging the model once.
+# Wrong: stops at the first repeat (the third identical call in a row), without nudging the model once.
 def run_agent(task, script, max_steps=8):
     llm = make_llm(script)
     messages = [{"role": "system", "content": SYSTEM_PROMPT},
@@ -6,6 +6,7 @@ def run_agent(task, script, max_steps=8):
     tools_called = []
     errors = 0
     previous = None   # the last reply that parsed as a tool call
+    in_a_row = 0      # how many identical tool calls in a row end with it
 
     for step in range(1, max_steps + 1):
         reply = llm(messages)
@@ -26,10 +27,11 @@ def run_agent(task, script, max_steps=8):
             return {"answer": reply, "steps": step, "tools_called": tools_called,
                     "errors": errors, "stop_reason": "final_answer"}
 
-        if call == previous:  # same tool and equal arguments
+        in_a_row = in_a_row + 1 if call == previous else 1  # same tool and equal arguments
+        previous = call
+        if in_a_row >= 3:  # a repeat: the third identical call in a row, or a later one
             return {"answer": None, "steps": step, "tools_called": tools_called,
                     "errors": errors, "stop_reason": "repeated_action"}
-        previous = call
 
         tools_called.append(call["tool"])
         result = dispatch(call)

@@ -1,3 +1,4 @@
+# Wrong: starts counting afresh after the nudge, so a stubborn model's fourth identical call runs instead of ending the run.
 def run_agent(task, script, max_steps=8):
     llm = make_llm(script)
     messages = [{"role": "system", "content": SYSTEM_PROMPT},
@@ -5,6 +6,7 @@ def run_agent(task, script, max_steps=8):
     tools_called = []
     errors = 0
     previous = None   # the last reply that parsed as a tool call
+    in_a_row = 0      # how many identical tool calls in a row end with it
     nudged = False    # one nudge per run
 
     for step in range(1, max_steps + 1):
@@ -22,25 +24,24 @@ def run_agent(task, script, max_steps=8):
             })
             continue
 
-        repeated = call == previous  # same tool and equal arguments
-        previous = call
-        if call is None and not repeated:
+        if call is None:
             return {"answer": reply, "steps": step, "tools_called": tools_called,
                     "errors": errors, "stop_reason": "final_answer"}
-        if repeated:
+
+        in_a_row = in_a_row + 1 if call == previous else 1  # same tool and equal arguments
+        previous = call
+        if in_a_row >= 3:  # a repeat: the third identical call in a row, or a later one
             if nudged:
                 return {"answer": None, "steps": step, "tools_called": tools_called,
                         "errors": errors, "stop_reason": "repeated_action"}
             nudged = True
+            in_a_row = 0  # a fresh start after the nudge
             messages.append({
                 "role": "user",
                 "content": f"You already called {call['tool']} with these arguments. "
                            "Use the result you have, call a different tool, or give your final answer.",
             })
             continue
-        if call is None:
-            return {"answer": reply, "steps": step, "tools_called": tools_called,
-                    "errors": errors, "stop_reason": "final_answer"}
 
         tools_called.append(call["tool"])
         result = dispatch(call)
