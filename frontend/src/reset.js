@@ -4,7 +4,8 @@
 // importing _pyodide_core again); a reset copies memory back and puts back what JavaScript keeps.
 //
 // What an interpreter is, and how each part comes back (see docs/threat-model.md, "Reset in place"):
-// - linear memory: copied back whole from the image (30 MB: about 5 ms; comparing pages first cost as much);
+// - linear memory: copied back whole from the image (30 MB: 5 to 10 ms, most of a reset; finding the pages that
+//   changed would read both copies, as much as copying one);
 // - the module's mutable globals: the stack pointer (exported), the stack's limits and the 64-bit return scratch
 //   (internal, read and written through their exported accessors): the wasm binary defines these four and no other;
 // - the function table: unchanged or no reset (its length and Emscripten's free list, and every entry compared);
@@ -15,21 +16,9 @@
 // Anything the reset cannot vouch for (memory or a table that grew, a mount, a JavaScript value it does not know)
 // returns its reason instead, and the caller starts the interpreter afresh as before.
 
-const fileBytes = (node) => (node.contents ? Uint8Array.from(node.contents.subarray?.(0, node.usedBytes) ?? node.contents) : null);
+import { sameBytes } from "./same-bytes.js";
 
-function sameBytes(a, b) {
-  if (a.byteLength !== b.byteLength) return false;
-  let i = 0;
-  if ((a.byteOffset | b.byteOffset) % 4 === 0) {
-    const words = a.byteLength >> 2;
-    const x = new Int32Array(a.buffer, a.byteOffset, words);
-    const y = new Int32Array(b.buffer, b.byteOffset, words);
-    for (; i < words; i++) if (x[i] !== y[i]) return false;
-    i = words * 4;
-  }
-  for (; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+const fileBytes = (node) => (node.contents ? Uint8Array.from(node.contents.subarray?.(0, node.usedBytes) ?? node.contents) : null);
 
 // Slots of a table read through `get` until it throws (past its end).
 function slots(get) {
