@@ -18,9 +18,11 @@ class report get all of it (`catalogues`, from the build cache, the wrong soluti
 Matching happens outside the interpreter the learner's code ran in, here and in frontend/src/mistakes.js, rule for
 rule (tests/golden/mistake_vectors.json holds both to the same answers): a mistake matches a failing run when, on
 every case both failed, the run's fingerprint equals the mistake's (a case whose value the run did not keep, a
-private case read from the class's store, is not compared), and at least one such case was compared. A mistake whose
-compared cases are a strict subset of another matching mistake's is left out (it explains less of the same run);
-the rest come in order of cases compared, most first, then in exercise.yaml's order.
+private case read from the class's store, is not compared), and at least one such case was compared. Mistakes are
+named only when together they reproduce every failed case whose value is known: a run that also fails elsewhere (an
+untouched starter, which fails everything) is not told a mistake it shares one case with. A mistake whose compared
+cases are a strict subset of another matching mistake's is left out (it explains less of the same run); the rest come
+in order of cases compared, most first, then in exercise.yaml's order.
 """
 
 from __future__ import annotations
@@ -123,6 +125,9 @@ def match(known: list[dict], failing: dict[str, dict | None]) -> list[dict]:
         else:
             if compared:
                 found.append((mistake, compared))
+    explained = set().union(*(cases for _, cases in found))
+    if any(fingerprint is not None and name not in explained for name, fingerprint in failing.items()):
+        return []  # a failure no known mistake reproduces: an untouched starter "matched" whatever also failed there
     kept = [(m, cases) for m, cases in found if not any(cases < other for _, other in found)]
     kept.sort(key=lambda pair: -len(pair[1]))  # stable: ties stay in exercise.yaml's order
     return [mistake for mistake, _ in kept]

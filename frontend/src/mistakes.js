@@ -18,8 +18,9 @@ const strictSubset = (a, b) => a.size < b.size && [...a].every((name) => b.has(n
 /**
  * The mistakes of `known` ([{hint, cases: {name: fingerprint}}]) that a run failing `failing` ({name: fingerprint,
  * or null where its value is not known}) looks like: on every case both failed the fingerprints are equal, and at
- * least one was compared. One whose compared cases are a strict subset of another match's is left out; the rest
- * come most compared cases first, then in the catalogue's order.
+ * least one was compared; none unless the matches together reproduce every failed case whose value is known. One
+ * whose compared cases are a strict subset of another match's is left out; the rest come most compared cases first,
+ * then in the catalogue's order.
  */
 export function matchMistakes(known, failing) {
   const found = [];
@@ -33,6 +34,10 @@ export function matchMistakes(known, failing) {
     });
     if (agrees && compared.size) found.push({ mistake, compared });
   }
+  // Named only when together they reproduce every failed case whose value is known: an untouched starter, which fails
+  // everything, was told of any mistake it shared one case with.
+  const explained = new Set(found.flatMap(({ compared }) => [...compared]));
+  if (Object.entries(failing).some(([name, mine]) => mine !== null && !explained.has(name))) return [];
   const kept = found.filter(({ compared }) => !found.some((other) => strictSubset(compared, other.compared)));
   kept.sort((a, b) => b.compared.size - a.compared.size); // stable: ties keep the catalogue's order
   return kept.map(({ mistake }) => mistake);

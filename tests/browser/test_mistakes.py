@@ -1,5 +1,6 @@
 """Known mistakes on a challenge page, in Chromium against the built (verified) site: a run of a wrong solution names
-its mistake, matched on a visible case by its value and on a hidden case by its digest; a correct run names none; and
+its mistake, matched on a visible case by its value and on a hidden case by its digest; a correct run and an untouched
+starter name none; and
 nothing the page carries of the catalogue, nor anything it shows, holds a hidden or private case's expected value."""
 
 from __future__ import annotations
@@ -71,6 +72,14 @@ def test_each_wrong_solutions_run_names_its_mistake_and_a_correct_run_names_none
                     assert form not in (status.text_content() or ""), (file, case.name)
     run(page, CEL / "solution.py")
     expect(status).to_have_attribute("data-outcome", "pass")
+    expect(notes).to_have_count(0)
+    # An untouched starter fails every case: it is told of no mistake, though some of its failures are a known
+    # mistake's (here it was told two, of code the learner had not written).
+    starter = ROOT / "exercises" / "build-an-agent" / "malformed-json-recovery" / "starter.py"
+    page.goto(f"{isolated_url}build-an-agent/malformed-json-recovery/")
+    expect(status).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+    run(page, starter)
+    expect(status).to_have_attribute("data-outcome", "fail")
     expect(notes).to_have_count(0)
 
 
