@@ -146,7 +146,9 @@ const COPY_PREFIX = (id) => `loopcraft:copy:${id}:`;
 
 /** True when kept. */
 export function saveCopy(id, text, date = new Date()) {
-  return write(COPY_PREFIX(id) + date.toISOString(), text);
+  // A version already kept is not kept twice (importing one file again added a copy each time).
+  const kept = Object.entries(entries()).some(([key, value]) => key.startsWith(COPY_PREFIX(id)) && value === text);
+  return kept || write(COPY_PREFIX(id) + date.toISOString(), text);
 }
 
 /** [{key, date, text}] of challenge `track/slug`'s kept copies, newest first. */

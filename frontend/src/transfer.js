@@ -182,7 +182,7 @@ export function setupTransfer(section, titles, onImported) {
     review.hidden = true;
     review.replaceChildren();
     const parts = [`Imported ${done.written} saved item${done.written === 1 ? "" : "s"}`];
-    if (done.copies) parts.push(`kept ${done.copies} replaced version${done.copies === 1 ? "" : "s"} of code as other versions on ${done.copies === 1 ? "its challenge's" : "their challenges'"} page`);
+    if (done.copies) parts.push(`kept the code you did not choose (${done.copies} version${done.copies === 1 ? "" : "s"}) as other versions on ${done.copies === 1 ? "its challenge's" : "their challenges'"} page`);
     if (done.failed) parts.push(`${done.failed} could not be saved (this browser's storage is full or disabled)`);
     say(`${parts.join("; ")}.`);
     onImported();

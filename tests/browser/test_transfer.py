@@ -137,7 +137,7 @@ def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_l
     choices.filter(has_text="Recover From Malformed").get_by_test_id("choose-incoming").check()
     choices.filter(has_not_text="Recover From Malformed").get_by_test_id("choose-local").check()
     second.get_by_test_id("import-apply").click()
-    expect(second.get_by_test_id("transfer-message")).to_contain_text("kept 2 replaced versions")
+    expect(second.get_by_test_id("transfer-message")).to_contain_text("kept the code you did not choose (2 versions)")
 
     # The file's code where it was chosen; this browser's where it was kept; the other one a click away.
     open_challenge(second, isolated_url, SOLVED, python=False)
@@ -230,7 +230,7 @@ def test_a_challenge_solved_in_the_file_stays_solved_whichever_code_the_learner_
     expect(second.get_by_test_id("import-choice")).to_have_count(1)
     second.get_by_test_id(f"choose-{choice}").check()
     second.get_by_test_id("import-apply").click()
-    expect(second.get_by_test_id("transfer-message")).to_contain_text("kept 1 replaced version")
+    expect(second.get_by_test_id("transfer-message")).to_contain_text("kept the code you did not choose (1 version)")
 
     link = second.locator(f'[data-slug="{SOLVED}"]')
     expect(link.get_by_test_id("solved-mark")).to_have_text("Solved")

@@ -72,6 +72,16 @@ test("a challenge solved in either browser stays solved whichever code the learn
   assert.equal(after[code("a")], "theirs");
 });
 
+test("importing the same file again keeps the code not chosen once", () => {
+  const mine = { [code("a")]: "mine" };
+  const file = { [code("a")]: "theirs" };
+  const after = withStorage(mine, (store) => {
+    for (const day of ["2026-05-06", "2026-05-07"]) applyImport(planImport(file, store), { "t/a": "local" }, new Date(day));
+    return store;
+  });
+  assert.deepEqual(Object.entries(after).filter(([key]) => key.startsWith("loopcraft:copy:")).map(([, v]) => v), ["theirs"]);
+});
+
 test("a key named like an object's own property is no merge rule", () => {
   const plan = planImport({ "loopcraft:constructor:t/a": "x" }, { "loopcraft:constructor:t/a": "y" });
   assert.deepEqual(plan, { writes: {}, conflicts: [{ id: "t/a", local: { constructor: "y" }, incoming: { constructor: "x" } }] });
