@@ -45,18 +45,17 @@
 // Nothing a submission does ends the runner: its worker catches what fails in it (worker-core.js), a worker that
 // dies all the same is replaced (session.js), and every outcome and reply is capped.
 import { closeSync, readFileSync, writeSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
+import { cliOptions } from "./cli-options.mjs";
 import { tooLargeToSend, unsendable } from "./src/outcomes.js";
 import { createSession } from "./src/session.js";
 
 const workerUrl = new URL("./node-worker.mjs", import.meta.url);
 
 function options() {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
-    strict: true,
-    options: {
+  const values = cliOptions(
+    "node-runner.mjs",
+    {
       pyodide: { type: "string" },
       "grader-root": { type: "string" },
       "grader-files": { type: "string" },
@@ -69,10 +68,8 @@ function options() {
       "no-interrupt": { type: "boolean", default: false },
       "no-reset": { type: "boolean", default: false },
     },
-  });
-  for (const name of ["pyodide", "grader-root", "grader-files", "replies", "max-request", "max-reply"]) {
-    if (!values[name]) throw new Error(`--${name} is required`);
-  }
+    ["pyodide", "grader-root", "grader-files", "replies", "max-request", "max-reply"],
+  );
   const whole = (name) => {
     if (!/^\d+$/.test(values[name])) throw new Error(`--${name} must be a whole number, not ${JSON.stringify(values[name])}`);
     return Number(values[name]);

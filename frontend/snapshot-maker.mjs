@@ -14,26 +14,12 @@ import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { cliOptions } from "./cli-options.mjs";
 import { sparse } from "./src/snapshot-format.js";
 import { snapshotPython } from "./src/worker-core.js";
 
-const { values } = parseArgs({
-  args: process.argv.slice(2),
-  strict: true,
-  options: {
-    pyodide: { type: "string" },
-    "grader-root": { type: "string" },
-    "grader-files": { type: "string" },
-    out: { type: "string" },
-  },
-});
-for (const name of ["pyodide", "grader-root", "grader-files", "out"]) {
-  if (!values[name]) {
-    process.stderr.write(`snapshot-maker.mjs: --${name} is required\n`);
-    process.exit(2);
-  }
-}
+const required = ["pyodide", "grader-root", "grader-files", "out"];
+const values = cliOptions("snapshot-maker.mjs", Object.fromEntries(required.map((name) => [name, { type: "string" }])), required);
 
 // Emscripten's randomness under Node is node:crypto's randomFillSync, looked up on each call; its clocks are Date.now
 // and performance.now.
