@@ -35,7 +35,10 @@ export function setupTabs(tablist) {
     if (PHONE.matches) scrollTo({ top: 0 });
   }
 
-  tabs.forEach((tab, i) => tab.addEventListener("click", () => select(i)));
+  tabs.forEach((tab, i) => {
+    tab.addEventListener("click", () => select(i));
+    tab.disabled = false;
+  });
   // The keys of the ARIA tabs pattern: arrows move and select, Home and End go to the ends.
   tablist.addEventListener("keydown", (event) => {
     const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];

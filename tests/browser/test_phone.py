@@ -125,10 +125,32 @@ def test_a_phone_learner_solves_a_challenge_by_tapping(phone: Page, isolated_url
     assert_no_violations_in_either_theme(page, "on a phone, results panel")
 
 
+def test_a_tab_tapped_before_the_script_has_loaded_waits_for_it_instead_of_being_lost(phone: Page, isolated_url: str):
+    page = phone
+    without_python(page)
+    held: list = []
+    # The page's script, held back as a slow phone's network would.
+    page.route("**/assets/app.js*", lambda route: held.append(route))
+    # A module script runs before DOMContentLoaded, so the page is waited for only until it is being read.
+    page.goto(f"{isolated_url}build-an-agent/{SLUG}/", wait_until="commit")
+    for _ in range(150):  # 30 s
+        if held:
+            break
+        page.wait_for_timeout(200)
+    assert held, "the page never asked for its script"
+    code = page.get_by_role("tab", name="Code")
+    expect(code).to_be_disabled()  # a tap now would do nothing, and the first layout would then show Task
+    held[0].continue_()
+    code.tap()
+    expect(code).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#panel-code")).to_be_visible()
+
+
 def test_tabs_follow_the_aria_keys(phone: Page, isolated_url: str):
     page = phone
     without_python(page)  # a first visit's Python would boot, for a test of the tabs alone
     page.goto(f"{isolated_url}build-an-agent/{SLUG}/")
+    expect(page.get_by_role("tab", name="Task")).to_be_enabled()  # the page's script has taken the tabs over
     page.get_by_role("tab", name="Task").focus()
     page.keyboard.press("ArrowRight")
     expect(page.get_by_role("tab", name="Code")).to_be_focused()
