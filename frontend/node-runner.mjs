@@ -133,6 +133,7 @@ const plain = !config.fresh && snapshotState === "none";
 function spawn() {
   const { pyodideDir, graderRoot, graderFiles } = config;
   const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderRoot, graderFiles, snapshot, plain, resets: config.resets } });
+  lastMade = "started";
   return {
     post: (message) => worker.postMessage(message),
     listen: (onMessage, onError) => {
@@ -141,7 +142,10 @@ function spawn() {
         if (message.type === "snapshot-bytes") keep(message.bytes);
         else if (message.type === "snapshot-unusable") snapshotState = "unusable";
         else {
-          if (message.type === "renewed") fresh ??= message.how;
+          if (message.type === "renewed") {
+            fresh ??= message.how;
+            lastMade = message.how;
+          }
           onMessage(message);
         }
       });
@@ -184,8 +188,10 @@ function encoded(outcomes) {
 }
 
 // How the interpreter of the request being answered was made (see "outcomes" above): its first renew says, and a
-// request that renews nothing (the first; one after a worker was replaced) has a worker's first interpreter.
+// request that renews nothing has the interpreter the last renew made (after a case that broke the one before it),
+// or a worker's first one (the first request; one after a worker was replaced).
 let fresh = null;
+let lastMade = "started";
 
 let ready = false;
 const session = createSession({
@@ -267,6 +273,7 @@ for await (const line of requestLines(process.stdin, config.maxRequest)) {
     continue;
   }
   current = id;
+  const madeBefore = lastMade;
   let outcomes;
   try {
     // No default limit here: every request carries its exercise's (loopcraft/pyodide.py always sends one).
@@ -279,7 +286,7 @@ for await (const line of requestLines(process.stdin, config.maxRequest)) {
     // Python could not be started again in a new worker: there is nothing left to grade with.
     failed(error);
   }
-  fresh ??= config.fresh ? "started" : "kept";
+  fresh ??= config.fresh ? madeBefore : "kept";
   writeAll(config.replies, Buffer.from(`{"type":"outcomes","id":${id},"outcomes":${encoded(outcomes)},"fresh":"${fresh}"}\n`, "utf8"));
   current = null;
   fresh = null;

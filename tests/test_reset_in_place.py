@@ -3,9 +3,10 @@ leaves reaches the next, and a class is graded exactly as with interpreters rest
 
 The corpus in tests/leave_traces/ is pairs of submissions: one leaves something behind (a file, an environment
 variable, a module, a finalizer, memory grown...), the next looks for it. Every pair is graded in one runner, one
-submission after another, as a class is. Whatever the guard takes for tampering is followed by a full restore
-instead of a reset (its interpreter broke): those pairs prove the restore, the others the reset, and the test says
-how many of each there were, so that a reset that quietly fell back every time could not pass for one that works."""
+submission after another, as a class is. Memory grown is followed by a full restore instead of a reset (a reset
+cannot shrink it): that pair proves the restore, the others the reset (those the guard takes for tampering
+included), and the test says how many of each there were, so that a reset that quietly fell back every time could
+not pass for one that works."""
 
 from __future__ import annotations
 
@@ -24,14 +25,15 @@ from tests.helpers import LEAVE_TRACES_SLUG, ROOT, leave_trace_pairs, run_grader
 SLUG = LEAVE_TRACES_SLUG
 REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
 PAIRS = leave_trace_pairs()
-# The pairs whose leaver the guard takes for tampering, or that grow memory: a full restore follows them.
-RESTORED = {
+# The pairs whose leaver grows memory: a full restore follows them.
+RESTORED = {"memory_grown"}
+# The pairs whose leaver the guard takes for tampering: its verdict is an error, and a reset follows it all the same.
+TAMPERING = {
     "builtins",
     "collector",
     "finalizers",
     "globals_and_attributes",
     "interpreter_settings",
-    "memory_grown",
     "signal_handlers",
     "tracing",
 }
@@ -70,11 +72,11 @@ def graded(runners, exercise):
 @pytest.mark.parametrize("name", sorted(PAIRS))
 def test_nothing_a_submission_leaves_reaches_the_next(graded, name):
     left, seen, _ = graded[name]
-    assert left.status is not Status.ERROR or name in RESTORED, (name, left.message)
+    assert left.status is not Status.ERROR or name in TAMPERING, (name, left.message)
     assert seen.status is Status.PASS, (name, seen.message or [t.message for t in seen.tests if t.message][:1])
 
 
-def test_submissions_after_clean_ones_get_an_interpreter_reset_in_place(graded):
+def test_submissions_get_an_interpreter_reset_in_place_unless_memory_grew(graded):
     made = {name: how for name, (_, _, how) in graded.items()}
     assert {name for name, how in made.items() if how == "started"} == RESTORED, made
     assert {name for name, how in made.items() if how == "reset"} == set(PAIRS) - RESTORED

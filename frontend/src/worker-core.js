@@ -360,14 +360,17 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   let failure = null;
   let inCase = false;
   let running = 0; // the seq of the case in flight, 0 between cases
-  // The interpreter broke (a crashed case, a failure outside any case): no case runs in it until "renew".
-  let spoiled = false;
+  // The interpreter broke, and no case runs in it until "renew", which makes another one when it "crashed" (a case
+  // or something outside any case failed in JavaScript, which may have left Pyodide's own state half-changed) and
+  // resets this one in place when it was "tampered" with (the grader saw its own environment changed: that is all
+  // in Python's memory, which a reset puts back whole, as it does after every submission).
+  let spoiled = null;
   onUncaught((error) => {
     const first = failure === null;
     failure ??= error;
     // During a case it becomes that case's outcome (see run); otherwise the driver is told, and renews.
     if (first && !inCase) {
-      spoiled = true;
+      spoiled = "crashed";
       post({ type: "failed", message: String(error?.message ?? error) });
     }
   });
@@ -474,9 +477,9 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   // Reset in place (reset.js) unless the interpreter broke or the reset cannot vouch for it; otherwise the old
   // interpreter is dropped whole (JavaScript's garbage collector frees its memory) and another one started.
   function renew() {
-    const refused = spoiled || failure !== null ? "it broke" : pristine ? pristine.reset() : "none was kept";
+    const refused = spoiled === "crashed" || failure !== null ? "it broke" : pristine ? pristine.reset() : "none was kept";
     failure = null;
-    spoiled = false;
+    spoiled = null;
     if (refused === null) return post({ type: "renewed", how: "reset" });
     runCase = null;
     pristine = null;
@@ -500,18 +503,18 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     if (interruptBuffer && Atomics.load(interruptBuffer, 0) >= seq) return; // the driver has given up on it
     if (spoiled) return post({ type: "case-skipped", runId, index, seq }); // sent again once renewed
     let outcome;
-    let crashed = false;
+    let broke = null; // what spoiled the interpreter, if anything did
     inCase = true;
     running = seq;
     try {
       outcome = JSON.parse(withoutNewWebAssembly(() => runCase(source, sandbox, entry, JSON.stringify(args), Boolean(callTwice))));
       if (!isOutcome(outcome)) throw new Error("the grader returned a malformed result (was it tampered with?)");
-      crashed = Boolean(outcome.restart); // the grader saw its environment tampered with
+      if (outcome.restart) broke = "tampered"; // the grader saw its environment changed
       delete outcome.restart;
     } catch (error) {
       // Only the interpreter itself failing lands here (learner exceptions are outcomes already),
       // e.g. the JavaScript stack overflowing under very deep recursion; this Pyodide is unusable now.
-      crashed = true;
+      broke = "crashed";
       outcome = outcomes.crashed(error);
     }
     running = 0;
@@ -519,17 +522,17 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     if (nextTask) await nextTask();
     inCase = false;
     if (failure !== null) {
-      crashed = true;
+      broke = "crashed";
       outcome = outcomes.crashed(failure);
       failure = null;
     }
-    spoiled ||= crashed;
+    spoiled = broke;
     // The highest seq answered (raised, never lowered: a worker being replaced may still be finishing a case).
     for (let seen = answered ? Atomics.load(answered, 0) : seq; seen < seq; ) {
       const was = Atomics.compareExchange(answered, 0, seen, seq);
       seen = was === seen ? seq : was;
     }
-    post({ type: "case-done", runId, index, outcome, crashed });
+    post({ type: "case-done", runId, index, outcome, crashed: broke !== null });
   }
 
   // One case at a time, in the order sent: a case waits for the one before it to have answered (under Node that

@@ -11,9 +11,11 @@ from tests.browser.test_learner import open_challenge, replace_code, run_and_wai
 from tests.helpers import LEAVE_TRACES_SLUG, leave_trace_pairs
 
 PAIRS = leave_trace_pairs()
-# What Python on a page can leave without the guard taking it for tampering (those end in a new interpreter anyway),
-# and one that grows memory past what a reset can put back.
+# What Python on a page can leave, with two the guard takes for tampering (a reset follows each of their cases, as
+# it follows a Run), and one that grows memory past what a reset can put back.
 ON_A_PAGE = [
+    "builtins",
+    "tracing",
     "files",
     "environment",
     "sys_modules",
