@@ -9,9 +9,11 @@ the line of each key), keyed by its text and its schema, so a rebuild parses onl
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 import math
 import re
+from collections import OrderedDict
 from pathlib import Path
 
 import jsonschema
@@ -24,6 +26,11 @@ from .errors import Problem, did_you_mean
 from .schemas import fill_defaults, names_schema, schema_comment, schema_text, schema_validator
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Files this process has parsed without errors, as the build cache keeps them, by their kind, schema and text: the
+# course is loaded again by each command a process runs (a teacher's class, the tests, `serve` after each change),
+# and ruamel takes about 0.1 s a challenge. Kept as JSON text, so that every load gets data of its own to change.
+_PARSED: OrderedDict[str, str] = OrderedDict()
+_PARSED_KEPT = 256
 
 
 class Document:
@@ -56,7 +63,13 @@ class Document:
         schema = schema_text(kind)
         key = cache.key("yaml", kind, schema, text) if cache else ""
         if cache and (cached := cache.get_json("yaml", key)) is not None:
-            return cls(cached["data"], {tuple(path): line for path, line in cached["lines"]})
+            return cls._from_json(cached)
+        parsed = hashlib.sha256(json.dumps([kind, schema, text]).encode()).hexdigest()
+        if (kept := _PARSED.get(parsed)) is not None:
+            _PARSED.move_to_end(parsed)
+            if cache:
+                cache.put_json("yaml", key, json.loads(kept))
+            return cls._from_json(json.loads(kept))
         try:
             tree = YAML(typ="rt").load(text)
         except MarkedYAMLError as exc:
@@ -74,9 +87,19 @@ class Document:
         validator = schema_validator(schema)
         doc._validate(validator, rel, problems)
         fill_defaults(validator.schema, doc.data)
-        if cache and len(problems) == before:  # only error-free files, so errors are always found afresh
-            cache.put_json("yaml", key, {"data": doc.data, "lines": [[list(p), n] for p, n in doc.lines.items()]})
+        if len(problems) == before:  # only error-free files, so errors are always found afresh
+            kept = {"data": doc.data, "lines": [[list(p), n] for p, n in doc.lines.items()]}
+            _PARSED[parsed] = json.dumps(kept)
+            if len(_PARSED) > _PARSED_KEPT:
+                _PARSED.popitem(last=False)
+            if cache:
+                cache.put_json("yaml", key, kept)
+            doc = cls._from_json(json.loads(_PARSED[parsed]))  # not sharing its lists with what was kept
         return doc
+
+    @classmethod
+    def _from_json(cls, kept: dict) -> Document:
+        return cls(kept["data"], {tuple(path): line for path, line in kept["lines"]})
 
     def line(self, path: tuple) -> int:
         """1-based line of the key (or list item) at `path`; the nearest enclosing one if it is missing."""

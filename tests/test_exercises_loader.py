@@ -248,3 +248,25 @@ def test_find_exercise_errors(course: Path, monkeypatch: pytest.MonkeyPatch, giv
     with pytest.raises(LoopcraftError) as caught:
         find_exercise(course, given)
     assert str(caught.value) == message
+
+
+def test_a_file_loaded_again_in_one_process_is_parsed_once_and_each_load_gets_data_of_its_own(
+    course: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import loopcraft.yamldoc
+
+    monkeypatch.setattr(loopcraft.yamldoc, "_PARSED", type(loopcraft.yamldoc._PARSED)())
+    parsed = []
+    real = loopcraft.yamldoc.YAML
+    monkeypatch.setattr(loopcraft.yamldoc, "YAML", lambda **kw: parsed.append(1) or real(**kw))
+    first = find_exercise(course, "basics/add")
+    count = len(parsed)
+    first.cases[0].args["a"] = "changed by its caller"
+    again = find_exercise(course, "basics/add")
+    assert len(parsed) == count  # nothing parsed again
+    assert again.cases[0].args["a"] != "changed by its caller"
+    assert again == find_exercise(course, "basics/add")
+
+    (course / ADD_YAML).write_text((course / ADD_YAML).read_text().replace("title: Add two numbers", "title: Add up"))
+    assert find_exercise(course, "basics/add").title == "Add up"
+    assert len(parsed) == count + 1  # the changed file only

@@ -201,7 +201,7 @@ def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_can
     start = text.index(TWO_CITIES)
     yaml.write_text(text[:start] + text[text.index("  # Private cases", start) :])
 
-    found = strengthen(Project(root), "scripted-fake-model", count=300, runner=pyodide_runner)
+    found = strengthen(Project(root), "scripted-fake-model", count=100, runner=pyodide_runner)
     (proposal,) = [p for p in found.proposals if FIRST_NAMED in [c.what for c in p.catches]]
     assert proposal.case.args == {"goal": "Weather in Lyon or in Paris?"}
     assert proposal.case.expected["answer"] == "Paris is 18C and cloudy."
@@ -209,12 +209,12 @@ def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_can
 
     generator = folder / "scenarios.py"
     generator.write_text(generator.read_text().replace("pick.sample(PLACES, 1, 3)", "[pick.choice(PLACES)]"))
-    blind = strengthen(Project(root), "scripted-fake-model", count=300, runner=pyodide_runner)
+    blind = strengthen(Project(root), "scripted-fake-model", count=100, runner=pyodide_runner)
     assert blind.proposals == [] and FIRST_NAMED in [p.what for p in blind.untold]
     why = unreached_text(blind).splitlines()
     assert why[0] == (
         f"Why no scenario tells {FIRST_NAMED} apart: exercises/build-an-agent/scripted-fake-model/scenarios.py "
-        "(with agent_scenarios.py, weather_scenarios.py) made 300 scenarios, varying only these calls of `pick` (with "
+        "(with agent_scenarios.py, weather_scenarios.py) made 100 scenarios, varying only these calls of `pick` (with "
         "how many of its options some scenario took):"
     )
     assert why[1].split() == ["scenarios.py:31", "pick.choice(PLACES)", "7", "of", "7"]
