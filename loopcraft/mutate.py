@@ -32,6 +32,7 @@ from .errors import Problem
 from .grading import grade
 from .paths import rel_path
 from .project import INSTALL, Project
+from .pyodide import runner_files
 from .runners import Runner, make_runner
 
 # A mutant's family: the operators' changes (operators, constants, statements removed or swapped), or one of
@@ -45,13 +46,6 @@ PARALLEL_FROM = 200  # ...when there are at least this many mutants to run
 SLOWDOWN = 10
 FLOOR_SECONDS = 0.1
 # What a Pyodide run's verdict also depends on, besides the inputs and loopcraft's and the grader's code.
-RUNTIME_FILES = [
-    "frontend/node-runner.mjs",
-    "frontend/node-worker.mjs",
-    "frontend/src/session.js",
-    "frontend/src/worker-core.js",
-    "node_modules/pyodide/package.json",
-]
 
 
 @dataclass(frozen=True)
@@ -528,8 +522,10 @@ def score(
 
 
 def runtime_files() -> list[bytes]:
-    """The runtime's files, for the key of every verdict kept in the cache (see RUNTIME_FILES)."""
-    return [(INSTALL / name).read_bytes() for name in RUNTIME_FILES]
+    """The runtime's files, for the key of every verdict kept in the cache: the runner's front end
+    (loopcraft/pyodide.py, runner_files) and Pyodide's version."""
+    files = [*runner_files(INSTALL / "frontend"), INSTALL / "node_modules/pyodide/package.json"]
+    return [path.name.encode() + b"\0" + path.read_bytes() for path in files]
 
 
 def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:

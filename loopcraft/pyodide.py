@@ -27,6 +27,7 @@ import hashlib
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -53,8 +54,25 @@ REQUEST_BYTES = 16 * 2**20
 # characters of JSON, a trace at half a million): enough to judge a few cases at their largest; past it, a case's
 # outcome is sent as an error that says so (outcomes.js, tooLargeToSend).
 REPLY_BYTES = 16 * 2**20
-# What shapes the memory the snapshot holds, besides the grader's files and Node's and Pyodide's versions.
-SNAPSHOT_MAKERS = ["frontend/node-runner.mjs", "frontend/node-worker.mjs", "frontend/src/worker-core.js"]
+# The scripts a runner starts: they and the modules they import are the front end's part of every verdict and snapshot.
+RUNNER_SCRIPTS = ("node-runner.mjs", "node-worker.mjs")
+_IMPORTS = re.compile(
+    r"""^\s*(?:import\s*(?:[^;'"]*?\sfrom\s*)?|export\s[^;'"]*?\sfrom\s*)["'](\.{1,2}/[^"']+)["']""", re.MULTILINE
+)
+
+
+def runner_files(frontend: Path) -> list[Path]:
+    """Every file of the front end a runner runs: RUNNER_SCRIPTS and the modules they import, followed through their
+    static relative imports (Pyodide's own files are imported by path, and are not the front end's). The runner may
+    read these and nothing else of the front end, so a module left out here is one the runner cannot start without."""
+    found: set[Path] = set()
+    todo = [frontend / name for name in RUNNER_SCRIPTS]
+    while todo:
+        path = todo.pop().resolve()
+        if path not in found:
+            found.add(path)
+            todo += [path.parent / name for name in _IMPORTS.findall(path.read_text(encoding="utf-8"))]
+    return sorted(found)
 
 
 @functools.cache
@@ -65,8 +83,8 @@ def _node_version(node: str) -> bytes:
 def snapshot_file(node: str, project: Project) -> Path:
     """Where the snapshot for this Node, this Pyodide and these grader files is kept (whether or not it exists)."""
     h = hashlib.sha256(_node_version(node))
-    for name in SNAPSHOT_MAKERS:
-        h.update(b"\0" + name.encode() + b"\0" + (project.frontend.parent / name).read_bytes())
+    for path in runner_files(project.frontend):
+        h.update(b"\0" + path.relative_to(project.frontend).as_posix().encode() + b"\0" + path.read_bytes())
     h.update(project.grader_hash.encode())
     h.update((project.pyodide / "package.json").read_bytes())
     return project.snapshots / f"{h.hexdigest()[:32]}.bin"
@@ -84,12 +102,12 @@ def node_command(node: str, script: Path, project: Project, readable_files: tupl
     to minutes, and most of that compiling never paid for itself. At 100 times the default, grading one file takes
     about a third less CPU time, a folder of 46 a few percent less, and a hot loop runs as fast (bench/tiering.py)."""
     pyodide = project.pyodide.resolve()
-    readable = [project.frontend, project.grader_root / "grader", pyodide]
+    readable = [project.grader_root / "grader", pyodide]
     return [
         node,
         "--experimental-permission",
         *(f"--allow-fs-read={path}{os.sep}" for path in readable),
-        *(f"--allow-fs-read={path}" for path in readable_files),
+        *(f"--allow-fs-read={path}" for path in (*runner_files(project.frontend), *readable_files)),
         "--allow-worker",
         "--disallow-code-generation-from-strings",
         f"--wasm-tiering-budget={WASM_TIERING_BUDGET}",

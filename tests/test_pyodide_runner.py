@@ -132,6 +132,7 @@ const tries = {
   child: () => execFileSync("/bin/true"),
   write: () => writeFileSync(target, "written"),
   read: () => readFileSync(process.env.PROBE_SECRET),
+  page: () => readFileSync(process.env.PROBE_PAGE),
 };
 const report = {};
 for (const [name, attempt] of Object.entries(tries)) {
@@ -141,19 +142,34 @@ console.error(`PROBE ${isMainThread ? "main" : "worker"} ${JSON.stringify(report
 """
 
 
+def test_the_runners_front_end_is_its_scripts_and_every_module_they_import(tmp_path):
+    frontend = tmp_path / "frontend"
+    (frontend / "src").mkdir(parents=True)
+    (frontend / "node-runner.mjs").write_text('import { a } from "./src/a.js";\nimport "node:fs";\n')
+    (frontend / "node-worker.mjs").write_text('import {\n  b,\n} from "./src/b.js";\n// import "./src/not.js";\n')
+    (frontend / "src" / "a.js").write_text('export { c } from "./c.js";\nimport * as b from "./b.js";\n')
+    (frontend / "src" / "b.js").write_text("export const b = 1;\n")
+    (frontend / "src" / "c.js").write_text('const where = "./not.js";\n')
+    found = [path.relative_to(frontend.resolve()).as_posix() for path in pyodide.runner_files(frontend)]
+    assert found == ["node-runner.mjs", "node-worker.mjs", "src/a.js", "src/b.js", "src/c.js"]
+    real = [path.name for path in pyodide.runner_files(ROOT / "frontend")]
+    assert {"worker-core.js", "reset.js", "same-bytes.js", "session.js", "cli-options.mjs"} <= set(real)
+
+
 def test_the_runner_process_may_not_start_a_child_process_write_or_read_outside_what_it_loads(monkeypatch, tmp_path):
     target = tmp_path / "written.txt"
     monkeypatch.setenv("PROBE_TARGET", str(target))
     monkeypatch.setenv("PROBE_SECRET", str(ROOT / "exercises" / "build-an-agent" / "track.yaml"))
+    monkeypatch.setenv("PROBE_PAGE", str(ROOT / "frontend" / "src" / "app.js"))  # the front end, not the runner's part
     probe_env(monkeypatch, PERMISSION_PROBE)
     # The probe itself works: without the permission model, node lets it do all three.
     unrestricted = subprocess.run(["node", "-e", ""], capture_output=True, text=True, timeout=60)
-    assert 'PROBE main {"child":"allowed","write":"allowed","read":"allowed"}' in unrestricted.stderr
+    assert 'PROBE main {"child":"allowed","write":"allowed","read":"allowed","page":"allowed"}' in unrestricted.stderr
     target.unlink()
     with PyodideRunner(Project()) as runner:
         assert one(runner, "def f():\n    return 1\n")["value"] == "1"
         said = "\n".join(runner._diagnostics)
-    denied = '{"child":"ERR_ACCESS_DENIED","write":"ERR_ACCESS_DENIED","read":"ERR_ACCESS_DENIED"}'
+    denied = '{"child":"ERR_ACCESS_DENIED","write":"ERR_ACCESS_DENIED","read":"ERR_ACCESS_DENIED","page":"ERR_ACCESS_DENIED"}'
     assert f"PROBE main {denied}" in said and f"PROBE worker {denied}" in said
     assert not target.exists()
 
