@@ -146,6 +146,13 @@ _LIMITS = (sys.getrecursionlimit(), sys.get_int_max_str_digits(), gc.get_thresho
 
 
 def snapshot() -> dict:
+    # A warning issued while a module's code runs gives that module a __warningregistry__: a learner's coroutine never
+    # awaited, freed by the grader's own collection after a case, would count as tampering with the grader. Made now,
+    # the registry is part of what is watched (replacing it is a change; a warning only writes into it).
+    for name in CLOSED_MODULES:
+        module = sys.modules.get(name)
+        if getattr(module, "__file__", None):
+            module.__dict__.setdefault("__warningregistry__", {})
     modules = {
         name: (sys.modules[name], dict(sys.modules[name].__dict__)) for name in WATCHED_MODULES if name in sys.modules
     }

@@ -29,6 +29,15 @@ def test_a_returned_value_comes_back_as_canonical_json_with_printed_output():
     assert outcome == {"kind": "value", "value": '{"a":[1,2],"b":4}', "output": "thinking\n"}
 
 
+@pytest.mark.filterwarnings("ignore:coroutine 'g' was never awaited:RuntimeWarning")
+def test_a_coroutine_never_awaited_and_freed_by_the_graders_collection_is_a_warning_not_tampering():
+    # Kept in a cycle, the coroutine is freed by the collection run_case makes after the call: Python then warns
+    # from the grader's own frame, which gave grader.execute a __warningregistry__ and the learner a tampering error.
+    source = "async def g():\n    pass\ndef f(a):\n    c = [g()]\n    c.append(c)\n    return a\n"
+    outcomes = [run(source, {"a": 2}) for _ in range(2)]
+    assert [(o["kind"], o["value"]) for o in outcomes] == [("value", "2")] * 2, outcomes
+
+
 def test_the_sandbox_records_a_capped_trace_that_starts_fresh_each_case():
     sandbox = "from grader import trace\ndef tool(x):\n    trace.record('tool', tool='t', arguments={'x': x}, result='r' * 5000)\n"
     source = "def f(n):\n    for i in range(n):\n        tool({1, 2})\n    raise ValueError('no')\n"
