@@ -252,6 +252,7 @@ ui.reset.addEventListener("click", () => {
   editor.focus();
   note(`Reset to the starter code. ${undoKey} undoes it.`);
 });
+ui.reset.disabled = false;
 
 // "Start from my code for challenge N", on a challenge that builds on an earlier one: the learner's own work it
 // replaces is kept as a version, listed with the others.

@@ -150,6 +150,7 @@ for (const form of document.querySelectorAll('[data-testid="question"]')) {
     event.preventDefault();
     check(form, question, number, chosen());
   });
+  form.querySelector('[data-testid="check"]').disabled = false;
   if (Array.isArray(answered[number])) {
     for (const input of form.querySelectorAll("input")) input.checked = answered[number].includes(Number(input.value));
     check(form, question, number, chosen());

@@ -97,13 +97,18 @@ def test_a_loop_that_never_ends_is_stopped_by_the_time_limit(page: Page, site_ur
 
 @pytest.mark.page_errors(r"Failed to load resource: net::ERR_FAILED \(at .*/lesson\.js")
 def test_without_its_script_a_lesson_reads_fine_and_offers_no_button_that_does_nothing(page: Page, isolated_url: str):
-    # As a page is until its module script has run: "Mark complete" clicked then would have been lost.
+    # As a page is until its module script has run: "Mark complete" clicked then would have been lost, and "Check"
+    # would have sent its form, reloading the page.
     page.route("**/assets/lesson.js*", lambda route: route.abort())
     without_python(page)  # the page's inline script would start it, for no one
     page.goto(f"{isolated_url}build-an-agent/{LESSON}/")
     expect(page.locator("h1")).to_have_text(lesson_data()[1][LESSON].title)
     expect(page.get_by_test_id("live-block").first.get_by_test_id("output")).not_to_be_empty()  # recorded at build
     expect(page.get_by_test_id("mark-complete")).to_be_disabled()
+    checks = page.get_by_test_id("check")
+    assert checks.count() == len(lesson_data()[1][LESSON].questions) > 0
+    for check in checks.all():
+        expect(check).to_be_disabled()
 
 
 def test_a_question_answered_wrong_then_right_then_the_lesson_marked_complete(page: Page, isolated_url: str):

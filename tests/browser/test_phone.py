@@ -140,6 +140,8 @@ def test_a_tab_tapped_before_the_script_has_loaded_waits_for_it_instead_of_being
     assert held, "the page never asked for its script"
     code = page.get_by_role("tab", name="Code")
     expect(code).to_be_disabled()  # a tap now would do nothing, and the first layout would then show Task
+    expect(page.get_by_test_id("run")).to_be_disabled()  # and so would Run and Reset
+    expect(page.get_by_test_id("reset")).to_be_disabled()
     held[0].continue_()
     code.tap()
     expect(code).to_have_attribute("aria-selected", "true")
