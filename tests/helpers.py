@@ -178,11 +178,12 @@ def grader_process(*argv, **options) -> subprocess.CompletedProcess:
 
 @functools.cache
 def the_course() -> tuple:
-    """The repository's tracks as `load_course` reads them, once a process (a CPU-second each time): for tests that
-    only read them."""
+    """The repository's tracks as `load_course` reads them, once a process and through the build cache (parsing
+    every YAML file takes two CPU-seconds): for tests that only read them."""
+    from loopcraft.cache import BuildCache
     from loopcraft.load import load_course
 
-    return tuple(load_course(ROOT))
+    return tuple(load_course(ROOT, cache=BuildCache(ROOT)))
 
 
 def cases_of(slug: str, *, page: bool = True):

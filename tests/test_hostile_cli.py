@@ -82,6 +82,7 @@ def test_hostile_solution_gets_the_expected_verdict(graded, name):
     hostile_corpus.check(item, doc["tests"], limit_of(item))
 
 
+@pytest.mark.second_proof  # the folder run checks each file after these against its own expectations
 @pytest.mark.parametrize("name", ALONE)
 def test_a_submission_gets_the_same_verdict_alone_as_in_a_folder(graded, graded_alone, name):
     item, in_folder = graded[name]

@@ -96,6 +96,7 @@ def test_every_submission_draws_random_numbers_of_its_own(graded, runners, exerc
     assert len(draws) > 3  # each case loads the probe again; no two submissions start from one state
 
 
+@pytest.mark.second_proof  # each pair above proves, in the runner a class uses, that nothing crosses a reset
 def test_a_class_graded_with_resets_is_byte_equal_to_one_graded_with_restores(tmp_path, runners, restored_runners):
     """Honest submissions and pairs of the corpus (some reset after, some restored) as a class: the gradebook and the
     verdicts are the same bytes either way."""

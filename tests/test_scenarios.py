@@ -18,14 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loopcraft.load import load_course
 from loopcraft.scenarios import Pick, find_generator, site
 from loopcraft.strengthen import HARNESS
-from tests.helpers import make_project
+from tests.helpers import make_project, the_course
 from tests.support import ROOT
 
-COURSE = load_course(ROOT)
-EXERCISES = [ex for track in COURSE for ex in track.exercises]
+EXERCISES = [ex for track in the_course() for ex in track.exercises]
 
 
 def generators():
