@@ -96,13 +96,31 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
 
   function start(state, detail) {
     onState(state, detail);
+    expectReady();
+    launch(true);
+  }
+
+  // `retry`: a worker that fails before Python is ready is replaced once, and only the second failure is told. A
+  // start fails for a reason that passes as often as for one that stays: a file of Pyodide's whose fetch failed
+  // (a phone network, a reload while the service worker was caching the site), a worker the machine was too busy
+  // to start.
+  function launch(retry) {
     const started = performance.now();
     used = false;
     loaded = false;
-    expectReady();
     const current = (worker = spawn());
+    const failed = (error) => {
+      if (retry) {
+        console.warn(`Python failed to start (${error.message}); trying once more`);
+        current.terminate();
+        return launch(false);
+      }
+      settle.reject(error);
+      onState("error", { message: error.message });
+    };
     current.listen(
       (message) => {
+        if (worker !== current) return; // replaced already
         if (message.type === "ready") {
           loaded = true;
           settle.resolve();
@@ -111,8 +129,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         } else if (message.type === "renewed") {
           settle.resolve();
         } else if (message.type === "fatal") {
-          settle.reject(new Error(message.message));
-          onState("error", { message: message.message });
+          failed(new Error(message.message));
         } else if (message.type === "failed") {
           broken = true;
         } else if (message.type === "case-skipped" && pending && message.seq === pending.seq) {
@@ -126,8 +143,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
       (error) => {
         if (worker !== current) return; // replaced already
         if (loaded) return lost(error);
-        settle.reject(error);
-        onState("error", { message: error.message });
+        failed(error);
       },
     );
     worker.post({ type: "init", interruptBuffer, answered, keepSnapshot: background });

@@ -371,6 +371,31 @@ def test_python_that_cannot_start_says_so_and_keeps_the_editor(page: Page, isola
     expect(page.get_by_test_id("saved")).to_have_text("Saved")
 
 
+@pytest.mark.first_visit
+@pytest.mark.page_errors("Failed to fetch dynamically imported module")  # the first start's, on purpose
+def test_a_start_that_fails_once_is_tried_again_and_python_gets_ready(page: Page, isolated_url: str):
+    # Pyodide's loader fails to arrive once (a dropped connection, a reload while the service worker caches the site):
+    # the page starts Python once more, and says so in the console only.
+    dropped = []
+
+    def once(route):
+        if dropped:
+            return route.continue_()
+        dropped.append(route.request.url)
+        return route.abort()
+
+    warnings = []
+    page.on("console", lambda message: message.type == "warning" and warnings.append(message.text))
+    page.route("**/pyodide/pyodide.mjs", once)
+    page.goto(isolated_url + "build-an-agent/consecutive-error-limit/")
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_LOAD_MS)
+    assert len(dropped) == 1
+    assert [w for w in warnings if w.startswith("Python failed to start (")] == [
+        f"Python failed to start (Failed to fetch dynamically imported module: {dropped[0]}); trying once more"
+    ]
+    expect(page.get_by_test_id("run")).to_be_enabled()
+
+
 def test_a_worker_that_fails_before_the_page_script_listens_is_reported(page: Page, isolated_url: str):
     # The worker is spawned by an inline script before app.js loads; an error it raises meanwhile is kept.
     page.route("**/assets/worker.js*", lambda route: route.fulfill(status=404, body="not found"))
