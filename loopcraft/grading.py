@@ -13,7 +13,9 @@ ends in a verdict for that submission, and the next one is graded as if it had b
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 
 from grader.canonical import canonical_json
 from grader.judge import judge_run
@@ -109,6 +111,17 @@ class Runners:
             if idle:
                 return idle.pop()
         return make_runner(self.kind, project)
+
+    @contextlib.contextmanager
+    def lent(self, project: Project) -> Iterator[Runner]:
+        """A runner for the `with` block, given back after it; closed instead if the block raised (it may be broken)."""
+        runner = self.take(project)
+        try:
+            yield runner
+        except BaseException:
+            runner.close()
+            raise
+        self.give_back(project, runner)
 
     def give_back(self, project: Project, runner: Runner) -> None:
         with self._lock:

@@ -5,7 +5,6 @@ Chromium for Playwright, and the markers that sort the suite by what a test cost
 from __future__ import annotations
 
 import re
-from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -93,13 +92,13 @@ def _verdict_key(tmp_path_factory):
         yield
 
 
-@pytest.fixture(scope="session")
-def pyodide_runner():
-    """One Pyodide under Node for the whole session: it takes seconds to load."""
+@pytest.fixture
+def pyodide_runner(runners):
+    """A fresh runner (real Pyodide under Node) lent by the session's `runners` for one test: Pyodide takes a
+    CPU-second to start, and the tests that grade through the command line borrow the same one."""
     from loopcraft.project import Project
-    from loopcraft.runners import make_runner
 
-    with closing(make_runner("fresh", Project())) as runner:
+    with runners.lent(Project()) as runner:
         yield runner
 
 

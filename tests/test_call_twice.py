@@ -19,13 +19,10 @@ TWICE_CASE = "A second run starts with no tools called"
 def test_a_mutable_default_is_caught_only_by_the_case_that_calls_twice(in_process_runners):
     ex = find_exercise(ROOT, "stage-4-loop")
     (wrong,) = [w for w in ex.wrong_solutions if w.path.name == "tools_called_default.py"]
-    runner = in_process_runners.take(Project())
-    try:
+    with in_process_runners.lent(Project()) as runner:
         assert grade(ex, ex.solution_source, runner).passed
         learner = grade(ex, wrong.source, runner)
         author = grade(ex, wrong.source, runner, reveal_hidden=True)
-    finally:
-        in_process_runners.give_back(Project(), runner)
     assert [t.name for t in learner.tests if not t.passed] == [TWICE_CASE]
     # The learner's view of the hidden case: what went wrong, and no value (the first call's is the expected one).
     (failed,) = [t.to_dict() for t in learner.tests if not t.passed]

@@ -47,10 +47,11 @@ def fixture_track():
 
 
 @pytest.fixture(scope="module")
-def course(pyodide_runner):
+def course(runners):
     """The real course, rendered with the real templates (its lessons' code run in Pyodide, as a build does)."""
     tracks = load_course(ROOT)
-    runs, _ = run_lessons(Project(), [lesson for track in tracks for lesson in track.lessons], runner=pyodide_runner)
+    with runners.lent(Project()) as runner:
+        runs, _ = run_lessons(Project(), [lesson for track in tracks for lesson in track.lessons], runner=runner)
     return tracks, render_pages(ROOT / "templates", tracks, "test", lesson_runs=runs)
 
 

@@ -50,9 +50,7 @@ def exercise():
 def graded(runners, exercise):
     """Every pair graded in one fresh runner, in the corpus's order: {name: (leaver's result, probe's result, how the
     probe's interpreter was made)}; a probe graded first warms the runner, so no pair gets its first interpreter."""
-    project = Project()
-    runner = runners.take(project)
-    try:
+    with runners.lent(Project()) as runner:
         grade(exercise, REFERENCE.read_text(encoding="utf-8"), runner)
         results = {}
         for name, (leaver, probe) in PAIRS.items():
@@ -62,10 +60,6 @@ def graded(runners, exercise):
             made = Counter(runner.made)
             made.subtract(before)
             results[name] = (left, seen, next(k for k, n in made.items() if n))
-    except BaseException:
-        runner.close()
-        raise
-    runners.give_back(project, runner)
     return results
 
 
@@ -85,14 +79,10 @@ def test_submissions_get_an_interpreter_reset_in_place_unless_memory_grew(graded
 def test_every_submission_draws_random_numbers_of_its_own(graded, runners, exercise):
     _, probe = PAIRS["random_state"]
     draws = set()
-    project = Project()
-    runner = runners.take(project)
-    try:
+    with runners.lent(Project()) as runner:
         for _ in range(3):
             result = grade(exercise, probe, runner)
             draws |= {re.search(r"first draw (\S+)", t.output).group(1) for t in result.tests if t.output}
-    finally:
-        runners.give_back(project, runner)
     assert len(draws) > 3  # each case loads the probe again; no two submissions start from one state
 
 
