@@ -17,10 +17,15 @@ export const FONT_SIZES = [12, 13, 14, 16, 18, 20, 22, 24];
 // Colours come from style.css's custom properties, so the editor follows the page's light or dark theme
 // without being rebuilt. Syntax colours are the tok-* classes of classHighlighter, also styled there.
 const theme = EditorView.theme({
-  "&": { backgroundColor: "var(--surface)", color: "var(--text)" },
+  // A container, so that a line's hang can be capped by the editor's width (cqi) in both properties below alike.
+  "&": { backgroundColor: "var(--surface)", color: "var(--text)", containerType: "inline-size" },
   ".cm-content": { caretColor: "var(--cm-cursor)" },
-  // A wrapped line's rows after the first start --hang further in (wrap.js); the first keeps its place.
-  ".cm-line": { paddingLeft: "calc(6px + var(--hang, 0ch))", textIndent: "calc(-1 * var(--hang, 0ch))" },
+  // A wrapped line's rows after the first start --hang further in (wrap.js); the first keeps its place. At most a
+  // third of the editor's width: on a phone, a line indented deep would otherwise wrap into a column a word wide.
+  ".cm-line": {
+    paddingLeft: "calc(6px + min(var(--hang, 0ch), 33cqi))",
+    textIndent: "calc(-1 * min(var(--hang, 0ch), 33cqi))",
+  },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--cm-cursor)" },
   ".cm-gutters": { backgroundColor: "var(--cm-gutter-bg)", color: "var(--cm-gutter-text)", borderRight: "1px solid var(--border)" },
   ".cm-activeLine": { backgroundColor: "var(--cm-active-line)" },

@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS
-from tests.helpers import cases_of, quiet_context, without_python
+from tests.helpers import cases_of, quiet_context, the_course, without_python
 from tests.hostile_corpus import CORPUS
 
 pytestmark = pytest.mark.browser
@@ -233,3 +233,22 @@ def test_long_lines_of_code_and_of_values_wrap_under_their_indentation(phone: Pa
     )
     assert_fits(page, "code panel with a long line")
     assert_hangs(page.locator(".cm-activeLine"), 4)
+
+
+def test_every_lesson_and_the_lab_fit_a_phone_and_a_deep_line_wraps_into_a_readable_column(
+    phone: Page, isolated_url: str
+):
+    page = phone
+    without_python(page)
+    (track,) = the_course()
+    for slug in [lesson.slug for lesson in track.lessons] + ["lab"]:
+        page.goto(f"{isolated_url}{track.slug}/{slug}/")
+        assert_fits(page, slug)
+    # recite-the-loop's `"lyon": {...}` sits 12 columns deep: its rows hang under it only as far as a third of the
+    # editor's width, so what is left of the line is still a column of words, not one word.
+    page.goto(f"{isolated_url}{track.slug}/recite-the-loop/")
+    line = page.locator(".live-block .cm-line", has_text='"lyon"').first
+    rows = line.evaluate(ROWS)
+    width = page.locator(".live-block .cm-editor").first.evaluate("el => el.clientWidth")
+    assert rows["rows"] > 1 and (12 + 2) * rows["column"] > 0.33 * width, (rows, width)  # deeper than the cap
+    assert rows["rest"] - rows["first"] == pytest.approx(0.33 * width, abs=1), (rows, width)
