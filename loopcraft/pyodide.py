@@ -122,6 +122,35 @@ def node_command(node: str, script: Path, project: Project, readable_files: tupl
     ]
 
 
+# Snapshots of each kind (a runner's, "<key>.bin"; the site's, "site-<key>.bin") kept in the snapshot folder. Each is
+# made for one grader, Node, Pyodide and front end (31 and 13 MB): every edit of the grader makes new ones, and the
+# old ones would stay for good. The most recently used are kept: switching between two branches makes none again.
+KEPT_SNAPSHOTS = 3
+
+
+def used(snapshot: Path) -> None:
+    """Mark `snapshot` as used now (its modification time), so that `keep_recent` keeps it."""
+    try:
+        os.utime(snapshot)
+    except OSError:
+        pass  # a folder that cannot be written: nothing is kept, and nothing pruned, there either
+
+
+def keep_recent(snapshot: Path) -> None:
+    """`snapshot` was just kept: delete the snapshots of its kind beside it but the KEPT_SNAPSHOTS used last."""
+    site = snapshot.name.startswith("site-")
+    same_kind = [p for p in snapshot.parent.glob("*.bin") if p.name.startswith("site-") == site and p != snapshot]
+
+    def last_used(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except FileNotFoundError:  # pruned meanwhile by another process
+            return 0.0
+
+    for old in sorted(same_kind, key=last_used, reverse=True)[KEPT_SNAPSHOTS - 1 :]:
+        old.unlink(missing_ok=True)
+
+
 def find_node(project: Project) -> str:
     node = shutil.which("node")
     if node is None:
@@ -207,6 +236,7 @@ class PyodideRunner:
             snapshot = None
         elif self._snapshot.is_file():
             snapshot = self._snapshot
+            used(snapshot)
         else:
             self._new_snapshot = self._snapshot.with_name(f"{self._snapshot.name}.{os.getpid()}.{id(self)}.tmp")
             snapshot = os.open(self._new_snapshot, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -368,6 +398,7 @@ class PyodideRunner:
         if self._new_snapshot is not None:
             if self.snapshot == "made" and self._new_snapshot.stat().st_size > 0:
                 os.replace(self._new_snapshot, self._snapshot)
+                keep_recent(self._snapshot)
             self._new_snapshot.unlink(missing_ok=True)
             self._new_snapshot = None
         self._stop_making()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .errors import BuildError
 from .project import Project
-from .pyodide import find_node
+from .pyodide import find_node, keep_recent, used
 
 MAKER = "frontend/snapshot-maker.mjs"
 # What shapes the snapshot besides Pyodide and the grader: the maker and the code it runs.
@@ -59,6 +59,7 @@ def shipped_snapshot(project: Project, pyodide: Path) -> Shipped:
     kept = project.snapshots / f"site-{_key(project, pyodide)}.bin"
     try:
         data = kept.read_bytes()
+        used(kept)
     except FileNotFoundError:
         data = _make(node, project, pyodide, kept)
     # Named after its bytes: a page never gets another build's snapshot from a cache under the name it asks for.
@@ -95,6 +96,7 @@ def _make(node: str, project: Project, pyodide: Path, kept: Path) -> bytes:
             raise BuildError(f"making the site's memory snapshot of Python failed:\n{done.stderr.strip()}")
         data = tmp.read_bytes()
         os.replace(tmp, kept)  # whole or not at all; builds that race write the same bytes
+        keep_recent(kept)
     except subprocess.TimeoutExpired:
         raise BuildError(f"making the site's memory snapshot of Python took over {MAKE_LIMIT_S} s") from None
     finally:

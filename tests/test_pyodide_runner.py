@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -373,3 +375,25 @@ def test_a_runner_that_says_nothing_is_stopped_and_reported_not_waited_for(monke
         with PyodideRunner(Project()) as runner:
             one(runner, "def f():\n    return 1\n")
     assert raised.value.kind == "start" and "said nothing for 0.05 s and was stopped" in str(raised.value)
+
+
+def test_a_new_snapshot_keeps_the_last_used_of_its_kind_and_deletes_the_older(tmp_path):
+    # Every grader edit makes a runner's and a site's snapshot (31 and 13 MB): without pruning they pile up for good.
+    def kept(name: str, age_s: int) -> Path:
+        path = tmp_path / name
+        path.write_bytes(b"snapshot")
+        os.utime(path, (1_000_000 - age_s, 1_000_000 - age_s))
+        return path
+
+    runners = [kept(f"{i}.bin", age_s=i) for i in range(5)]  # 0.bin used last
+    sites = [kept(f"site-{i}.bin", age_s=i) for i in range(5)]
+    lock = kept("9.lock", age_s=99)
+    pyodide.used(runners[4])  # the oldest, used now: kept
+    new = kept("new.bin", age_s=0)
+    pyodide.keep_recent(new)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["new.bin", "4.bin", "0.bin", "9.lock"] + [p.name for p in sites]
+    )
+    pyodide.keep_recent(sites[0])
+    assert sorted(p.name for p in tmp_path.glob("site-*")) == ["site-0.bin", "site-1.bin", "site-2.bin"]
+    assert lock.exists()
