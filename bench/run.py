@@ -27,13 +27,12 @@ import threading
 import time
 from contextlib import contextmanager
 from functools import partial
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
 from loopcraft.project import INSTALL as ROOT  # noqa: E402
-from loopcraft.serve import SiteHandler  # noqa: E402
+from loopcraft.serve import SiteHandler, SiteServer  # noqa: E402
 from tests import support  # noqa: E402
 
 CHALLENGE = "build-an-agent/parse-action-contract"
@@ -137,9 +136,9 @@ class CountingHandler(SiteHandler):
         self.wfile = Counting()
 
 
-def serve(site: Path) -> tuple[ThreadingHTTPServer, str]:
+def serve(site: Path) -> tuple[SiteServer, str]:
     handler = partial(CountingHandler, directory=str(site), isolation=True, quiet=True, live=None)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = SiteServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 

@@ -13,6 +13,7 @@ import html
 import io
 import json
 import re
+import sys
 import threading
 from functools import partial
 from http import HTTPStatus
@@ -200,18 +201,30 @@ class SiteHandler(SimpleHTTPRequestHandler):
         super().end_headers()
 
 
+class SiteServer(ThreadingHTTPServer):
+    """A browser ends its connections when it leaves a page while files are on their way (a reload, a closed tab, a
+    service worker's install cut short): that is no error, and the terminal gets no traceback for it. A deeper
+    backlog than the standard library's 5: a service worker asks for the whole site at once."""
+
+    request_queue_size = 64
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def make_server(
     root: Path, host: str, port: int, isolation: bool, quiet: bool = False, live: LiveState | None = None
-) -> ThreadingHTTPServer:
+) -> SiteServer:
     """A server for `root` (port 0 picks a free port); call serve_forever(), e.g. in a thread."""
     # The path, not an open dir handle, so a rebuilt site swapped in at the same path is served next request.
     handler = partial(SiteHandler, directory=str(root), isolation=isolation, quiet=quiet, live=live)
     try:
-        return ThreadingHTTPServer((host, port), handler)
+        return SiteServer((host, port), handler)
     except OSError as exc:
         raise LoopcraftError(f"cannot serve on {host}:{port}: {exc.strerror}") from exc
 
 
-def url(server: ThreadingHTTPServer) -> str:
+def url(server: SiteServer) -> str:
     host, port = server.server_address[:2]
     return f"http://{host}:{port}/"

@@ -224,6 +224,26 @@ def test_server_types_and_headers(tmp_path: Path, isolation: bool):
     }
 
 
+def test_a_browser_that_leaves_mid_download_costs_the_server_no_traceback(tmp_path: Path, capsys):
+    import socket
+    import struct
+
+    (tmp_path / "big.wasm").write_bytes(b"x" * 32 * 2**20)
+    server = make_server(tmp_path, "127.0.0.1", 0, isolation=True, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        host, port = server.server_address[:2]
+        with socket.create_connection((host, port)) as client:
+            client.sendall(b"GET /big.wasm HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert client.recv(4096).startswith(b"HTTP/1.0 200")
+            # Closed with a reset, as a browser drops a page's connections: the server is mid-write.
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    finally:
+        server.shutdown()
+        server.server_close()  # waits for the request's thread
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_big_files_have_precompressed_copies(project: Path):
     import gzip
     import subprocess
