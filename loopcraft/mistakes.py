@@ -17,8 +17,9 @@ class report get all of it (`catalogues`, from the build cache, the wrong soluti
 
 Matching happens outside the interpreter the learner's code ran in, here and in frontend/src/mistakes.js, rule for
 rule (tests/golden/mistake_vectors.json holds both to the same answers): a mistake matches a failing run when, on
-every case both failed, the run's fingerprint equals the mistake's (a case whose value the run did not keep, a
-private case read from the class's store, is not compared), and at least one such case was compared. Mistakes are
+every case the mistake fails and the run ran, the run's fingerprint equals the mistake's (a case the run passed rules
+the mistake out; a case the run did not run, or whose value it did not keep, a private case read from the class's
+store, is not compared), and at least one case was compared. Mistakes are
 named only when together they reproduce every failed case whose value is known: a run that also fails elsewhere (an
 untouched starter, which fails everything) is not told a mistake it shares one case with. A mistake whose compared
 cases are a strict subset of another matching mistake's is left out (it explains less of the same run); the rest come
@@ -68,8 +69,8 @@ def returned_json(test: CaseResult) -> str | None:
 
 
 def fingerprint(test: CaseResult, secret: bool, salt_: str) -> dict | None:
-    """What a case that did not pass is compared by; `secret`: the case is hidden or private (a digest, not the
-    value). None for a failed case whose value is not known."""
+    """What a case is compared by (`{"status": "pass"}` for one that passed); `secret`: the case is hidden or private
+    (a digest, not the value). None for a failed case whose value is not known."""
     if test.status is not Status.FAIL:
         return {"status": test.status.value}
     returned = returned_json(test)
@@ -83,10 +84,15 @@ def secrets(ex: Exercise) -> dict[str, bool]:
     return {case.name: case.hidden for case in ex.cases}
 
 
-def failed(result: RunResult, secret: dict[str, bool], salt_: str) -> dict[str, dict | None]:
-    """{case name: fingerprint} of the cases of `result` that did not pass; `secret` is `secrets`' (cases it does not
-    name, those a course no longer has, are left out)."""
-    return {t.name: fingerprint(t, secret[t.name], salt_) for t in result.tests if not t.passed and t.name in secret}
+def fingerprints(result: RunResult, secret: dict[str, bool], salt_: str) -> dict[str, dict | None]:
+    """{case name: fingerprint} of the cases `result` ran; `secret` is `secrets`' (cases it does not name, those a
+    course no longer has, are left out)."""
+    return {t.name: fingerprint(t, secret[t.name], salt_) for t in result.tests if t.name in secret}
+
+
+def _failed(fingerprint_: dict | None) -> bool:
+    """A fingerprint of a case that did not pass, its value known."""
+    return fingerprint_ is not None and fingerprint_["status"] != Status.PASS.value
 
 
 def wrong_file(ex: Exercise, wrong: WrongSolution) -> str:
@@ -103,30 +109,31 @@ def catalogue(ex: Exercise, runs: list[tuple[WrongSolution, RunResult]]) -> Cata
         # A wrong solution that does not load fails every case alike, as any code that does not load would.
         if not wrong.named or result.status is Status.ERROR:
             continue
-        cases = {name: case for name, case in failed(result, secrets(ex), ex_salt).items() if case is not None}
+        cases = {name: case for name, case in fingerprints(result, secrets(ex), ex_salt).items() if _failed(case)}
         if cases:
             known.append({"file": wrong_file(ex, wrong), "hint": wrong.hint or wrong.mistake, "cases": cases})
     return Catalogue(ex_salt, known)
 
 
-def match(known: list[dict], failing: dict[str, dict | None]) -> list[dict]:
-    """The mistakes of `known` that a run failing `failing` ({case: fingerprint or None}) looks like, best first
-    (see the module's docstring); frontend/src/mistakes.js `matchMistakes`, rule for rule."""
+def match(known: list[dict], ran: dict[str, dict | None]) -> list[dict]:
+    """The mistakes of `known` that a run looks like, best first, by `ran` ({case: fingerprint, or None where it
+    failed with a value not known}, the cases it ran: see the module's docstring); frontend/src/mistakes.js
+    `matchMistakes`, rule for rule."""
     found = []
     for mistake in known:
         compared = set()
         for name, theirs in mistake["cases"].items():
-            mine = failing.get(name)
-            if mine is None:  # passed, not run, or failed with a value not known
+            mine = ran.get(name)
+            if mine is None:  # not run, or failed with a value not known
                 continue
-            if mine != theirs:
+            if mine != theirs:  # another value, or passed: the mistake would have failed it so
                 break
             compared.add(name)
         else:
             if compared:
                 found.append((mistake, compared))
     explained = set().union(*(cases for _, cases in found))
-    if any(fingerprint is not None and name not in explained for name, fingerprint in failing.items()):
+    if any(_failed(fingerprint_) and name not in explained for name, fingerprint_ in ran.items()):
         return []  # a failure no known mistake reproduces: an untouched starter "matched" whatever also failed there
     kept = [(m, cases) for m, cases in found if not any(cases < other for _, other in found)]
     kept.sort(key=lambda pair: -len(pair[1]))  # stable: ties stay in exercise.yaml's order
@@ -138,7 +145,7 @@ def matched(catalogue_: Catalogue, result: RunResult, secret: dict[str, bool]) -
     or when its code did not load. frontend/src/mistakes.js `knownMistakes` (which gives their hints)."""
     if result.status is not Status.FAIL:
         return []
-    return match(catalogue_.known, failed(result, secret, catalogue_.salt))
+    return match(catalogue_.known, fingerprints(result, secret, catalogue_.salt))
 
 
 def catalogues(

@@ -76,10 +76,25 @@ def run_with(**changed) -> list[dict]:
 # (title, cases, outcomes, ended): a whole run, judged by each language's judge, then matched.
 RUNS = [
     ("a correct run names none", CASES, RIGHT, None),
-    ("a visible case's value names the mistakes that return it there", CASES, run_with(b=value_outcome("2")), None),
-    ("a hidden case's value is matched by its digest", CASES, run_with(h=value_outcome('{"x":2}')), None),
+    (
+        "a visible case's value names the mistake that returns it there, not one that also fails a case the run passed",
+        CASES,
+        run_with(b=value_outcome("2")),
+        None,
+    ),
+    (
+        "a hidden case's value is matched by its digest",
+        CASES,
+        run_with(a=value_outcome(WRONG_AGENT), h=value_outcome('{"x":2}')),
+        None,
+    ),
     ("another value on a shared case rules the mistake out", CASES, run_with(b=value_outcome("3")), None),
-    ("a hidden value that differs names none", CASES, run_with(h=value_outcome('{"x":3}')), None),
+    (
+        "a hidden value that differs names none",
+        CASES,
+        run_with(a=value_outcome(WRONG_AGENT), h=value_outcome('{"x":3}')),
+        None,
+    ),
     (
         "the mistake that reproduces more failed cases wins over those it contains",
         CASES,
@@ -124,14 +139,18 @@ RUNS = [
     ),
 ]
 
-# (title, failing, matched): the matcher alone, on fingerprints as each language makes them; None for a failed case
-# whose value is not known (a private case as the class's store keeps it).
+PASSED = {"status": "pass"}
+
+# (title, ran, matched): the matcher alone, on fingerprints as each language makes them of the cases a run ran; None
+# for a failed case whose value is not known (a private case as the class's store keeps it).
 MATCHES = [
-    ("nothing failed", {}, []),
+    ("nothing ran", {}, []),
+    ("nothing failed", {"a": PASSED, "b": PASSED}, []),
     ("a value not known is not compared", {"b": None, "h": hidden({"x": 2})}, [1, 3]),
     ("nothing compared, nothing named", {"b": None}, []),
     ("a status that differs rules out", {"b": {"status": "error"}}, []),
     ("equal compared cases: both named, in the catalogue's order", {"b": seen(2)}, [0, 3]),
+    ("a case the run passed rules out the mistakes that fail it", {"b": seen(2), "a": PASSED}, [0]),
     ("a failed case none of them reproduces names none", {"b": seen(2), "a": seen(None)}, []),
 ]
 
@@ -152,8 +171,7 @@ def build_vectors() -> dict:
             }
         )
     matches = [
-        {"title": title, "failing": failing, "hints": [KNOWN[i]["hint"] for i in expected]}
-        for title, failing, expected in MATCHES
+        {"title": title, "ran": ran, "hints": [KNOWN[i]["hint"] for i in expected]} for title, ran, expected in MATCHES
     ]
     return {"said": KNOWN_MISTAKE, "known": KNOWN, "runs": runs, "matches": matches}
 
@@ -162,9 +180,9 @@ def test_mistake_vectors_match_golden_file():
     check_golden(VECTORS, json.dumps(build_vectors(), indent=1, ensure_ascii=False) + "\n")
 
 
-@pytest.mark.parametrize("title,failing,expected", MATCHES, ids=[t for t, _, _ in MATCHES])
-def test_the_matcher_on_fingerprints(title, failing, expected):
-    assert match(KNOWN, failing) == [KNOWN[i] for i in expected]
+@pytest.mark.parametrize("title,ran,expected", MATCHES, ids=[t for t, _, _ in MATCHES])
+def test_the_matcher_on_fingerprints(title, ran, expected):
+    assert match(KNOWN, ran) == [KNOWN[i] for i in expected]
 
 
 def test_a_correct_run_and_a_load_error_name_none_however_much_they_share():

@@ -15,29 +15,32 @@ const same = (mine, theirs) => mine.status === theirs.status && mine.value === t
 
 const strictSubset = (a, b) => a.size < b.size && [...a].every((name) => b.has(name));
 
+const failed = (fingerprint) => fingerprint !== null && fingerprint.status !== "pass";
+
 /**
- * The mistakes of `known` ([{hint, cases: {name: fingerprint}}]) that a run failing `failing` ({name: fingerprint,
- * or null where its value is not known}) looks like: on every case both failed the fingerprints are equal, and at
- * least one was compared; none unless the matches together reproduce every failed case whose value is known. One
- * whose compared cases are a strict subset of another match's is left out; the rest come most compared cases first,
- * then in the catalogue's order.
+ * The mistakes of `known` ([{hint, cases: {name: fingerprint}}]) that a run looks like, by `ran` ({name: fingerprint,
+ * or null where it failed with a value not known}: the cases it ran, {status: "pass"} for one it passed): on every
+ * case the mistake fails and the run ran, the fingerprints are equal (a case the run passed rules the mistake out),
+ * and at least one was compared; none unless the matches together reproduce every failed case whose value is known.
+ * One whose compared cases are a strict subset of another match's is left out; the rest come most compared cases
+ * first, then in the catalogue's order.
  */
-export function matchMistakes(known, failing) {
+export function matchMistakes(known, ran) {
   const found = [];
   for (const mistake of known) {
     const compared = new Set();
     const agrees = Object.entries(mistake.cases).every(([name, theirs]) => {
-      const mine = Object.hasOwn(failing, name) ? failing[name] : null;
-      if (mine === null) return true; // passed, not run, or failed with a value not known
+      const mine = Object.hasOwn(ran, name) ? ran[name] : null;
+      if (mine === null) return true; // not run, or failed with a value not known
       compared.add(name);
-      return same(mine, theirs);
+      return same(mine, theirs); // another value, or passed: the mistake would have failed it so
     });
     if (agrees && compared.size) found.push({ mistake, compared });
   }
   // Named only when together they reproduce every failed case whose value is known: an untouched starter, which fails
   // everything, was told of any mistake it shared one case with.
   const explained = new Set(found.flatMap(({ compared }) => [...compared]));
-  if (Object.entries(failing).some(([name, mine]) => mine !== null && !explained.has(name))) return [];
+  if (Object.entries(ran).some(([name, mine]) => failed(mine) && !explained.has(name))) return [];
   const kept = found.filter(({ compared }) => !found.some((other) => strictSubset(compared, other.compared)));
   kept.sort((a, b) => b.compared.size - a.compared.size); // stable: ties keep the catalogue's order
   return kept.map(({ mistake }) => mistake);
@@ -53,28 +56,27 @@ async function returnedOf(publicCase, outcome) {
   return firstRight ? outcome.again : outcome.value;
 }
 
-/** {case name: fingerprint} of the cases of a run that did not pass: `cases`, the page's; `tests` and `outcomes`,
- * the verdicts and outcomes of the cases that ran, in order. */
-export async function failedFingerprints(cases, tests, outcomes) {
-  const failing = {};
+/** {case name: fingerprint} of the cases a run ran: `cases`, the page's; `tests` and `outcomes`, the verdicts and
+ * outcomes of the cases that ran, in order. */
+export async function fingerprints(cases, tests, outcomes) {
+  const ran = {};
   for (const [index, test] of tests.entries()) {
-    if (test.status === "pass") continue;
     if (test.status !== "fail") {
-      failing[test.name] = { status: test.status };
+      ran[test.name] = { status: test.status };
       continue;
     }
     const publicCase = cases[index];
     const returned = await returnedOf(publicCase, outcomes[index]);
-    failing[test.name] = publicCase.hidden
+    ran[test.name] = publicCase.hidden
       ? { status: "fail", digest: await sha256Hex(publicCase.salt + returned) }
       : { status: "fail", value: returned };
   }
-  return failing;
+  return ran;
 }
 
 /** The hints of the known mistakes (the page's `mistakes`) a judged run looks like: none for a run that passed, or
  * whose code could not be loaded. */
 export async function knownMistakes(known, cases, verdict, outcomes) {
   if (!known?.length || verdict.status !== "fail") return [];
-  return matchMistakes(known, await failedFingerprints(cases, verdict.tests, outcomes)).map((m) => m.hint);
+  return matchMistakes(known, await fingerprints(cases, verdict.tests, outcomes)).map((m) => m.hint);
 }
