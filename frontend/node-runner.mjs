@@ -45,6 +45,7 @@
 // Nothing a submission does ends the runner: its worker catches what fails in it (worker-core.js), a worker that
 // dies all the same is replaced (session.js), and every outcome and reply is capped.
 import { closeSync, readFileSync, writeSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { cliOptions } from "./cli-options.mjs";
 import { tooLargeToSend, unsendable } from "./src/outcomes.js";
@@ -130,9 +131,20 @@ let snapshotState = snapshot ? "kept" : snapshotOut !== null ? "made" : "none";
 // A reusing runner with no snapshot to keep boots Python plainly: making one would only cost time.
 const plain = !config.fresh && snapshotState === "none";
 
+// The grader's files, read once: every worker of this runner (one replaced after a timeout too) loads the same
+// grader, whatever happens to the files on disk meanwhile, so the host may lend the runner to any project whose
+// grader has the same bytes (loopcraft.grading.Runners.key).
+const graderRoot = pathToFileURL(`${config.graderRoot}/`);
+let grader;
+try {
+  grader = config.graderFiles.map((path) => ({ path, text: readFileSync(new URL(path, graderRoot), "utf8") }));
+} catch (error) {
+  reply({ type: "error", id: null, kind: "start", message: `the grader could not be read: ${error.message}` });
+  process.exit(1);
+}
+
 function spawn() {
-  const { pyodideDir, graderRoot, graderFiles } = config;
-  const worker = new Worker(workerUrl, { workerData: { pyodideDir, graderRoot, graderFiles, snapshot, plain, resets: config.resets } });
+  const worker = new Worker(workerUrl, { workerData: { pyodideDir: config.pyodideDir, grader, snapshot, plain, resets: config.resets } });
   lastMade = "started";
   return {
     post: (message) => worker.postMessage(message),

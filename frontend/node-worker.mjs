@@ -1,7 +1,6 @@
 // Node's counterpart of src/worker.js: a worker thread with Pyodide from node_modules and the grader
 // read from the repository, so the CLI and the build run exactly what the browser runs.
 import { constants as fsConstants } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
@@ -17,12 +16,6 @@ process.binding = (name) => {
 
 // Imported by its real path: resolving "pyodide" would read node_modules itself, which this process may not.
 const { loadPyodide } = await import(pathToFileURL(`${workerData.pyodideDir}/pyodide.mjs`).href);
-const root = pathToFileURL(`${workerData.graderRoot}/`);
-
-// workerData.graderFiles: paths from workerData.graderRoot, e.g. "grader/execute.py".
-async function readGraderFiles() {
-  return Promise.all(workerData.graderFiles.map(async (path) => ({ path, text: await readFile(new URL(path, root), "utf8") })));
-}
 
 // Every interpreter is restored from the runner's snapshot (see node-runner.mjs): read from disk, or made by
 // the first worker, which hands it to the runner for every later one.
@@ -42,7 +35,8 @@ const snapshots = {
 
 serveWorker({
   loadPyodide: (options) => loadPyodide({ ...options, indexURL: `${workerData.pyodideDir}/` }),
-  readGraderFiles,
+  // workerData.grader: [{path, text}], read by the runner (node-runner.mjs), e.g. path "grader/execute.py".
+  readGraderFiles: async () => workerData.grader,
   post: (message) => parentPort.postMessage(message),
   listen: (handler) => parentPort.on("message", handler),
   // Handled here, these end no thread: in a worker thread Node raises them on the worker's own process object.

@@ -21,6 +21,7 @@ from pathlib import Path
 from .build import build, check
 from .classroom import gradescope
 from .errors import ExerciseError, LoopcraftError, raise_errors
+from .grading import Runners, runner_for
 from .project import INSTALL, Project
 from .record import record
 from .scaffold import new_challenge, new_lesson
@@ -112,7 +113,9 @@ def parse_args(argv: list[str], prog: str = "build.py") -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None, prog: str = "build.py") -> int:
+def main(argv: list[str] | None = None, prog: str = "build.py", *, runners: Runners | None = None) -> int:
+    """The author's command line. `runners`: trusted runners (loopcraft.grading.Runners) that `check`, `build` and
+    `strengthen` borrow instead of starting their own, for a caller that runs many commands in one process."""
     args = parse_args(sys.argv[1:] if argv is None else argv, prog)
     project = Project(args.root)
     root = project.root
@@ -127,16 +130,16 @@ def main(argv: list[str] | None = None, prog: str = "build.py") -> int:
             count = gradescope.build(project, args.challenges, args.out)
             print(f"Wrote {args.out}: {count} files; upload it as the assignment's autograder (docs/teachers.md)")
         elif args.command == "strengthen":
-            _strengthen(project, args)
+            _strengthen(project, args, runners)
         elif args.command == "check":
-            _check(project, args)
+            _check(project, args, runners)
         elif args.command == "serve" and not args.no_build:
             _serve_dev(project, (args.out or root / "site").resolve(), args)
         elif args.command == "serve":
             _serve(args.out or root / "site", args.host, args.port, isolation=not args.no_isolation)
         else:
             out = (args.out or root / "site").resolve()
-            report = build(project, out, verify=not args.no_verify)
+            report = build(project, out, verify=not args.no_verify, runners=runners)
             for score in report.scores:
                 print(score.summary())
             _print(report.problems)
@@ -151,8 +154,8 @@ def main(argv: list[str] | None = None, prog: str = "build.py") -> int:
     return 0
 
 
-def _check(project: Project, args: argparse.Namespace) -> None:
-    report = check(project, verify=not args.no_verify, only=args.item)
+def _check(project: Project, args: argparse.Namespace, runners: Runners | None) -> None:
+    report = check(project, verify=not args.no_verify, only=args.item, runners=runners)
     # Tables only where they explain an error, or for the one challenge checked: the course's fit on one screen.
     for strength in report.strengths:
         if report.only is not None or strength.failed:
@@ -166,9 +169,10 @@ def _check(project: Project, args: argparse.Namespace) -> None:
     print(("\n" if report.scores else "") + f"OK: {checked}" + ("" if args.no_verify else ", all verified"))
 
 
-def _strengthen(project: Project, args: argparse.Namespace) -> None:
+def _strengthen(project: Project, args: argparse.Namespace, runners: Runners | None) -> None:
     try:
-        result = strengthen(project, args.exercise, seed=args.seed, count=args.scenarios)
+        with runner_for(project, "trusted", runners) as runner:
+            result = strengthen(project, args.exercise, seed=args.seed, count=args.scenarios, runner=runner)
     except GeneratorError as exc:
         raise ExerciseError([exc.problem]) from None
     ex = result.exercise

@@ -17,6 +17,7 @@ from .bundle import bundle
 from .cache import BuildCache
 from .course import Exercise, Lesson, Track
 from .errors import BuildError, Problem, in_order, raise_errors
+from .grading import Runners, runner_for
 from .headers import headers_file, inline_script_hashes, security_headers
 from .lessons import LessonRun, run_lessons
 from .load import find_item, load_course
@@ -58,11 +59,13 @@ def check(
     cache: BuildCache | None = None,
     lessons: bool | None = None,
     only: str | None = None,
+    runners: Runners | None = None,
 ) -> Report:
     """Load, validate and (unless told not to) verify and mutation-test every exercise, search its generated
     scenarios for mutants the cases miss, and run every lesson's code (`lessons`, by default as `verify`: a
     build always runs them, since its pages show what they print). `only` (a slug, `track/slug` or a path in
-    its folder) limits everything but loading and validating to one challenge or lesson.
+    its folder) limits everything but loading and validating to one challenge or lesson. `runners`: trusted ones to
+    borrow from (loopcraft.grading.Runners), else the check starts its own.
     Raises ExerciseError if the course cannot be loaded; verification errors are in the report, so that its
     strength tables and mutation scores can be shown with them."""
     root = project.root
@@ -78,35 +81,37 @@ def check(
         folder = rel_path(item.dir, root)
         notes = [note for note in notes if folder in note.path.parents]
     strengths, scores, scenarios = [], [], {}
-    if verify:
-        from .mutate import score, survivor_problems  # these need Node and Pyodide, so only when asked
-        from .runners import make_runner
-        from .strengthen import check_scenarios
-        from .verify import verify as verify_exercises
+    runs, lesson_problems = {}, []
+    # The author's solutions, mutants, scenarios and lessons share one runner, started only if something must run:
+    # a start (about a CPU-second) each saved.
+    with runner_for(project, "trusted", runners) as runner:
+        if verify:
+            from .mutate import score, survivor_problems  # these need Node and Pyodide, so only when asked
+            from .strengthen import check_scenarios
+            from .verify import verify as verify_exercises
 
-        cache = cache or BuildCache(root)
-        # The author's solutions, mutants and scenarios share one runner: a start (about a CPU-second) each saved.
-        with make_runner("trusted", project) as runner:
+            cache = cache or BuildCache(root)
             strengths = verify_exercises(project, [ex for ex, _ in exercises], cache, runner)
             scores, mutation_problems = score(project, exercises, cache, runner)
             found = check_scenarios(root, scores, cache, runner)
-        notes += mutation_problems + found.problems
-        for one in scores:
-            notes += survivor_problems(root, one, found.differs.get(f"{one.exercise.track}/{one.exercise.slug}", {}))
-        scenarios = found.scenarios
-    runs, lesson_problems = {}, []
-    if verify if lessons is None else lessons:
-        runs, lesson_problems = run_lessons(project, all_lessons, cache)
+            notes += mutation_problems + found.problems
+            for one in scores:
+                notes += survivor_problems(
+                    root, one, found.differs.get(f"{one.exercise.track}/{one.exercise.slug}", {})
+                )
+            scenarios = found.scenarios
+        if verify if lessons is None else lessons:
+            runs, lesson_problems = run_lessons(project, all_lessons, cache, runner)
     problems = notes + [p for s in strengths for p in s.problems] + lesson_problems
     return Report(tracks, in_order(problems), strengths, runs, scores, scenarios, item)
 
 
-def build(project: Project, out: Path, *, verify: bool = True) -> Report:
-    """Build the site into `out`, replacing it only if every stage succeeds."""
+def build(project: Project, out: Path, *, verify: bool = True, runners: Runners | None = None) -> Report:
+    """Build the site into `out`, replacing it only if every stage succeeds (`runners`: as `check`'s)."""
     root = project.root
     _require_inputs(root)
     cache = BuildCache(root)
-    report = check(project, verify=verify, cache=cache, lessons=True)
+    report = check(project, verify=verify, cache=cache, lessons=True, runners=runners)
     raise_errors(report.problems)
     with Brotli() as brotli:  # Node starts now, to be ready by the time the files to compress are known
         snapshot = shipped_snapshot(project, root / "node_modules/pyodide")

@@ -100,9 +100,10 @@ class Runners:
 
     @staticmethod
     def key(project: Project) -> tuple:
-        """What a runner is started with, besides the installation's Node, Pyodide and front end: the grader files it
-        loads, and where its memory snapshot is kept (loopcraft/pyodide.py, runner_command and snapshot_file)."""
-        return project.grader_root, project.grader_hash, project.snapshots
+        """What a runner is started with, besides the installation's Node, Pyodide and front end: the grader's bytes
+        (read once, as it starts: frontend/node-runner.mjs), and where its memory snapshot is kept (loopcraft/pyodide.py,
+        runner_command and snapshot_file). Two copies of one grader share runners."""
+        return project.grader_hash, project.snapshots
 
     def take(self, project: Project) -> Runner:
         """An idle runner for `project`, or a new one."""
@@ -143,6 +144,21 @@ class Runners:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def runner_for(project: Project, kind: Kind, runners: Runners | None = None) -> Iterator[Runner]:
+    """A runner of `kind` for the `with` block: lent by `runners` (a pool of that kind) when given, else one of its own,
+    closed after the block. Commands take a pool so that a caller running many of them (the tests) starts one runner,
+    not one a command."""
+    if runners is None:
+        with contextlib.closing(make_runner(kind, project)) as runner:
+            yield runner
+        return
+    if runners.kind != kind:
+        raise ValueError(f"{kind} runners were asked for, and {runners.kind} ones lent")
+    with runners.lent(project) as runner:
+        yield runner
 
 
 class Grader:

@@ -4,17 +4,18 @@ Chromium for Playwright, and the markers that sort the suite by what a test cost
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
-from tests.helpers import ARTIFACTS, quiet
+from tests.helpers import ARTIFACTS, quiet, run_cli
 from tests.support import launch_options, start_site_build
 
 PLAYWRIGHT_FIXTURES = {"page", "context", "browser"}
 # Fixtures that start Node and Pyodide (test_lessons.py's real_course checks the course's lessons in it).
-PYODIDE_FIXTURES = {"runners", "restored_runners", "pyodide_runner", "real_course"}
+PYODIDE_FIXTURES = {"runners", "restored_runners", "author_runners", "pyodide_runner", "real_course"}
 # Tests that start Node (Pyodide, esbuild, `node --test`) or a process of their own without those fixtures: a
 # module, or one test of it, by node id.
 STARTS_PROCESSES = (
@@ -123,6 +124,21 @@ def restored_runners():
     """Runners whose every submission's interpreter is restored from the snapshot, never reset in place: for tests
     that resets grade exactly as restores do."""
     yield from _runners("restored")
+
+
+@pytest.fixture(scope="session")
+def author_runners():
+    """Trusted runners lent to the author's commands a test runs in this process (`author_cli`, and fixtures that
+    check a course once): the course copies' own solutions, mutants, scenarios and lessons, which share a runner's
+    interpreter as an author's check does. One start a session, not one a command."""
+    yield from _runners("trusted")
+
+
+@pytest.fixture
+def author_cli(capsys, author_runners):
+    """`python build.py ARGV...` in this process, borrowing the session's trusted runners: author_cli(*argv) gives
+    the exit code, stdout and stderr."""
+    return functools.partial(run_cli, capsys, runners=author_runners)
 
 
 @pytest.fixture(scope="session")

@@ -141,18 +141,19 @@ def check_golden(path: Path, text: str) -> None:
     assert text == path.read_text(encoding="utf-8"), f"{path} differs; run with LOOPCRAFT_REGEN_GOLDEN=1 to accept"
 
 
-def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
-    """`python build.py ARGV...` in this process: its exit code, stdout and stderr."""
+def run_cli(capsys: pytest.CaptureFixture, *argv: str, runners=None) -> tuple[int, str, str]:
+    """`python build.py ARGV...` in this process: its exit code, stdout and stderr (tests use it through the
+    `author_cli` fixture, which lends it the session's trusted runners)."""
     from loopcraft import author as build
 
-    code = build.main(list(argv))
+    code = build.main(list(argv), runners=runners)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
 
 def run_grader(runners, *argv) -> subprocess.CompletedProcess:
     """`python -m grader ARGV...` run in this process, grading in `runners` (the session's `runners` or
-    `trusted_runners`, tests/conftest.py): what the process would give, its exit code, stdout and stderr (UTF-8, as
+    `in_process_runners`, tests/conftest.py): what the process would give, its exit code, stdout and stderr (UTF-8, as
     the command's are here). For what only a process shows (the status `python -m` exits with, a stream's encoding, a
     defence whose failure would hang or fill the process) tests run the real one; the others run it here, sparing a
     Python start and a runner start each time."""

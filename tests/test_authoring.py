@@ -20,7 +20,6 @@ from loopcraft.sitewriter import MARKER
 from loopcraft.verify import Strength
 from loopcraft.watch import DevServer
 from tests.helpers import FIXTURES, make_project
-from tests.helpers import run_cli as run
 
 VALID = FIXTURES / "valid/exercises"
 WEAK = FIXTURES / "authoring/weak/exercises"
@@ -34,9 +33,9 @@ def course(tmp_path: Path) -> Path:
     return make_project(tmp_path, VALID)
 
 
-def test_check_points_at_each_mistake_and_shows_the_case_strength(tmp_path: Path, capsys: pytest.CaptureFixture):
+def test_check_points_at_each_mistake_and_shows_the_case_strength(tmp_path: Path, author_cli):
     project = make_project(tmp_path, WEAK)
-    code, out, err = run(capsys, "check", "--root", str(project))
+    code, out, err = author_cli("check", "--root", str(project))
     assert code == 1
     # The course's check shows the tables that explain an error only: a wrong solution that passes every case,
     # or one that does not load.
@@ -98,17 +97,15 @@ mistakes/no-wrong: mutation score 100% (1 of 1 killed; bar 90%)
     ]
 
     # One challenge: its table whatever it shows, and only its own problems.
-    code, out, err = run(capsys, "check", "--root", str(project), "reference-fails")
+    code, out, err = author_cli("check", "--root", str(project), "reference-fails")
     assert code == 1
     assert out.startswith("mistakes/reference-fails: which case catches which wrong solution (x)\n")
     assert [line for line in err.splitlines() if "reference-fails" not in line] == ["2 problem(s); nothing was written"]
 
 
-def test_a_failed_verification_leaves_the_site_untouched(
-    course: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
-):
+def test_a_failed_verification_leaves_the_site_untouched(course: Path, author_cli, monkeypatch: pytest.MonkeyPatch):
     out = course / "site"
-    assert run(capsys, "build", "--root", str(course), "--out", str(out), "--no-verify")[0] == 0
+    assert author_cli("build", "--root", str(course), "--out", str(out), "--no-verify")[0] == 0
     (out / "marker.txt").write_text("old site")
     problem = Problem(Path(ADD_YAML), 22, "reference solution fails case 'small numbers': expected 3, got 4")
     # Stands in for Pyodide: what matters here is what the build does with the verdict.
@@ -117,7 +114,7 @@ def test_a_failed_verification_leaves_the_site_untouched(
         lambda root, exercises, cache=None, runner=None: [Strength(exercises[0], [], [problem])],
     )
 
-    code, _, err = run(capsys, "build", "--root", str(course), "--out", str(out))
+    code, _, err = author_cli("build", "--root", str(course), "--out", str(out))
 
     notes = [line for line in err.splitlines() if ": note: " in line]
     assert (code, [line for line in err.splitlines() if line not in notes]) == (
@@ -129,9 +126,9 @@ def test_a_failed_verification_leaves_the_site_untouched(
     assert sorted(p.name for p in course.iterdir() if p.name.startswith(".") and p.name != ".cache") == []
 
 
-def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture):
+def test_new_then_record_then_check(course: Path, author_cli):
     root = str(course)
-    code, out, _ = run(capsys, "new", "--root", root, "basics/sum-evens")
+    code, out, _ = author_cli("new", "--root", root, "basics/sum-evens")
     assert (code, out.splitlines()) == (
         0,
         [
@@ -152,7 +149,7 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
         .read_text()
         .startswith("# yaml-language-server: $schema=../../../schemas/exercise.schema.json\n")
     )
-    assert run(capsys, "check", "--root", root, "--no-verify")[0] == 0
+    assert author_cli("check", "--root", root, "--no-verify")[0] == 0
 
     # The author adds two cases without `expected`; one of them makes the reference solution raise.
     yaml = course / NEW_YAML
@@ -169,7 +166,7 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
     hidden: true  # a secret
 """
     )
-    code, _, err = run(capsys, "check", "--root", root, "--no-verify")
+    code, _, err = author_cli("check", "--root", root, "--no-verify")
     hint = "no expected value; run `python build.py record basics/sum-evens` to fill it in from the reference solution"
     assert (code, err.splitlines()[1:]) == (
         1,
@@ -181,7 +178,7 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
     )
 
     before = yaml.read_text()
-    code, _, err = run(capsys, "record", "--root", root, "sum-evens")
+    code, _, err = author_cli("record", "--root", root, "sum-evens")
     assert (code, err.splitlines()) == (
         1,
         [
@@ -193,7 +190,7 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
     assert yaml.read_text() == before  # nothing recorded unless everything can be
 
     yaml.write_text(before.replace('[2, "four"]', "[2, 4, 5]"))
-    code, out, _ = run(capsys, "record", "--root", root, "basics/sum-evens")
+    code, out, _ = author_cli("record", "--root", root, "basics/sum-evens")
     assert (code, out.splitlines()) == (
         0,
         [
@@ -206,7 +203,7 @@ def test_new_then_record_then_check(course: Path, capsys: pytest.CaptureFixture)
         "    args: {numbers: []}\n", "    args: {numbers: []}\n    expected: 0\n"
     ).replace("      numbers: [2, 4, 5]\n", "      numbers: [2, 4, 5]\n    expected: 6\n")
 
-    code, out, err = run(capsys, "check", "--root", root)
+    code, out, err = author_cli("check", "--root", root)
     assert code == 0, err
     assert (
         out
@@ -222,7 +219,7 @@ OK: 1 track(s), 3 challenge(s), all verified
         f"{NEW_YAML}:61: note: case 'empty' catches none of the wrong solutions"
     ]
 
-    code, out, err = run(capsys, "check", "--root", root, "sum-evens")
+    code, out, err = author_cli("check", "--root", root, "sum-evens")
     assert code == 0, err
     assert (
         out
@@ -243,9 +240,9 @@ OK: basics/sum-evens, all verified
     )
 
 
-def test_new_lesson_passes_check_of_it_alone(course: Path, capsys: pytest.CaptureFixture):
+def test_new_lesson_passes_check_of_it_alone(course: Path, author_cli):
     root = str(course)
-    code, out, _ = run(capsys, "new", "--root", root, "--lesson", "basics/first-steps")
+    code, out, _ = author_cli("new", "--root", root, "--lesson", "basics/first-steps")
     assert (code, out.splitlines()[:3]) == (
         0,
         [
@@ -261,29 +258,29 @@ def test_new_lesson_passes_check_of_it_alone(course: Path, capsys: pytest.Captur
         .startswith("# yaml-language-server: $schema=../../../schemas/lesson.schema.json\n")
     )
     # One lesson, named by a file in its folder: its blocks and snippets run in Pyodide; no challenge is verified.
-    assert run(capsys, "check", "--root", root, str(lesson / "lesson.md")) == (
+    assert author_cli("check", "--root", root, str(lesson / "lesson.md")) == (
         0,
         "OK: basics/first-steps, all verified\n",
         "",
     )
-    assert run(capsys, "check", "--root", root, "first-step", "--no-verify") == (
+    assert author_cli("check", "--root", root, "first-step", "--no-verify") == (
         1,
         "",
         cli.NO_VERIFY_WARNING + "\nerror: no challenge or lesson 'first-step' (did you mean 'first-steps'?)\n",
     )
 
 
-def test_record_with_nothing_to_record(course: Path, capsys: pytest.CaptureFixture):
-    assert run(capsys, "record", "--root", str(course), "add") == (
+def test_record_with_nothing_to_record(course: Path, author_cli):
+    assert author_cli("record", "--root", str(course), "add") == (
         0,
         f"Nothing to record: every case in {ADD_YAML} has an expected value.\n",
         "",
     )
 
 
-def test_new_appends_to_the_last_part_and_keeps_comments(tmp_path: Path, capsys: pytest.CaptureFixture):
+def test_new_appends_to_the_last_part_and_keeps_comments(tmp_path: Path, author_cli):
     shutil.copytree(FIXTURES / "authoring/parts/exercises", tmp_path / "exercises")
-    assert run(capsys, "new", "--root", str(tmp_path), "course/five")[0] == 0
+    assert author_cli("new", "--root", str(tmp_path), "course/five")[0] == 0
     assert (
         (tmp_path / "exercises/course/track.yaml").read_text()
         == """\
@@ -306,14 +303,14 @@ parts:
     )
 
 
-def test_new_makes_a_track_that_the_index_lists(course: Path, capsys: pytest.CaptureFixture):
-    code, out, _ = run(capsys, "new", "--root", str(course), "loops/first-loop")
+def test_new_makes_a_track_that_the_index_lists(course: Path, author_cli):
+    code, out, _ = author_cli("new", "--root", str(course), "loops/first-loop")
     assert code == 0 and out.startswith("created exercises/loops/track.yaml\n")
     track = (course / "exercises/loops/track.yaml").read_text()
     assert track.startswith("# yaml-language-server: $schema=../../schemas/track.schema.json\n")
     assert "title: Loops\n" in track and track.endswith("challenges:\n  - first-loop\n")
     out_dir = course / "site"
-    assert run(capsys, "build", "--root", str(course), "--out", str(out_dir), "--no-verify")[0] == 0
+    assert author_cli("build", "--root", str(course), "--out", str(out_dir), "--no-verify")[0] == 0
     index = (out_dir / "index.html").read_text()
     assert 'href="basics/add/"' in index and 'href="loops/first-loop/"' in index
 
@@ -334,16 +331,16 @@ def test_new_makes_a_track_that_the_index_lists(course: Path, capsys: pytest.Cap
         ("basics/add", "error: exercises/basics/add already exists"),
     ],
 )
-def test_new_refuses_a_bad_or_taken_name(course: Path, capsys: pytest.CaptureFixture, name: str, message: str):
+def test_new_refuses_a_bad_or_taken_name(course: Path, author_cli, name: str, message: str):
     before = (course / "exercises/basics/track.yaml").read_text()
-    assert run(capsys, "new", "--root", str(course), name) == (1, "", message + "\n")
+    assert author_cli("new", "--root", str(course), name) == (1, "", message + "\n")
     assert (course / "exercises/basics/track.yaml").read_text() == before
 
 
-def test_a_yaml_file_without_its_schema_line_is_a_note(course: Path, capsys: pytest.CaptureFixture):
+def test_a_yaml_file_without_its_schema_line_is_a_note(course: Path, author_cli):
     yaml = course / ADD_YAML
     yaml.write_text(yaml.read_text().split("\n", 1)[1])
-    code, out, err = run(capsys, "check", "--root", str(course), "--no-verify")
+    code, out, err = author_cli("check", "--root", str(course), "--no-verify")
     assert (code, out) == (0, "OK: 1 track(s), 2 challenge(s)\n")
     assert err.splitlines()[1:] == [
         f"{ADD_YAML}:1: note: add `# yaml-language-server: $schema=../../../schemas/exercise.schema.json` as the "

@@ -180,10 +180,10 @@ def test_a_lesson_missing_from_track_yaml_is_an_error(course):
 
 
 @pytest.fixture(scope="module")
-def real_course():
+def real_course(author_runners):
     """`check` of the real course with its lessons run (nothing else verified): run once for the tests that read what
     the lessons printed."""
-    return check(Project(), verify=False, lessons=True)
+    return check(Project(), verify=False, lessons=True, runners=author_runners)
 
 
 def test_check_of_the_real_course_runs_every_lesson_clean(real_course):

@@ -21,7 +21,6 @@ from loopcraft.cache import BuildCache
 from loopcraft.load import load_course
 from loopcraft.project import Project
 from tests.helpers import FIXTURES, ROOT, make_project
-from tests.helpers import run_cli as run
 
 COURSE = FIXTURES / "mutation/exercises"
 YAML = "exercises/counting/count-below/exercise.yaml"
@@ -40,7 +39,7 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def checked(tmp_path_factory):
+def checked(tmp_path_factory, author_runners):
     """A project of the course left as it is, checked once (cold) on the command line, for the tests that do not edit
     it: the project, the exit code, stdout, stderr and the report the command printed."""
     from loopcraft import author as build
@@ -55,7 +54,7 @@ def checked(tmp_path_factory):
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(build, "check", kept)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = build.main(["check", "--root", str(project)])
+            code = build.main(["check", "--root", str(project)], runners=author_runners)
     (report,) = reports
     return project, code, out.getvalue(), err.getvalue(), report
 
@@ -128,13 +127,11 @@ def test_strong_cases_pass_the_bar_and_check_prints_the_score(checked):
     assert "survives" not in err
 
 
-def test_a_weakened_case_set_fails_with_the_survivor_and_the_scenario_that_tells_it_apart(
-    project: Path, capsys: pytest.CaptureFixture
-):
+def test_a_weakened_case_set_fails_with_the_survivor_and_the_scenario_that_tells_it_apart(project: Path, author_cli):
     yaml = project / YAML
     yaml.write_text(yaml.read_text().replace(BOUNDARY_CASE, ""))
 
-    code, out, err = run(capsys, "check", "--root", str(project))
+    code, out, err = author_cli("check", "--root", str(project))
 
     assert code == 1
     assert "counting/count-below: mutation score 96.8% (31 of 32 killed; bar 100%; 200 generated scenarios)\n" in out
@@ -155,7 +152,7 @@ def test_a_weakened_case_set_fails_with_the_survivor_and_the_scenario_that_tells
     # Marked equivalent, the mutant leaves the score; but the scenario refutes the mark.
     mark = f'equivalent_mutants:\n  - line: 7\n    change: "{SURVIVOR}"\n    reason: for the test\ncases:\n'
     yaml.write_text(yaml.read_text().replace("cases:\n", mark))
-    code, out, err = run(capsys, "check", "--root", str(project))
+    code, out, err = author_cli("check", "--root", str(project))
     assert code == 1
     assert "counting/count-below: mutation score 100% (31 of 31 killed, 1 equivalent; bar 100%; 200 generated" in out
     assert (
@@ -165,7 +162,7 @@ def test_a_weakened_case_set_fails_with_the_survivor_and_the_scenario_that_tells
 
     # A mark for a mutant there is no longer is an error at the mark.
     yaml.write_text(yaml.read_text().replace("line: 7", "line: 8"))
-    code, out, err = run(capsys, "check", "--root", str(project))
+    code, out, err = author_cli("check", "--root", str(project))
     assert code == 1
     assert (
         f"{YAML}:16: no mutant {SURVIVOR} at solution.py line 8 any more; remove this equivalent mark"
@@ -173,13 +170,11 @@ def test_a_weakened_case_set_fails_with_the_survivor_and_the_scenario_that_tells
     )
 
 
-def test_strengthen_proposes_a_case_that_catches_what_a_weakened_case_set_misses(
-    project: Path, capsys: pytest.CaptureFixture
-):
+def test_strengthen_proposes_a_case_that_catches_what_a_weakened_case_set_misses(project: Path, author_cli):
     yaml = project / YAML
     yaml.write_text(yaml.read_text().replace(BOUNDARY_CASE, ""))
     # One run with --accept: it prints what it proposes, as a run without it does, then writes it.
-    code, out, err = run(capsys, "strengthen", "--root", str(project), "count-below", "--scenarios", "300", "--accept")
+    code, out, err = author_cli("strengthen", "--root", str(project), "count-below", "--scenarios", "300", "--accept")
     assert (code, err) == (0, "")
     assert out.startswith(
         "counting/count-below: 300 generated scenarios (seed 0) against the 1 program(s) the cases miss "
@@ -190,7 +185,7 @@ def test_strengthen_proposes_a_case_that_catches_what_a_weakened_case_set_misses
     )
     assert "    hidden: true\n    args: {numbers: [-1], limit: -1}\n    expected: 0\n" in out
     assert f"Wrote 1 hidden case(s) into {YAML}" in out
-    code, out, err = run(capsys, "check", "--root", str(project), "count-below")
+    code, out, err = author_cli("check", "--root", str(project), "count-below")
     assert code == 0, err
     assert "counting/count-below: mutation score 100% (32 of 32 killed; bar 100%; 200 generated scenarios)\n" in out
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
@@ -276,12 +277,20 @@ def fail(runner, *hows):
 
 
 @pytest.fixture(scope="module")
-def failing_runner():
+def failing_project(tmp_path_factory) -> Project:
+    """A project with a copy of the grader of its own, which a test deletes while `failing_runner` runs."""
+    root = tmp_path_factory.mktemp("failing")
+    shutil.copytree(ROOT / "grader", root / "grader", ignore=shutil.ignore_patterns("__pycache__"))
+    return Project(root)
+
+
+@pytest.fixture(scope="module")
+def failing_runner(failing_project):
     """One runner for the tests of failing workers (each starts a runner's worth of CPU otherwise): whatever a test
     leaves of it, the runner goes on, which is what they are about."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         probe_env(monkeypatch, FAILING_WORKER)
-        with PyodideRunner(Project()) as runner:
+        with PyodideRunner(failing_project) as runner:
             yield runner
 
 
@@ -294,6 +303,15 @@ def test_a_worker_that_dies_during_a_case_costs_that_case_only_and_a_new_worker_
     )
     assert after["value"] == "3"
     assert [o["value"] for o in fail(failing_runner, None)] == ["3"]
+
+
+def test_a_runner_keeps_the_grader_it_started_with_for_every_worker_it_starts(failing_runner, failing_project):
+    """A runner is lent to any project whose grader has the same bytes (loopcraft.grading.Runners.key): a worker it
+    starts later must load the grader the runner started with, not whatever the files on disk say by then."""
+    assert fail(failing_runner, None)[0]["value"] == "3"  # started, its grader read
+    shutil.rmtree(failing_project.grader_root / "grader")
+    died, after = fail(failing_runner, "die", None)
+    assert died["phase"] == "grader" and after["value"] == "3"  # the new worker has the grader all the same
 
 
 def test_a_worker_that_dies_between_submissions_costs_no_verdict(failing_runner):
