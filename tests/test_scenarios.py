@@ -182,11 +182,12 @@ FIRST_NAMED = "wrong/first_named_city.py"
 TWO_CITIES = "  - name: Two known cities, named in the other order than CITIES lists them\n"
 
 
-def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_cannot(tmp_path, pyodide_runner):
+def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_cannot(tmp_path, author_runners):
     """scripted-fake-model's wrong solution that takes the known city the goal names first passes every case but the
     one `strengthen` proposed for it: the generator names places in any combination and order (`pick.sample`).
     Without that case, strengthen proposes it again; with a generator that names one place only, it cannot, and
     says which generator and what it varied."""
+    from loopcraft.grading import runner_for
     from loopcraft.project import Project
     from loopcraft.strengthen import strengthen, unreached_text
     from tests.helpers import course_copy
@@ -198,7 +199,9 @@ def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_can
     start = text.index(TWO_CITIES)
     yaml.write_text(text[:start] + text[text.index("  # Private cases", start) :])
 
-    found = strengthen(Project(root), "scripted-fake-model", count=100, runner=pyodide_runner)
+    project = Project(root)
+    with runner_for(project, "trusted", author_runners) as runner:  # as the author's command runs it
+        found = strengthen(project, "scripted-fake-model", count=100, runner=runner)
     (proposal,) = [p for p in found.proposals if FIRST_NAMED in [c.what for c in p.catches]]
     assert proposal.case.args == {"goal": "Weather in Lyon or in Paris?"}
     assert proposal.case.expected["answer"] == "Paris is 18C and cloudy."
@@ -206,7 +209,8 @@ def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_can
 
     generator = folder / "scenarios.py"
     generator.write_text(generator.read_text().replace("pick.sample(PLACES, 1, 3)", "[pick.choice(PLACES)]"))
-    blind = strengthen(Project(root), "scripted-fake-model", count=100, runner=pyodide_runner)
+    with runner_for(project, "trusted", author_runners) as runner:
+        blind = strengthen(project, "scripted-fake-model", count=100, runner=runner)
     assert blind.proposals == [] and FIRST_NAMED in [p.what for p in blind.untold]
     why = unreached_text(blind).splitlines()
     assert why[0] == (
