@@ -415,7 +415,8 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
 
   // `phases`: where a start's time went, in ms: the worker's own script before it (the first start only), Python
   // loaded or restored (with the grader's files fetched), the grader set up, the snapshot kept, the way to
-  // JavaScript cut, the objects alive settled (bench/run.py reports them for a second visit).
+  // JavaScript cut, the objects alive settled (bench/run.py reports them for a second visit); `warm`, added by serve:
+  // the grader's warm-up cases and the reset's image.
   async function boot() {
     const phases = {};
     let last = performance.now();
@@ -451,9 +452,10 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       // The image a reset returns to: taken after every proxy the worker keeps is made (their references are in it),
       // and after the grader has graded a few cases of its own, so that each submission starts with the grader's code
       // as warm as the second one in a kept interpreter (from a cold image a page's re-run took twice as long).
+      const warming = performance.now();
       if (resets) for (let i = 0; i < WARM_UP_RUNS; i++) withoutNewWebAssembly(() => runCase(...WARM_UP));
       pristine = resets ? keepPristine(pyodide) : null;
-      post(reply(pyodide, restored, keeping, phases));
+      post(reply(pyodide, restored, keeping, { ...phases, warm: Math.round(performance.now() - warming) }));
     } catch (error) {
       post({ type: "fatal", message: String(error?.message ?? error) });
     }

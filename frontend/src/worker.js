@@ -117,16 +117,15 @@ const snapshots = {
 };
 
 serveWorker({
+  // Called at once, without waiting for the interpreter's script: loadPyodide asks for the standard library and its
+  // lock file first, so they arrive while the script does, not after it.
   loadPyodide: async (options) => {
-    const make = (await pyodideScript).default;
     const filled = filling.get(options._loadSnapshot);
-    const createPyodideModule = filled
-      ? async (settings) => {
-          const module = await make(settings);
-          await filled;
-          return module;
-        }
-      : make;
+    const createPyodideModule = async (settings) => {
+      const module = await (await pyodideScript).default(settings);
+      if (filled) await filled;
+      return module;
+    };
     return (await pyodide).loadPyodide({ ...options, indexURL, createPyodideModule });
   },
   readGraderFiles,
