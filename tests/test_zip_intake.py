@@ -404,6 +404,14 @@ def test_what_is_not_a_zip_stops_the_run_with_a_clear_message(tmp_path):
     assert prefixed["ada"].sources[LIMIT].text == RIGHT  # a self-extractor's stub before the archive
 
 
+def test_an_empty_zip_stops_the_run_with_a_clear_message(tmp_path):
+    """An LMS's download of an assignment nobody has handed in yet: found by the damaged-zip test above."""
+    empty = io.BytesIO()
+    zipfile.ZipFile(empty, "w").close()
+    with pytest.raises(LoopcraftError, match="class.zip: no learner's files in it"):
+        read(tmp_path, empty.getvalue())
+
+
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(classes())
 def test_the_class_command_on_a_hostile_zip_ends_with_a_row_per_learner_and_no_traceback(

@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import zip_longest
 from pathlib import Path
 from typing import BinaryIO
 
@@ -163,7 +164,7 @@ def _overlapping(entries: list[Entry], cd_offset: int) -> list[Entry]:
     spent the whole zip's budget on 270 KB, and the learners after them were refused."""
     by_offset = sorted(range(len(entries)), key=lambda i: entries[i].offset)
     out = list(entries)
-    for here, after in zip(by_offset, [*by_offset[1:], None], strict=True):
+    for here, after in zip_longest(by_offset, by_offset[1:]):  # the last entry runs up to the index
         entry = entries[here]
         limit = cd_offset if after is None else entries[after].offset
         # Its local header (at least 30 bytes and its name: its extra field may be longer), then its data.
