@@ -1,5 +1,5 @@
-// Node's counterpart of src/worker.js: a worker thread with Pyodide from node_modules and the grader
-// read from the repository, so the CLI and the build run exactly what the browser runs.
+// Node's counterpart of src/worker.js: a worker thread with Pyodide from node_modules and the grader the runner
+// read from the repository as it started, so the CLI and the build run exactly what the browser runs.
 import { constants as fsConstants } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { pathToFileURL } from "node:url";
