@@ -101,10 +101,10 @@ def test_pick_sample_chooses_which_items_and_their_order_simplest_the_first_in_o
 
 
 def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
-    tmp_path: Path, author_cli, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ):
     from loopcraft import pyodide, runners
-    from tests.helpers import FIXTURES
+    from tests.helpers import FIXTURES, run_cli
 
     project = make_project(tmp_path, FIXTURES / "mutation/exercises")
     generator = project / "exercises/counting/count-below/scenarios.py"
@@ -115,7 +115,8 @@ def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
 
     for module in (pyodide, runners):  # every runner of Pyodide is made there (loopcraft/runners.py)
         monkeypatch.setattr(module, "PyodideRunner", no_pyodide)
-    code, _, err = author_cli("strengthen", "--root", str(project), "count-below")
+    # Not the session's runners (`author_cli`): one of them may have started already, and would hide a start.
+    code, _, err = run_cli(capsys, "strengthen", "--root", str(project), "count-below")
     assert (code, err.splitlines()) == (
         1,
         [
