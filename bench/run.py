@@ -107,7 +107,7 @@ CLOSE_AFTER_READY = """async () => {
 }"""
 
 # The service worker has cached the whole site (it is active only once it has) and controls the page. A page's own
-# snapshot of Python is not waited for: one that restored the shipped snapshot keeps none.
+# snapshot of Python (its copy of the one the site ships) is not waited for.
 OFFLINE_READY = """async () => {
   await navigator.serviceWorker.ready;
   while (!navigator.serviceWorker.controller) await new Promise((r) => setTimeout(r, 100));

@@ -45,10 +45,13 @@ def test_bench_runs_and_writes_its_results(tmp_path):
         "kept_bytes",
     ):
         assert network[key] > 0, key
-    # A first visit, incognito-like or in a profile kept on disk, restores the snapshot the site ships; the first page
-    # of the last visit was closed 1 s after Python was ready, and the second restored what the first kept of it.
+    # A first visit, incognito-like or in a profile kept on disk, restores the snapshot the site ships. The first page
+    # of the last visit was closed 1 s after Python was ready: whether it had kept its 13 MB copy of the snapshot by
+    # then is timing (a busy machine took longer, and the next page restored the site's), not asserted; that a first
+    # visit keeps it is tests/browser/test_learner.py's (test_a_first_visit_keeps_pythons_snapshot_...).
     starts = network["samples"]["starts"]
-    assert starts == {"first_visit": ["shipped"], "kept_first_visit": ["shipped"], "closed_early": ["restored"]}
+    assert starts["first_visit"] == starts["kept_first_visit"] == ["shipped"]
+    assert starts["closed_early"][0] in {"restored", "shipped"}
     # Whether the service worker it registered (once Python was ready) had cached the site by then: timing, not asserted.
     assert network["samples"]["closed_early_served_by"][0] in {"sw", "network"}
     # Every visit restores what a boot makes (the floor boots: 2-6x as long here); a warm re-run of every case is tens
