@@ -33,6 +33,14 @@ ERROR_LIMIT = 5_000  # characters of an error's text: its start and its end (whe
 AGAIN_NOTE = "{entry}() returned; this case calls it a second time, with the same arguments."
 AGAIN_ERROR = "Called a second time with the same arguments (this case calls {entry}() twice), it failed:\n"
 
+# The collection that ends each case runs in a function of its own, named for what it is: Python's warning about an
+# object it frees there (a learner's coroutine never awaited) names the place, and the learner reads
+# "<collection after the case>:1: RuntimeWarning: ...", not the grader's file and line of code. `collect` is a default,
+# which the guard watches as it watches every default of the grader's functions.
+_collect_after_case = eval(
+    compile("lambda collect=gc.collect: collect()", "<collection after the case>", "eval"), {"gc": gc}
+)
+
 
 class _CappedWriter(io.TextIOBase):
     """A stdout that keeps the first `limit` characters and counts the rest, so a 10 MB print costs no memory."""
@@ -256,7 +264,7 @@ def run_case(
             kind, phase, error, second = attempt
             error = error if isinstance(error, str) else _formatted(error)
             attempt = kind, phase, (AGAIN_ERROR.format(entry=entry) + error) if second else error
-        gc.collect()
+        _collect_after_case()
     finally:
         # Off before the check, not after it: a finalizer of the learner's, run by a collection inside the check,
         # could change what the check has yet to look at, or this function's locals (issue 38). The check is told

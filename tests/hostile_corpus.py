@@ -5,6 +5,7 @@ Each file is a solution of `consecutive-error-limit` whose header says what must
   # expect-status: a, b         exactly these statuses appear among the cases; `timeout` among them marks a file
                                 that loops (`Hostile.loops`)
   # expect-message: text        a case that does not pass has this in its message ({limit}: the time limit's seconds)
+  # expect-output-starts: text  some case's printed output starts with this
   # expect-output-ends: text    some case's printed output ends with this
   # expect-trace-under: n       every case's trace is under n characters as JSON
   # also-alone: yes             graded alone too: its verdict in a folder must be the same as alone (what
@@ -41,6 +42,7 @@ class Hostile:
     source: str
     statuses: frozenset[str]
     message: str | None
+    output_starts: str | None
     output_ends: str | None
     trace_under: int | None
     alone: bool
@@ -68,6 +70,7 @@ def load() -> list[Hostile]:
                 source=source,
                 statuses=frozenset(s.strip() for s in header["expect-status"].split(",")),
                 message=header.get("expect-message"),
+                output_starts=header.get("expect-output-starts"),
                 output_ends=header.get("expect-output-ends"),
                 trace_under=int(header["expect-trace-under"]) if "expect-trace-under" in header else None,
                 alone=header.get("also-alone") == "yes",
@@ -105,6 +108,8 @@ def check(item: Hostile, tests: list[dict], time_limit: float) -> None:
         expected = item.message.replace("{limit}", f"{time_limit:g}")
         messages = [t["message"] for t in tests if t["status"] != "pass"]
         assert any(expected in m for m in messages), f"{item.name}: messages {messages[:2]!r}"
+    if item.output_starts:
+        assert any(t["output"].startswith(item.output_starts) for t in tests), f"{item.name}: output"
     if item.output_ends:
         assert any(t["output"].endswith(item.output_ends) for t in tests), f"{item.name}: output"
     if item.trace_under:
