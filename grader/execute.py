@@ -33,12 +33,17 @@ ERROR_LIMIT = 5_000  # characters of an error's text: its start and its end (whe
 AGAIN_NOTE = "{entry}() returned; this case calls it a second time, with the same arguments."
 AGAIN_ERROR = "Called a second time with the same arguments (this case calls {entry}() twice), it failed:\n"
 
-# The collection that ends each case runs in a function of its own, named for what it is: Python's warning about an
-# object it frees there (a learner's coroutine never awaited) names the place, and the learner reads
-# "<collection after the case>:1: RuntimeWarning: ...", not the grader's file and line of code. `collect` is a default,
-# which the guard watches as it watches every default of the grader's functions.
-_collect_after_case = eval(
-    compile("lambda collect=gc.collect: collect()", "<collection after the case>", "eval"), {"gc": gc}
+
+def _collect_after_case(collect=gc.collect):
+    collect()
+
+
+# Python's warning about an object the collection after a case frees (a learner's coroutine never awaited) names the
+# code it was freed in: this function's, filed under a name that says what it is, so that the learner reads
+# "<collection after the case>:1: RuntimeWarning: ...", not the grader's file and line. `collect` is a default, which
+# the guard watches as it watches every default of the grader's functions.
+_collect_after_case.__code__ = _collect_after_case.__code__.replace(
+    co_filename="<collection after the case>", co_firstlineno=0
 )
 
 

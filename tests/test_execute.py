@@ -169,6 +169,10 @@ def test_a_class_attribute_or_a_function_patched_in_place_is_caught_and_put_back
         "    import json\n    json.dumps.__kwdefaults__ = {'indent': 4}"
     )
     assert "json.loads was changed in place" in tampered("    import json\n    json.loads.__kwdefaults__ = None")
+    # The collection after a case calls what its default says: a default of a grader's function like any other.
+    assert "grader.execute._collect_after_case was changed in place" in tampered(
+        "    import grader.execute\n    grader.execute._collect_after_case.__defaults__ = (print,)"
+    )
     # An attribute of a watched function that the grader does not rely on is no tampering.
     assert run("import json\ndef f():\n    json.dumps.note = 1\n    return 1\n")["value"] == "1"
     assert host_json.loads("[2]") == [2] and not hasattr(host_json.JSONEncoder, "spy")
