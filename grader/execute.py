@@ -322,13 +322,20 @@ def baseline_here():
     guard compares with this process as it is now, its collector on as run_case has it when the guard looks, not as
     it was when this module was imported (a host moves on: its redirected streams, a test library's gc callbacks, the
     modules it imported), so that only what a case changes is tampering. Put back after. Never used where learner
-    code runs: there the baseline is the interpreter as it started."""
+    code runs: there the baseline is the interpreter as it started.
+
+    As `settle` does in Pyodide, everything alive as the block starts is out of the collector's reach within it, so
+    that a case's collection walks only what the case made, not the host's whole heap (in a test process, most of
+    what an in-process case cost); without settle's own collection: what is garbage now is collected after the
+    block, when it is given back."""
     kept, collecting = dict(_PRISTINE), gc.isenabled()
     gc.enable()
     _PRISTINE.update(guard.snapshot())
+    gc.freeze()
     try:
         yield
     finally:
+        gc.unfreeze()
         _PRISTINE.update(kept)
         if collecting:  # run_case ends each case with the collector off, as between cases in the page
             gc.enable()

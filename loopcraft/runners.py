@@ -22,7 +22,6 @@ Kinds:
 
 from __future__ import annotations
 
-import gc
 import json
 import threading
 from typing import Literal, Protocol
@@ -89,22 +88,13 @@ class HostRunner:
         self._execute = execute
 
     def run(self, *, source, sandbox, entry, cases, time_limit, budget=None) -> list[dict]:
-        with _TURN, self._execute.baseline_here():
-            # As grader.execute.settle does in Pyodide, everything alive now out of the collector's reach, so a case's
-            # collection walks only what the case made; without settle's own collection (most of a run's cost in the
-            # tests' process): what is garbage now is collected after the run, when it is given back.
-            gc.freeze()
-            try:
-                return [
-                    json.loads(
-                        self._execute.run_case(
-                            source, sandbox, entry, json.dumps(c["args"]), c.get("call_twice", False)
-                        )
-                    )
-                    for c in cases
-                ]
-            finally:
-                gc.unfreeze()
+        with _TURN, self._execute.baseline_here():  # which keeps the host's heap out of each case's collection
+            return [
+                json.loads(
+                    self._execute.run_case(source, sandbox, entry, json.dumps(c["args"]), c.get("call_twice", False))
+                )
+                for c in cases
+            ]
 
     def close(self) -> None:
         """Nothing is held between runs."""
