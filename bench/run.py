@@ -10,7 +10,9 @@ medians over fresh browser contexts (a fresh context is a first visit: empty cac
 kinds: incognito-like contexts (Playwright's `new_context`, which keep nothing on disk) and profiles kept on disk (a
 persistent context in a folder of its own, as a learner's browser is). A first visit restores the snapshot of Python
 the site ships; a second visit, the page opened again in the same context once the first has let the service worker
-cache the site. The site is built with --no-verify (solutions are not run: that does not change the pages), and so
+cache the site. Beside the floor, the restore floor (bench/floor/restore-worker.js): a bare page whose worker only
+restores the snapshot the site ships and runs `1+1`, visited twice in one context, so that a second visit's time
+can be read against what restoring that snapshot takes at all. The site is built with --no-verify (solutions are not run: that does not change the pages), and so
 are the generated courses of the build benchmark. Prints a table and writes bench/results/latest.json.
 """
 
@@ -52,6 +54,9 @@ POLL_MS = 200
 # disk; the others in incognito-like contexts.
 ROWS = [
     "floor",
+    "restore_floor_first",
+    "restore_floor",
+    "kept_restore_floor",
     "editor",
     "ready",
     "first_verdict",
@@ -185,17 +190,28 @@ class Pages:
             cdp.send("Network.emulateNetworkConditions", {"offline": False, **network})
         return page
 
+    def _floor_visit(self, context, network, query: str = "") -> float:
+        page = self._page(context, network)
+        page.goto(self.base + "bench-floor/index.html" + query)
+        page.wait_for_function("() => window.floor !== undefined", polling=POLL_MS)
+        assert page.evaluate("window.floor.result") == 2
+        ready = page.evaluate("window.floor.readyMs")
+        page.close()
+        return ready
+
     def floor(self, network) -> tuple[float, int]:
         context = self.browser.new_context()
         try:
-            page = self._page(context, network)
             CountingHandler.counter["bytes"] = 0
-            page.goto(self.base + "bench-floor/index.html")
-            page.wait_for_function("() => window.floor !== undefined", polling=POLL_MS)
-            assert page.evaluate("window.floor.result") == 2
-            return page.evaluate("window.floor.readyMs"), CountingHandler.counter["bytes"]
+            return self._floor_visit(context, network), CountingHandler.counter["bytes"]
         finally:
             context.close()
+
+    def restore_floor(self, context, network, snapshot: str) -> tuple[float, float]:
+        """The restore floor in `context`, new (bench/floor/restore-worker.js: a bare page restoring the snapshot the
+        site ships, py/SNAPSHOT), visited twice: its times to Python ready on the first visit and the second."""
+        query = f"?snapshot={snapshot}"
+        return self._floor_visit(context, network, query), self._floor_visit(context, network, query)
 
     def challenge(self, context, network, solution: str, *, reruns: int) -> dict:
         """In `context`, new: a first visit (editor, Python ready, how it started, bytes), a run, warm re-runs, then a
@@ -270,6 +286,7 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
     from playwright.sync_api import sync_playwright
 
     solution = (ROOT / "exercises" / CHALLENGE / "solution.py").read_text(encoding="utf-8")
+    (snapshot,) = (path.name for path in site.glob("py/snapshot-*.bin"))
     server, base = serve(site)
     results = {}
     try:
@@ -286,6 +303,12 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
                     floor_ms, floor_bytes = pages.floor(network)
                     rows["floor"].append(floor_ms)
                     rows["floor_bytes"].append(floor_bytes)
+                    with pages.incognito() as context:
+                        first, second = pages.restore_floor(context, network, snapshot)
+                    rows["restore_floor_first"].append(first)
+                    rows["restore_floor"].append(second)
+                    with pages.kept_profile() as context:
+                        rows["kept_restore_floor"].append(pages.restore_floor(context, network, snapshot)[1])
                     with pages.incognito() as context:
                         visit = pages.challenge(context, network, solution, reruns=reruns)
                     for key in ("editor", "ready", "rerun", "second_visit", "bytes"):
@@ -330,6 +353,7 @@ def browser_bench(site: Path, contexts: int, networks: list[str], reruns: int) -
 def build_site(out: Path) -> Path:
     site = support.build_site(out / "site", "--no-verify")
     shutil.copytree(ROOT / "bench/floor", site / "bench-floor")
+    shutil.copy(ROOT / "frontend/src/snapshot-format.js", site / "bench-floor")  # for the restore floor
     return site
 
 
@@ -377,6 +401,17 @@ def goals(browser: dict, builds: dict, core_bytes: int) -> list[dict]:
         )
         goal(f"{net}: second visit / floor ready", r["second_visit"] / floor, 0.25)
         goal(f"{net}: second visit, kept profile / floor ready", r["kept_second_visit"] / floor, 0.2)
+        # What the snapshot itself allows: a bare page that only restores it, against the floor; and the page's
+        # second visit against that page's.
+        goal(f"{net}: restore floor, first visit / floor ready", r["restore_floor_first"] / floor, None)
+        goal(f"{net}: restore floor, second visit / floor ready", r["restore_floor"] / floor, None)
+        goal(f"{net}: restore floor, second visit, kept profile / floor", r["kept_restore_floor"] / floor, None)
+        goal(f"{net}: second visit / restore floor's", r["second_visit"] / r["restore_floor"], None)
+        goal(
+            f"{net}: second visit, kept profile / restore floor's",
+            r["kept_second_visit"] / r["kept_restore_floor"],
+            None,
+        )
         if unthrottled:
             goal(f"{net}: second visit, first closed 1 s after ready / floor", r["closed_early"] / floor, 0.25)
         goal(f"{net}: warm re-run of all cases", r["rerun"], 50, "ms")

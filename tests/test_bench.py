@@ -32,6 +32,9 @@ def test_bench_runs_and_writes_its_results(tmp_path):
     (network,) = result["browser"].values()
     for key in (
         "floor",
+        "restore_floor_first",
+        "restore_floor",
+        "kept_restore_floor",
         "editor",
         "ready",
         "first_verdict",
@@ -58,6 +61,9 @@ def test_bench_runs_and_writes_its_results(tmp_path):
     # of milliseconds against a first verdict's hundreds; the page fetches what the floor fetches, the snapshot (as
     # compressed), and its own code, which is small.
     for key in ("ready", "kept_ready", "first_verdict", "second_visit", "kept_second_visit", "closed_early"):
+        assert network[key] < network["floor"], key
+    # So does the restore floor, a bare page restoring the same snapshot.
+    for key in ("restore_floor_first", "restore_floor", "kept_restore_floor"):
         assert network[key] < network["floor"], key
     # Where the second visit's time went, as its worker measured it; the page's share is the rest of it.
     for key in ("second_visit_phases", "kept_second_visit_phases"):
