@@ -12,8 +12,8 @@ persistent context in a folder of its own, as a learner's browser is). A first v
 the site ships; a second visit, the page opened again in the same context once the first has let the service worker
 cache the site. Beside the floor, the restore floor (bench/floor/restore-worker.js): a bare page whose worker only
 restores the snapshot the site ships and runs `1+1`, visited twice in one context, so that a second visit's time
-can be read against what restoring that snapshot takes at all. The site is built with --no-verify (solutions are not run: that does not change the pages), and so
-are the generated courses of the build benchmark. Prints a table and writes bench/results/latest.json.
+can be read against what restoring that snapshot takes at all. The site is built with --no-verify (solutions are
+not run: that does not change the pages), and so are the generated courses of the build benchmark. Prints a table and writes bench/results/latest.json.
 """
 
 from __future__ import annotations
