@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.results import timeout_message
+from grader.results import block_timeout_message
 
 from .cache import BuildCache
 from .course import Lesson, LiveBlock
@@ -100,7 +100,7 @@ def _run(runner, codes: list[str]) -> dict[str, BlockRun]:
             value = json.loads(outcome["value"])
             runs[code] = BlockRun(outcome["output"], value["value"], value["error"])
         elif outcome["kind"] == "timeout":
-            runs[code] = BlockRun(outcome["output"], None, timeout_message(LIVE_TIME_LIMIT))
+            runs[code] = BlockRun(outcome["output"], None, block_timeout_message(LIVE_TIME_LIMIT))
         else:  # the grader's own error (the block broke its environment, say)
             runs[code] = BlockRun(outcome["output"], None, outcome["error"])
     return runs
