@@ -63,7 +63,7 @@ def test_a_challenge_builds_on_an_earlier_one_and_its_page_offers_that_code(cour
         (
             ADD,
             "double",
-            "builds_on: 'double' comes after this challenge in track.yaml (item 2, this is item 1); "
+            "builds_on: 'double' comes after this challenge in track.yaml (challenge 2, this is challenge 1); "
             "a challenge can build only on an earlier one",
         ),
         (ADD, "add", "builds_on: a challenge cannot build on itself"),

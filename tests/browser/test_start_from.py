@@ -91,7 +91,7 @@ def test_a_later_challenge_starts_from_the_code_typed_into_the_earlier_one(learn
     show_code(page, phone)
     button = page.get_by_test_id("start-from")
     expect(button).to_be_visible()
-    expect(button).to_have_accessible_name("Start from my code for challenge 5: Write the Stage-4 Loop")
+    expect(button).to_have_accessible_name("Start from my code for challenge 3: Write the Stage-4 Loop")
     if phone:
         assert_fits(page, "code panel with the start-from button")
         assert_tappable(page, "code panel with the start-from button")
@@ -100,7 +100,7 @@ def test_a_later_challenge_starts_from_the_code_typed_into_the_earlier_one(learn
     note = page.locator("#editor-note")
     expect(note).to_have_attribute("aria-live", "polite")
     expect(note).to_have_text(
-        "The editor now holds your code for challenge 5 (Write the Stage-4 Loop). Ctrl+Z brings back the starter code."
+        "The editor now holds your code for challenge 3 (Write the Stage-4 Loop). Ctrl+Z brings back the starter code."
     )
     expect(page.locator(".cm-content")).to_contain_text(BODY[-1].strip())
     wait_until(page, SAVED, [code_key(LATER), typed], what="the later challenge's editor holding the typed loop")
