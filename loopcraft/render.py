@@ -491,7 +491,7 @@ _LIVE_BLOCK = jinja2.Template(
 <figure class="live-block" data-testid="live-block" data-block="{{ number }}">
   <figcaption class="live-head"><span class="live-title">Live Python{% if raises %} <span class="live-raises">raises on purpose</span>{% endif %}</span>
     <span class="live-actions"><button type="button" class="button button-primary" data-testid="run" disabled>Run</button>
-    <button type="button" class="button stop-button" data-testid="stop" disabled>Stop</button>
+    <button type="button" class="button live-stop" data-testid="stop" disabled>Stop</button>
     <button type="button" class="button" data-testid="reset">Reset</button></span></figcaption>
   <div class="live-editor" data-editor><pre class="highlight"><code>{{ code }}</code></pre></div>
   <div class="live-output" data-testid="output" aria-live="polite" data-state="recorded">

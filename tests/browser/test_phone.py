@@ -252,3 +252,23 @@ def test_every_lesson_and_the_lab_fit_a_phone_and_a_deep_line_wraps_into_a_reada
     width = page.locator(".live-block .cm-editor").first.evaluate("el => el.clientWidth")
     assert rows["rows"] > 1 and (12 + 2) * rows["column"] > 0.33 * width, (rows, width)  # deeper than the cap
     assert rows["rest"] - rows["first"] == pytest.approx(0.33 * width, abs=1), (rows, width)
+
+
+def test_on_a_phone_the_breadcrumb_keeps_the_way_back_and_live_code_is_the_editors_size(phone: Page, isolated_url: str):
+    page = phone
+    without_python(page)
+    (track,) = the_course()
+    sizes = {}
+    for slug, editor in ((SLUG, ".editor .cm-editor"), ("recite-the-loop", ".live-block .cm-editor")):
+        page.goto(f"{isolated_url}{track.slug}/{slug}/")
+        back = page.locator(".crumbs a")
+        expect(back).to_be_visible()
+        expect(back).to_have_text(track.title)
+        # Whole, not cut to "B…": nothing of it is hidden by its ellipsis.
+        assert back.evaluate("el => el.scrollWidth <= el.clientWidth"), slug
+        back_box, toggle_box = back.bounding_box(), page.get_by_test_id("theme-toggle").bounding_box()
+        assert back_box["x"] + back_box["width"] <= toggle_box["x"], slug
+        expect(page.get_by_test_id("theme-toggle")).to_have_accessible_name("Dark mode")
+        sizes[slug] = page.locator(editor).first.evaluate("el => getComputedStyle(el).fontSize")
+    # A lesson's live code is no larger than the challenge editor's (it inherited the page's text size).
+    assert sizes[SLUG] == sizes["recite-the-loop"], sizes
