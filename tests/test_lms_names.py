@@ -40,7 +40,7 @@ IDS = st.integers(1, 10**9)
 def learner_rows(read: list) -> dict:
     rows = [
         {"learner": r.id, "name": r.name, "origin": r.origin, "error": r.error, "notes": r.notes, "lms": r.lms,
-         "challenges": {LIMIT: {"status": "fail", "passed": 0, "total": 1}}}
+         "unattributed": r.unattributed, "challenges": {LIMIT: {"status": "fail", "passed": 0, "total": 1}}}
         for r in read
     ]  # fmt: skip
     return {"challenges": [LIMIT], "learners": rows}
