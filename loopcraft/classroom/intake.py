@@ -248,7 +248,11 @@ def _defining(files: list[HandedIn], entry, slug: str, problem: str) -> tuple[Ha
             f"{slug}: graded {defining[0].name}, the one of {len(latest)} .py files that defines {shown} (left aside: {_listed(others)})",
         )
     which = "none" if not defining else f"{len(defining)}"
-    return None, f"{problem}, and {which} of them defines {shown}: nothing was graded", None
+    return (
+        None,
+        f"{problem}, and {which} of them {'define' if len(defining) > 1 else 'defines'} {shown}: nothing was graded",
+        None,
+    )
 
 
 def _read_source(file: HandedIn) -> Source:
