@@ -285,3 +285,31 @@ def moodle_worksheet_reads_php(data: bytes) -> dict[str, str]:
     """Grade by participant, as Moodle's worksheet upload reads the file (fgetcsv)."""
     header, *rows = php_fgetcsv_all(data.decode("utf-8"))
     return {row[0].split()[-1]: row[header.index("Grade")] for row in rows}
+
+
+def test_a_text_entry_or_online_text_is_named_to_the_teacher_and_never_scored(tmp_path, in_process_runners):
+    from tests.helpers import run_grader
+
+    canvas = [Member(canvas_entry("Doe, John", 11, "", attachment=1, kind="text"), "<p>def run_agent(): ...</p>")]
+    (tmp_path / "c.zip").write_bytes(build(canvas))
+    (tmp_path / "c.csv").write_bytes(canvas_export([{"name": "Doe, John", "id": 11}], [(TITLE, 77, 10)]))
+    proc = run_grader(
+        in_process_runners, "class", tmp_path / "c.zip", "--out", tmp_path / "c", "--challenge", LIMIT,
+        "--lms", "canvas", "--roster", tmp_path / "c.csv",
+    )  # fmt: skip
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr
+    needs = proc.stderr[proc.stderr.index("NEEDS YOU") :]
+    assert f"doejohn_11 (c.zip: doejohn_11_*): {LIMIT} not graded: handed in a text entry" in needs
+    # No line, so no blank where Canvas may have a grade given by hand (a blank would clear it).
+    assert (tmp_path / "c" / "canvas-import.csv").read_text().count("\n") == 2  # the header and Points Possible
+    moodle = [Member(moodle_entry("Ann Roe", 5, "onlinetext.html", plugin="onlinetext"), "<p>code</p>")]
+    (tmp_path / "m.zip").write_bytes(build(moodle))
+    sheet = [{"participant": 5, "name": "Ann Roe", "email": "a@x.org"}]
+    (tmp_path / "m.csv").write_bytes(moodle_worksheet(sheet, 10))
+    proc = run_grader(
+        in_process_runners, "class", tmp_path / "m.zip", "--out", tmp_path / "m", "--challenge", LIMIT,
+        "--lms", "moodle", "--roster", tmp_path / "m.csv",
+    )  # fmt: skip
+    assert proc.returncode == 3 and f"{LIMIT} not graded: handed in online text" in proc.stderr
+    sheet_back = php_fgetcsv_all((tmp_path / "m" / "moodle-worksheet.csv").read_text())
+    assert sheet_back[1][sheet_back[0].index("Grade")] == ""  # blank: Moodle's upload leaves the grade as it is
