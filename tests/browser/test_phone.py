@@ -244,13 +244,20 @@ def test_every_lesson_and_the_lab_fit_a_phone_and_a_deep_line_wraps_into_a_reada
     for slug in [lesson.slug for lesson in track.lessons] + ["lab"]:
         page.goto(f"{isolated_url}{track.slug}/{slug}/")
         assert_fits(page, slug)
-    # recite-the-loop's `"lyon": {...}` sits 12 columns deep: its rows hang under it only as far as a third of the
-    # editor's width, so what is left of the line is still a column of words, not one word.
+    # A line 24 columns deep in a live block (at the editor's code size no line of the lessons is deep enough to
+    # reach the cap on a phone): its rows hang under it only as far as a third of the editor's width, so what is
+    # left of the line is still a column of words, not one word.
     page.goto(f"{isolated_url}{track.slug}/recite-the-loop/")
-    line = page.locator(".live-block .cm-line", has_text='"lyon"').first
+    block = page.get_by_test_id("live-block").first
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(
+        "if True:\n" + " " * 24 + "words = 'a line deep enough to wrap into a column a word wide, uncapped'\n"
+    )
+    line = block.locator(".cm-line", has_text="words =").first
     rows = line.evaluate(ROWS)
-    width = page.locator(".live-block .cm-editor").first.evaluate("el => el.clientWidth")
-    assert rows["rows"] > 1 and (12 + 2) * rows["column"] > 0.33 * width, (rows, width)  # deeper than the cap
+    width = block.locator(".cm-editor").evaluate("el => el.clientWidth")
+    assert rows["rows"] > 1 and (24 + 2) * rows["column"] > 0.33 * width, (rows, width)  # deeper than the cap
     assert rows["rest"] - rows["first"] == pytest.approx(0.33 * width, abs=1), (rows, width)
 
 
