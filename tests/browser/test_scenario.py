@@ -131,3 +131,14 @@ def test_a_scenario_that_raises_shows_the_learners_traceback(page: Page, isolate
     expect(result.get_by_test_id("message")).to_contain_text('File "solution.py", line 3')
     expect(result.get_by_test_id("output")).to_have_text("about to fail\n")
     expect(page.get_by_test_id("status")).to_contain_text("ended with an error")
+
+
+def test_a_scenario_kept_as_json_by_an_earlier_page_comes_back_as_a_call(page: Page, isolated_url: str):
+    open_challenge(page, isolated_url, SLUG)
+    kept = '{"task": "kept", "script": ["Done."]}'
+    page.evaluate(
+        "(text) => localStorage.setItem('loopcraft:scenario:build-an-agent/consecutive-error-limit', text)", kept
+    )
+    page.reload()
+    expect(page.get_by_test_id("scenario-args")).to_have_value("task='kept',\nscript=['Done.']")
+    assert call_args(page.get_by_test_id("scenario-args").input_value()) == {"task": "kept", "script": ["Done."]}
