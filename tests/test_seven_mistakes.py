@@ -58,8 +58,10 @@ SEVEN = {
 
 
 def failed(stdout: str, case: str) -> bool:
-    """The grader's report says `case` failed (a hidden or private one carries its kind after the name)."""
-    return re.search(rf"^\s+FAIL\s+{re.escape(case)}( \((hidden|private)\))?$", stdout, re.MULTILINE) is not None
+    """The grader's report says `case` did not pass: another value, or an exception (a hidden or private case carries
+    its kind after the name)."""
+    line = rf"^\s+(FAIL|ERROR)\s+{re.escape(case)}( \((hidden|private)\))?$"
+    return re.search(line, stdout, re.MULTILINE) is not None
 
 
 def hint_of(slug: str, file: str) -> str:

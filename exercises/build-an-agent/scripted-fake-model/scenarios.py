@@ -17,6 +17,9 @@ PLACES = {
 JOINS = {"": " or in ", "places after a comma": ", ", "places joined by 'and'": " and "}
 # The refusal spells out every underscore of an error's kind, so a kind of three words is one of its faults.
 KINDS = FAULT_KINDS | {"an error kind of three words": "rate_limit_exceeded"}
+# policy decides from the transcript alone, so a second run gives the same actions (the sandbox's clock, which
+# outlives a run, shows in none of them).
+CALL_TWICE = True
 PATTERNS = {
     "": "Weather in {}?",
     "a word ending in 'in' first": "Is there rain in {}?",
