@@ -1,7 +1,8 @@
 """Issue 53, graded by the real grader in Pyodide: seven mistakes that wrong solutions written from the pages alone
 made and no case caught, each written again as a learner would (tests/fixtures/mistakes/), now fail the case that
-says their rule and are told their hint; and every wrong solution with a hint (the central mistakes of each
-challenge among them), graded, is told that hint."""
+says their rule and are told their hint; the mistake parallel-tool-calls teaches, written as learners do, is told
+its hint; and every wrong solution with a hint (the central mistakes of each challenge among them), graded, is told
+that hint."""
 
 from __future__ import annotations
 
@@ -77,6 +78,22 @@ def test_a_held_out_style_mistake_fails_its_case_and_is_told_its_hint(runners, f
     assert graded.returncode == 1, graded.stdout + graded.stderr
     assert failed(graded.stdout, case), graded.stdout
     assert f"  {said(hint_of(slug, wrong))}" in graded.stdout.splitlines(), graded.stdout
+
+
+# The mistake parallel-tool-calls teaches, each call checked just before it runs, in the two forms learners write it
+# (the rule about a shared finish checked as the loop reaches it, or first), which fail its cases differently.
+CHECKED_AS_IT_RUNS = ["parallel_check_as_it_runs.py", "parallel_finish_first_then_check_as_it_runs.py"]
+
+
+def test_the_mistake_parallel_tool_calls_teaches_is_told_its_hint_in_either_form(runners, tmp_path):
+    for fixture in CHECKED_AS_IT_RUNS:
+        shutil.copy(MISTAKES / fixture, tmp_path / fixture)
+    graded = run_grader(runners, "parallel-tool-calls", tmp_path)
+    report = sections(graded.stdout)
+    told = f"  {said(hint_of('parallel-tool-calls', 'wrong/checks_each_call_as_it_runs.py'))}"
+    for fixture in CHECKED_AS_IT_RUNS:
+        assert failed("\n".join(report[fixture]), "One forbidden name rejects the whole batch"), graded.stdout
+        assert told in report[fixture], graded.stdout
 
 
 def hinted() -> list[tuple[str, list]]:
