@@ -15,8 +15,8 @@ A generator may import modules of its track folder (the building blocks a shared
 
 A generator that sets `CALL_TWICE = True` has every scenario call the entry a second time in the same namespace, as
 a case with `call_twice` does, and its scenarios become such cases: for a challenge whose loop must keep no state
-between calls (a count in a module-level variable), and whose sandbox keeps none either (the action sandbox's
-refunds and the weather sandbox's clock outlive a call).
+between calls (a count in a module-level variable), and whose entry returns nothing of the state its sandbox keeps
+(the action sandbox's refunds and the weather sandbox's clock outlive a call).
 """
 
 from __future__ import annotations
