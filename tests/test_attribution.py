@@ -313,3 +313,19 @@ def test_a_text_entry_or_online_text_is_named_to_the_teacher_and_never_scored(tm
     assert proc.returncode == 3 and f"{LIMIT} not graded: handed in online text" in proc.stderr
     sheet_back = php_fgetcsv_all((tmp_path / "m" / "moodle-worksheet.csv").read_text())
     assert sheet_back[1][sheet_back[0].index("Grade")] == ""  # blank: Moodle's upload leaves the grade as it is
+
+
+def test_in_a_canvas_import_of_several_columns_a_column_with_no_score_keeps_the_exports_value(tmp_path):
+    other = next(ex for ex in EXERCISES if ex.slug != LIMIT)
+    roster = canvas_export([{"name": "Doe, John", "id": 11}], [(TITLE, 77, 10), (other.title, 78, 10)]).decode()
+    # The teacher graded the other assignment by hand: 7 of 10 in the export.
+    roster = roster.replace('"Doe, John",11,,,,,,,', '"Doe, John",11,,,,,7,,')
+    (tmp_path / "r.csv").write_text(roster)
+    export = lms.prepare("canvas", tmp_path / "r.csv", [TRACK], [LIMIT, other.slug])
+    doc = {"challenges": [LIMIT, other.slug], "learners": [
+        {"learner": "doejohn_11", "name": "doejohn", "origin": "s.zip", "error": None, "notes": [], "unattributed": None,
+         "lms": {"canvas": "11"}, "challenges": {LIMIT: {"status": "pass", "passed": 4, "total": 4},
+                                                 other.slug: {"status": "missing", "passed": 0, "total": 3}}}]}  # fmt: skip
+    lms.write(tmp_path, doc, export)
+    header, points, line = (tmp_path / "canvas-import.csv").read_text().splitlines()
+    assert line.split(",")[-2:] == ["10", "7"]  # Canvas reads 7 beside its 7 as no change; a blank would clear it

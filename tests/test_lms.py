@@ -134,7 +134,10 @@ def test_a_canvas_download_is_a_learner_per_canvas_user_each_hazard_its_own_lear
     assert "not named as Canvas names a learner's file" in got["readme.txt"]["error"]
     needs = stderr[stderr.index("NEEDS YOU: 9 ") :]
     assert "readme.txt: submissions.zip: readme.txt: not named as Canvas names" in needs
-    assert f"{keys[17]} (submissions.zip: {keys[17]}_*): not in canvas's files: Canvas user 17 is not in the roster" in needs
+    assert (
+        f"{keys[17]} (submissions.zip: {keys[17]}_*): not in canvas's files: Canvas user 17 is not in the roster"
+        in needs
+    )
     for user in (14, 15, 16, 17, 18):
         assert f"{keys[user]} (submissions.zip: {keys[user]}_*): {LIMIT} not graded: " in needs
     assert "Absent, Al (Canvas user 99): nothing handed in" in needs
@@ -346,7 +349,9 @@ def test_the_moodle_files_put_the_whole_score_on_the_worksheets_maximum_grade(mo
     assert list(by_id) == [f"Participant {n}" for n in range(501, 508)]
     assert by_id["Participant 501"]["Grade"] == by_name["John Doe"]
     for unread in (503, 504, 505, 506, 507):  # as the worksheet had them: Moodle's upload skips a blank grade
-        assert by_id[f"Participant {unread}"]["Grade"] == "" and by_id[f"Participant {unread}"]["Feedback comments"] == ""
+        assert (
+            by_id[f"Participant {unread}"]["Grade"] == "" and by_id[f"Participant {unread}"]["Feedback comments"] == ""
+        )
     assert by_id["Participant 501"]["Last modified (grade)"] == "-"  # left as it was: Moodle's check of edits since
     # Read as Moodle's worksheet upload reads it: a grade per participant, within the Maximum Grade.
     read = moodle_worksheet_reads((moodle / "out" / "moodle-worksheet.csv").read_bytes())

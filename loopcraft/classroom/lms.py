@@ -315,6 +315,15 @@ def _letters(name: str) -> str:
 _ESCAPE = re.compile(r"\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|U([0-9a-f]{8}))")
 
 
+_MOODLE_UNCLEAN = re.compile(r"[\x00-\x1f\x7f&<>\"`|':\\/]")
+
+
+def _moodle_folder(group: str) -> str:
+    """A group's name as Moodle's download writes it in its folder's name (downloader.php, get_student_prefix: "_"
+    made a space, then clean_filename, lib/classes/param.php: PARAM_FILE's characters removed), NFC as read."""
+    return unicodedata.normalize("NFC", _MOODLE_UNCLEAN.sub("", group.replace("_", " ")))
+
+
 def _unescaped(name: str) -> str:
     """A name of a Canvas download as the file had it: names are read with what shows nothing escaped
     (`printable.name`), and a Canvas name holds no backslash of its own (only word characters)."""
@@ -365,7 +374,7 @@ class _Index:
             elif export.roster.worksheet:
                 self.by_id[_participant(row)[1]] = i
                 if export.roster.teams:
-                    self.by_group.setdefault(_letters(row[MOODLE_GROUP]), []).append(i)
+                    self.by_group.setdefault(_moodle_folder(row[MOODLE_GROUP]), []).append(i)
             else:
                 first, last = row.get("First name", ""), row.get("Last name", "")
                 names = (
@@ -425,7 +434,11 @@ def _moodle_identify(export: Export, readings: list[Reading], index: _Index) -> 
     roster = export.roster
     if roster.teams:  # a team assignment: every folder is a group's (downloader.php, get_student_prefix)
         team = next(r for r in readings if r.kind == "team")
-        members = index.by_group.get(_letters(team.name), [])
+        members = index.by_group.get(_moodle_folder(team.name), [])
+        groups = {roster.rows[i][MOODLE_GROUP] for i in members}
+        if len(groups) > 1:  # groups whose names Moodle's download writes alike: whose folder it is, nobody can say
+            why = f"{team.says()}: the folder of any of {len(groups)} groups of the worksheet ({', '.join(sorted(groups))})"
+            return Identified(None, why=why + "; grade by hand", near=team)
         if members:
             return Identified(team, tuple(members))
         return Identified(None, why=f"{team.says()}: no learner of the worksheet is in this group", near=team)
