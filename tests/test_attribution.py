@@ -329,3 +329,17 @@ def test_in_a_canvas_import_of_several_columns_a_column_with_no_score_keeps_the_
     lms.write(tmp_path, doc, export)
     header, points, line = (tmp_path / "canvas-import.csv").read_text().splitlines()
     assert line.split(",")[-2:] == ["10", "7"]  # Canvas reads 7 beside its 7 as no change; a blank would clear it
+
+
+def test_a_team_folder_graded_without_a_roster_goes_to_its_members_once_the_teams_worksheet_is_given(tmp_path):
+    # A shard graded with no roster read "Team A_3" as participant 3's folder (by the name alone); the merge's roster,
+    # the team assignment's worksheet, says it is group 3's, and who is in it.
+    (tmp_path / "s.zip").write_bytes(build([Member(moodle_team_entry("Team A", 3, f"{LIMIT}.py"), "# group Team A")]))
+    read = zipped.read_zip(tmp_path / "s.zip", EXERCISES, LIMIT)
+    assert read[0].lms == {"moodle": "3"}
+    sheet = [{"participant": n, "name": f"P{n}", "email": f"{n}@x.org", "group": g} for n, g in
+             ((3, None), (8, "Team A"), (9, "Team A"))]  # fmt: skip
+    (tmp_path / "w.csv").write_bytes(moodle_worksheet(sheet, 10, teams=True))
+    export = lms.prepare("moodle", tmp_path / "w.csv", [TRACK], [LIMIT])
+    matched = lms.match(rows_of(read), export)
+    assert sorted(export.roster.rows[i]["Identifier"] for i in matched.rows) == ["Participant 8", "Participant 9"]

@@ -204,7 +204,7 @@ def _accounted(doc: dict, export: lms.Export, matched: lms.Matched) -> None:
         if id(r) not in given and id(r) not in listed:
             raise AssertionError(f"{r['learner']}: neither given to a roster learner nor listed")
     for i, learner in matched.rows.items():
-        found = lms.identify(export, [lms.reading_of(learner, export.lms)])
+        found = lms.identify(export, lms.readings_of(learner, export.lms))
         if i not in found.rows:
             raise AssertionError(
                 f"roster row {i + 1} was given {learner['learner']}, which the roster does not confirm"

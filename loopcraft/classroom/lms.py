@@ -433,7 +433,11 @@ def _canvas_identify(export: Export, readings: list[Reading], index: _Index) -> 
 def _moodle_identify(export: Export, readings: list[Reading], index: _Index) -> Identified:
     roster = export.roster
     if roster.teams:  # a team assignment: every folder is a group's (downloader.php, get_student_prefix)
-        team = next(r for r in readings if r.kind == "team")
+        team = next((r for r in readings if r.kind == "team"), None)
+        if team is None:
+            return Identified(
+                None, why="not a team's folder, and this worksheet is a team assignment's", near=readings[0]
+            )
         members = index.by_group.get(_moodle_folder(team.name), [])
         groups = {roster.rows[i][MOODLE_GROUP] for i in members}
         if len(groups) > 1:  # groups whose names Moodle's download writes alike: whose folder it is, nobody can say
@@ -488,24 +492,19 @@ def roster_label(export: Export, i: int) -> str:
     return f"{roster_name(export, row)} (the roster's learner {i + 1})"
 
 
-def reading_of(row: dict, lms: str) -> Reading | None:
-    """The reading a gradebook row was attributed by (its ids), to be confirmed again against a roster."""
-    ids = row["lms"]
+def readings_of(row: dict, lms: str) -> list[Reading]:
+    """The readings a gradebook row was attributed by (its ids, as its download named it), to be confirmed again
+    against a roster: a Moodle folder taken for a participant's without a roster may be a team's."""
+    ids, name = row["lms"], row["name"]
     if lms == "canvas" and "canvas" in ids:
         kind = "anonymous" if ids["canvas"].startswith("anon_") else "user"
-        return Reading(
-            "canvas",
-            kind,
-            ids["canvas"],
-            row["name"],
-            ids.get("canvas_prefix", ""),
-            attachment=ids.get("canvas_attachment"),
-        )
+        return [Reading("canvas", kind, ids["canvas"], name, ids.get("canvas_prefix", ""),
+                        attachment=ids.get("canvas_attachment"))]  # fmt: skip
     if lms == "moodle" and "moodle" in ids:
-        return Reading("moodle", "user", ids["moodle"], row["name"])
+        return [Reading("moodle", "user", ids["moodle"], name), Reading("moodle", "team", ids["moodle"], name)]
     if lms == "moodle" and "moodle_group" in ids:
-        return Reading("moodle", "team", ids["moodle_group"], row["name"])
-    return None
+        return [Reading("moodle", "team", ids["moodle_group"], name)]
+    return []
 
 
 def roster_name(export: Export, row: dict[str, str]) -> str:
@@ -592,11 +591,11 @@ def match(doc: dict, export: Export) -> Matched:
         if learner.get("unattributed"):
             out.unmatched.append((learner, learner["unattributed"]))
             continue
-        reading = reading_of(learner, export.lms)
-        if reading is None:
+        readings = readings_of(learner, export.lms)
+        if not readings:
             out.unmatched.append((learner, f"no {lms} id: not handed in through {lms}'s download"))
             continue
-        got = identify(export, [reading], index)
+        got = identify(export, readings, index)
         if got.reading is None:
             out.unmatched.append((learner, got.why))
             continue
