@@ -52,13 +52,14 @@ class Strength:
           case               1
           small numbers      x
           negative (hidden)  .  catches none
-          1 wrong/subtract.py  caught by 1 case
+          secret (private)   x
+          1 wrong/subtract.py  caught by 2 cases
         """
         ex = self.exercise
         title = f"{ex.track}/{ex.slug}"
         if not self.caught:
             return f"{title}: no wrong solutions, so no case is shown to catch anything"
-        labels = [c.name + (" (hidden)" if c.hidden else "") for c in ex.cases]
+        labels = [c.name + (" (private)" if c.private else " (hidden)" if c.hidden else "") for c in ex.cases]
         width = max(map(len, ["case", *labels]))
         numbers = "".join(f"{i:>3}" for i in range(1, len(self.caught) + 1))
         lines = [f"{title}: which case catches which wrong solution (x)", f"  {'case':<{width}}{numbers}"]
@@ -108,6 +109,7 @@ def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None =
         *wrong_solutions_caught(root, yaml, ex, runs),
         *idle_cases(yaml, ex, caught),
         *private_case_exists(yaml, ex),
+        *private_values_published(yaml, ex),
     ]
     return Strength(exercise=ex, caught=caught, problems=problems, catalogue=catalogue(ex, runs))
 
@@ -229,6 +231,31 @@ def private_case_exists(yaml: Path, ex: Exercise) -> list[Problem]:
             note=True,
         )
     ]
+
+
+def private_values_published(yaml: Path, ex: Exercise) -> list[Problem]:
+    """An error at each private case whose expected value a published case shows, as its expected value (a hidden
+    one's too: its digest is made of the value alone) or as one of its arguments: a learner who reads the page
+    could guess it, so the case would check nothing secret."""
+    shown: dict[str, str] = {}  # value text: where a published case shows it, the first place only
+    for case in ex.cases:
+        if case.private:
+            continue
+        shown.setdefault(canonical_json(case.expected), f"the expected value of case {case.name!r} (line {case.line})")
+        for name, value in case.args.items():
+            shown.setdefault(canonical_json(value), f"argument `{name}` of case {case.name!r} (line {case.line})")
+    problems = []
+    for case in ex.cases:
+        if case.private and (where := shown.get(canonical_json(case.expected))) is not None:
+            problems.append(
+                Problem(
+                    yaml,
+                    case.line,
+                    f"private case {case.name!r} expects {json.dumps(case.expected)}, which the page shows as "
+                    f"{where}; choose a value no published case shows",
+                )
+            )
+    return problems
 
 
 def reference_load_problem(root: Path, ex: Exercise, message: str) -> Problem:
