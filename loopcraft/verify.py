@@ -6,6 +6,7 @@ Each exercise also gets a case-strength table: which cases catch which wrong sol
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import re
@@ -18,7 +19,7 @@ from grader.results import CaseResult, RunResult, Status
 
 from .cache import BuildCache
 from .course import Case, Exercise, WrongSolution
-from .errors import Problem
+from .errors import Problem, did_you_mean
 from .grading import grade
 from .mistakes import Catalogue, catalogue, wrong_file
 from .mutate import runtime_files
@@ -104,9 +105,12 @@ def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None =
     reference = verdict(runner, ex, ex.solution_source, cache)
     runs = [(wrong, verdict(runner, ex, wrong.source, cache)) for wrong in ex.wrong_solutions]
     caught = [(wrong, _caught_by(result)) for wrong, result in runs]
+    # A reference that defines no function named `entry`: the wrong solutions fail to load on the same, one
+    # problem at `entry:` says it.
+    lacks_entry = reference.status is Status.ERROR and _lacks_entry(ex, reference.message)
     problems = [
         *reference_passes(root, yaml, ex, reference),
-        *wrong_solutions_caught(root, yaml, ex, runs),
+        *([] if lacks_entry else wrong_solutions_caught(root, yaml, ex, runs)),
         *idle_cases(yaml, ex, caught),
         *private_case_exists(yaml, ex),
         *private_values_published(yaml, ex),
@@ -259,7 +263,15 @@ def private_values_published(yaml: Path, ex: Exercise) -> list[Problem]:
 
 
 def reference_load_problem(root: Path, ex: Exercise, message: str) -> Problem:
-    """At the line of solution.py that the load error points at."""
+    """At the line of solution.py that the load error points at; at `entry:` in exercise.yaml when the solution
+    defines no function of that name, which is as likely a misspelt entry."""
+    if _lacks_entry(ex, message):
+        functions = _functions(ex.solution_source)
+        return Problem(
+            rel_path(ex.dir / "exercise.yaml", root),
+            ex.entry_line,
+            f"entry: solution.py defines no function {ex.entry}(){did_you_mean(ex.entry, functions)}",
+        )
     return Problem(
         rel_path(ex.dir / "solution.py", root),
         _error_line(message) or 1,
@@ -276,6 +288,20 @@ def reference_case_problem(yaml: Path, case: Case, message: str) -> Problem:
         f"reference solution fails case {case.name!r}: {_last_line(message)}"
         + (f" (solution.py line {where})" if where else ""),
     )
+
+
+def _lacks_entry(ex: Exercise, message: str) -> bool:
+    """A load error saying that the solution defines no `entry` (grader/execute.py's `_load` words it so)."""
+    return f"does not define {ex.entry}()" in message
+
+
+def _functions(source: str) -> list[str]:
+    """The names of the functions a solution defines at its top level (none if the host cannot parse it)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 def _catches_none(caught: list[tuple[WrongSolution, frozenset[str] | None]], case: Case) -> bool:

@@ -107,6 +107,21 @@ mistakes/no-wrong: mutation score 100% (1 of 1 killed; bar 90%)
     assert [line for line in err.splitlines() if "reference-fails" not in line] == ["2 problem(s); nothing was written"]
 
 
+def test_check_points_at_entry_in_exercise_yaml_when_the_solution_defines_no_such_function(course: Path, author_cli):
+    yaml = course / ADD_YAML
+    yaml.write_text(yaml.read_text().replace("entry: add\n", "entry: addd\n"))
+    line = yaml.read_text().splitlines().index("entry: addd") + 1
+
+    code, _, err = author_cli("check", "--root", str(course), "basics/add")
+
+    # One problem, at the entry, not at line 1 of solution.py and of every wrong solution that fails to load alike.
+    assert code == 1
+    assert [line for line in err.splitlines() if ": note: " not in line] == [
+        f"{ADD_YAML}:{line}: entry: solution.py defines no function addd() (did you mean 'add'?)",
+        "1 problem(s); nothing was written",
+    ]
+
+
 def test_a_failed_verification_leaves_the_site_untouched(course: Path, author_cli, monkeypatch: pytest.MonkeyPatch):
     out = course / "site"
     assert author_cli("build", "--root", str(course), "--out", str(out), "--no-verify")[0] == 0
