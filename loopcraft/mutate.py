@@ -31,6 +31,7 @@ from .course import Exercise, Track
 from .errors import Problem
 from .grading import grade
 from .paths import rel_path
+from .progress import progress
 from .project import INSTALL, Project
 from .pyodide import runner_files
 from .runners import Runner, make_runner
@@ -639,7 +640,14 @@ def _run_all(
                 )
             else:
                 jobs += [(ex, mutant, limit) for mutant in made[key]]
-        killers = iter(pool.map(_run_mutant, jobs))
+        with progress(len(jobs), "running mutants", "mutant") as bar:
+
+            def run(runner: Runner, job: tuple[Exercise, Mutant, float]) -> str | None:
+                killer = _run_mutant(runner, job)
+                bar.update()  # from the pool's threads: tqdm's own lock keeps the bar whole
+                return killer
+
+            killers = iter(pool.map(run, jobs))
     return {key: [Outcome(m.line, m.change, next(killers)) for m in batch] for key, batch in made.items()}
 
 

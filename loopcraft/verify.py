@@ -24,6 +24,7 @@ from .grading import grade
 from .mistakes import Catalogue, catalogue, wrong_file
 from .mutate import runtime_files
 from .paths import rel_path
+from .progress import progress
 from .project import Project
 from .runners import Runner, make_runner
 
@@ -96,7 +97,13 @@ def verify(
     if runner is None:
         with make_runner("trusted", project) as own:
             return verify(project, exercises, cache, own)
-    return [verify_exercise(project.root, runner, ex, cache) for ex in exercises]
+    exercises = list(exercises)
+    strengths = []
+    with progress(len(exercises), "verifying solutions", "challenge") as bar:
+        for ex in exercises:
+            strengths.append(verify_exercise(project.root, runner, ex, cache))
+            bar.update()
+    return strengths
 
 
 def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None = None) -> Strength:

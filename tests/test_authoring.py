@@ -7,6 +7,8 @@ The loader's own mistakes (schema, YAML syntax, missing files) are in test_exerc
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
 from pathlib import Path
 
@@ -120,6 +122,32 @@ def test_check_points_at_entry_in_exercise_yaml_when_the_solution_defines_no_suc
         f"{ADD_YAML}:{line}: entry: solution.py defines no function addd() (did you mean 'add'?)",
         "1 problem(s); nothing was written",
     ]
+
+
+class Terminal(io.StringIO):
+    """stderr as a terminal would be: tqdm shows its bars only there."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_build_shows_progress_on_a_terminal_and_leaves_the_notes_to_check(course: Path, author_runners, author_cli):
+    out, stdout, stderr = course / "site", io.StringIO(), Terminal()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = cli.main(["build", "--root", str(course), "--out", str(out)], runners=author_runners)
+
+    assert code == 0, stderr.getvalue()
+    built = f"Built {out}: 1 track(s), 2 challenge(s); 5 note(s) for authors, which `python build.py check` shows\n"
+    assert stdout.getvalue() == built
+    bars = stderr.getvalue()
+    assert "\rverifying solutions:   0%|          | 0/2 [" in bars
+    assert "\rrunning mutants:   0%|          | 0/6 [" in bars
+    assert ": note: " not in bars
+
+    # Not a terminal (a log, a pipe): no bar; and the notes are `check`'s.
+    assert author_cli("build", "--root", str(course), "--out", str(out)) == (0, built, "")
+    code, _, err = author_cli("check", "--root", str(course))
+    assert (code, len([line for line in err.splitlines() if ": note: " in line])) == (0, 5)
 
 
 def test_a_failed_verification_leaves_the_site_untouched(course: Path, author_cli, monkeypatch: pytest.MonkeyPatch):
