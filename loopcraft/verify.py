@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.canonical import canonical_json
+from grader.execute import SOLUTION_FILE
 from grader.results import CaseResult, RunResult, Status
 
 from .cache import BuildCache
@@ -28,8 +29,8 @@ from .progress import progress
 from .project import Project
 from .runners import Runner, make_runner
 
-# Every solution runs as solution.py (see grader/execute.py), so its tracebacks name that file.
-_TRACEBACK_LINE = re.compile(r'File "solution\.py", line (\d+)')
+# Every solution runs as solution.py (grader/execute.py), so its tracebacks name that file.
+_TRACEBACK_LINE = re.compile(rf'File "{re.escape(SOLUTION_FILE)}", line (\d+)')
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,7 @@ def wrong_solutions_caught(
             problems.append(
                 Problem(
                     rel_path(wrong.path, root),
-                    _error_line(result.message) or 1,
+                    error_line(result.message) or 1,
                     f"wrong solution cannot be loaded, so it proves nothing: {_last_line(result.message)}",
                 )
             )
@@ -281,14 +282,14 @@ def reference_load_problem(root: Path, ex: Exercise, message: str) -> Problem:
         )
     return Problem(
         rel_path(ex.dir / "solution.py", root),
-        _error_line(message) or 1,
+        error_line(message) or 1,
         f"reference solution cannot be loaded: {_last_line(message)}",
     )
 
 
 def reference_case_problem(yaml: Path, case: Case, message: str) -> Problem:
     """At the case in exercise.yaml; a traceback is cut to its last line and the line of solution.py it names."""
-    where = _error_line(message)
+    where = error_line(message)
     return Problem(
         yaml,
         case.line,
@@ -318,7 +319,7 @@ def _catches_none(caught: list[tuple[WrongSolution, frozenset[str] | None]], cas
     return bool(loaded) and not any(case.name in names for names in loaded)
 
 
-def _error_line(message: str) -> int | None:
+def error_line(message: str) -> int | None:
     """The line of the solution's file that an error happened at: the last one its traceback names."""
     lines = _TRACEBACK_LINE.findall(message)
     return int(lines[-1]) if lines else None

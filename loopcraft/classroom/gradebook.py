@@ -13,6 +13,7 @@ from grader.results import RunResult, Status
 from ..errors import LoopcraftError
 from ..printable import csv_cell
 from ..schemas import validation_error
+from ..verify import error_line
 from .intake import Learner
 from .pages import page_names
 from .store import VerdictStore, read_json, write_atomically
@@ -46,8 +47,11 @@ def row(learner: Learner, totals: dict[str, int], store: VerdictStore) -> dict:
             cells[slug] = cell(result, total)
             source = learner.sources.get(slug)
             if result and result.status is Status.ERROR and result.message and source and source.error is None:
-                # A syntax or import error: its last line says which, in the CSV as on the feedback page.
-                problems.append(f"{slug}: could not be run: {_last_line(result.message)[:300]}")
+                # A syntax or import error: its last line says which, in the CSV as on the feedback page, and the
+                # traceback the line of the hand-in (a syntax error's last line has none).
+                where = error_line(result.message)
+                at = f" (line {where})" if where else ""
+                problems.append(f"{slug}: could not be run: {_last_line(result.message)[:300]}{at}")
     return {
         "learner": learner.id,
         "name": learner.name,
