@@ -253,7 +253,10 @@ def private_values_published(yaml: Path, ex: Exercise) -> list[Problem]:
     for case in ex.cases:
         if case.private:
             continue
-        shown.setdefault(canonical_json(case.expected), f"the expected value of case {case.name!r} (line {case.line})")
+        kind = "hidden case" if case.hidden else "case"  # a hidden case's value is in the page as its digest
+        shown.setdefault(
+            canonical_json(case.expected), f"the expected value of {kind} {case.name!r} (line {case.line})"
+        )
         for name, value in case.args.items():
             shown.setdefault(canonical_json(value), f"argument `{name}` of case {case.name!r} (line {case.line})")
     problems = []
@@ -263,7 +266,7 @@ def private_values_published(yaml: Path, ex: Exercise) -> list[Problem]:
                 Problem(
                     yaml,
                     case.line,
-                    f"private case {case.name!r} expects {json.dumps(case.expected)}, which the page shows as "
+                    f"private case {case.name!r} expects {json.dumps(case.expected)}, which the page gives away as "
                     f"{where}; choose a value no published case shows",
                 )
             )

@@ -539,3 +539,21 @@ def test_code_that_does_not_load_is_shown_under_its_own_file_name_and_its_line_i
 )
 def test_a_traceback_names_the_file_the_learner_handed_in(origin: str, name: str):
     assert feedback.hand_in_name(origin) == name
+
+
+def test_the_report_and_the_feedback_pages_say_each_challenges_slug_beside_its_title(klass):
+    # "Recover From Malformed and Failing Tool Calls" is what the site calls it; commands and notes say the slug.
+    for path in [klass / "report" / "index.html", feedback_page(klass, "solo")]:
+        html = path.read_text(encoding="utf-8")
+        assert (
+            f'>Recover From Malformed and Failing Tool Calls <code class="slug" data-testid="challenge-slug">{LIMIT}</code><'
+            in html
+        )
+        assert all(f">{slug}</code>" in html for slug in (LIMIT, DISPATCH))
+
+
+def test_a_needs_you_line_says_the_title_of_each_challenge_it_names():
+    titles = {LIMIT: "Recover From Malformed and Failing Tool Calls", "limit": "A Limit"}
+    line = f"class.zip: {LIMIT}.py: not in a learner's folder; it was not read"
+    assert gradebook.titled(line, titles) == f"{line} [{LIMIT}: Recover From Malformed and Failing Tool Calls]"
+    assert gradebook.titled("alice/: a link; it was not followed", titles) == "alice/: a link; it was not followed"

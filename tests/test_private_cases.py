@@ -112,10 +112,10 @@ def test_check_refuses_a_private_case_whose_value_a_published_case_shows(tmp_pat
         "  two again (private)                    x",
     ]
     assert [line for line in err.splitlines() if ": note: " not in line] == [
-        f"exercises/basics/add/exercise.yaml:{line}: private case 'two again' expects 2, which the page shows as "
+        f"exercises/basics/add/exercise.yaml:{line}: private case 'two again' expects 2, which the page gives away as "
         "argument `b` of case 'small numbers' (line 22); choose a value no published case shows",
         f"exercises/basics/add/exercise.yaml:{line + 4}: private case 'minus three again' expects -3, which the page "
-        "shows as the expected value of case 'negative' (line 30); choose a value no published case shows",
+        "gives away as the expected value of hidden case 'negative' (line 30); choose a value no published case shows",
         "2 problem(s); nothing was written",
     ]
 
