@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -61,6 +62,9 @@ class Learner:
     error: str | None = None  # the whole hand-in could not be taken: every challenge is an error
     notes: list[str] = field(default_factory=list)  # worth telling the teacher (e.g. which resubmission was kept)
     lms: dict[str, str] = field(default_factory=dict)  # ids the learner has in an LMS, to match its gradebook
+    # Why an LMS's download gives this hand-in to no learner of its roster, or None: its name reads as two
+    # learners', or as none the roster confirms (zipped.py, lms.identify). Graded, and put in no LMS file.
+    unattributed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ class HandedIn:
     refused: str | None = None  # why it cannot be read at all (a link, a path out of the zip, ...), for the learner
     stem: str | None = None  # its name without an LMS's resubmission suffix ("limit.py" for "limit-2.py")
     version: tuple = ()  # of the files of one stem, the one with the highest version is the latest: it is kept
+    online: str | None = None  # what an LMS's online entry is ("a text entry", "online text"), not a file
 
     @property
     def base(self) -> str:
@@ -214,6 +219,38 @@ def _latest(files: list[HandedIn], what: str) -> tuple[HandedIn | None, str | No
     return kept, None, note
 
 
+def _defines(text: str, entry) -> bool:
+    """Whether `text` defines the challenge's entry at its top level (every name of it, for several)."""
+    names = [entry] if isinstance(entry, str) else list(entry)
+    return bool(names) and all(
+        re.search(rf"^(?:def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*=", text, re.M) for name in names
+    )
+
+
+def _defining(files: list[HandedIn], entry, slug: str, problem: str) -> tuple[HandedIn | None, str, str | None]:
+    """Of several Python files, none named SLUG.py, the one that defines the challenge's entry (the latest version
+    of each name read): (it, "", a note) if exactly one does; else (None, why, None), the learner's hand-in not graded."""
+    latest = {}
+    for f in files:
+        if f.base not in latest or f.version > latest[f.base].version:
+            latest[f.base] = f
+    defining = []
+    for f in latest.values():
+        source = _read_source(f)
+        if source.text is not None and _defines(source.text, entry):
+            defining.append(f)
+    shown = entry if isinstance(entry, str) else ", ".join(entry)
+    if len(defining) == 1:
+        others = sorted(set(latest) - {defining[0].base})
+        return (
+            defining[0],
+            "",
+            f"{slug}: graded {defining[0].name}, the one of {len(latest)} .py files that defines {shown} (left aside: {_listed(others)})",
+        )
+    which = "none" if not defining else f"{len(defining)}"
+    return None, f"{problem}, and {which} of them defines {shown}: nothing was graded", None
+
+
 def _read_source(file: HandedIn) -> Source:
     if file.refused is not None:
         return Source(file.origin, error=file.refused)
@@ -245,9 +282,12 @@ def take(learner: Learner, files: list[HandedIn], exercises: list[Exercise], cha
             progress.append(file)
         else:
             aside.append(file)
+    entries = {ex.slug: ex.entry for ex in exercises}
     for slug, candidates in by_slug.items():
         named = [f for f in candidates if f.base == f"{slug}.py"]
         kept, problem, note = _latest(named or candidates, f"the solution of {slug}")
+        if kept is None and not named:
+            kept, problem, note = _defining(candidates, entries.get(slug, ""), slug, problem)
         learner.sources[slug] = _read_source(kept) if kept else Source(learner.origin, error=problem)
         if note:
             learner.notes.append(note)
@@ -274,6 +314,18 @@ def take(learner: Learner, files: list[HandedIn], exercises: list[Exercise], cha
                     learner.notes.append(f"{ex.slug}: graded {learner.sources[ex.slug].origin}, not {kept.name}'s code")
                 elif source is not None:
                     learner.sources[ex.slug] = source
+    online = [f for f in aside if f.online]
+    if online and not learner.sources:
+        # An LMS's text box holds no file to run: said by learner, never graded as a 0 (nor skipped in silence).
+        kinds = sorted({f.online for f in online})
+        reason = (
+            f"handed in {' and '.join(kinds)} ({_listed([f.origin for f in online])}), not a .py file: nothing was "
+            "graded; grade it by hand, or ask for the code as a file"
+        )
+        if challenge is not None:
+            learner.sources[challenge] = Source(online[0].origin, error=reason)
+        else:
+            learner.error = reason
     refused = [f"{f.origin} ({f.refused})" for f in aside if f.refused is not None]
     if refused:
         learner.notes.append(f"refused: {_listed(refused)}")
