@@ -196,3 +196,14 @@ def test_a_learner_may_hand_in_the_progress_file_the_site_exports(course, tmp_pa
     got = cells(tmp_path / "out")
     assert got["gil"][LIMIT]["status"] == "pass" and got["gil"][DISPATCH]["status"] == "missing"
     assert {c["status"] for c in got["hal"].values()} == {"unread"}  # nothing of it could be run: no score
+
+
+def test_a_needs_you_line_gives_the_title_of_the_challenge_it_names(course, tmp_path, runners):
+    klass = tmp_path / "class"
+    (klass / "ada").mkdir(parents=True)
+    (klass / "ada" / f"{LIMIT}.py").write_bytes(b'x = "\xff"\n')  # not UTF-8: nothing of it can be run
+    proc = run_grader(runners, "class", klass, "--out", tmp_path / "out", "--root", course, "--challenge", LIMIT)
+    assert proc.returncode == 3, proc.stderr
+    (line,) = [line for line in proc.stderr.splitlines() if line.startswith("  - ada")]
+    assert line.startswith(f"  - ada (ada/): {LIMIT} not graded: ada/{LIMIT}.py: not UTF-8 text")
+    assert line.endswith(f" [{LIMIT}: Recover From Malformed and Failing Tool Calls]")
