@@ -140,10 +140,7 @@ def main(argv: list[str] | None = None, prog: str = "build.py", *, runners: Runn
         else:
             out = (args.out or root / "site").resolve()
             report = build(project, out, verify=not args.no_verify, runners=runners)
-            # Errors stop a build, so what is left are notes and scores for authors: `check` shows them.
-            notes = len(report.problems)
-            aside = f"; {notes} note(s) for authors, which `python build.py check` shows" if notes else ""
-            print(f"Built {out}: {_count(report.tracks)}{aside}")
+            print(f"Built {out}: {_count(report.tracks)}{report.notes_aside()}")
     except ExerciseError as exc:
         _print(exc.problems)
         print(f"{len(exc.errors)} problem(s); nothing was written", file=sys.stderr)
