@@ -306,6 +306,10 @@ def test_challenge_takes_each_learners_one_python_file_whatever_its_name(tmp_pat
         "bob/b.py": "2",
         f"cy/{LIMIT}.py": RIGHT,
         "cy/helper.py": "3",
+        "dee/agent.py": RIGHT,  # of two, the one that defines the challenge's function is graded
+        "dee/test_agent.py": "from agent import run_agent\nassert run_agent",
+        "eve/one.py": RIGHT,
+        "eve/two.py": RIGHT,  # both define it: which one is eve's answer is hers to say
     }.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
@@ -319,6 +323,11 @@ def test_challenge_takes_each_learners_one_python_file_whatever_its_name(tmp_pat
     )
     assert got["cy"].sources[LIMIT].text == RIGHT  # named after the challenge: that one
     assert got["cy"].notes == [f"{LIMIT}: graded {LIMIT}.py (left aside: helper.py)"]
+    assert got["dee"].sources[LIMIT].text == RIGHT
+    assert got["dee"].notes == [
+        f"{LIMIT}: graded agent.py, the one of 2 .py files that defines run_agent (left aside: test_agent.py)"
+    ]
+    assert got["eve"].sources[LIMIT].error.endswith("hand in one, and 2 of them define run_agent: nothing was graded")
 
 
 def test_canvas_keeps_a_learners_latest_resubmission_and_moodle_a_participants_folder(tmp_path):

@@ -248,7 +248,11 @@ def _defining(files: list[HandedIn], entry, slug: str, problem: str) -> tuple[Ha
             f"{slug}: graded {defining[0].name}, the one of {len(latest)} .py files that defines {shown} (left aside: {_listed(others)})",
         )
     which = "none" if not defining else f"{len(defining)}"
-    return None, f"{problem}, and {which} of them defines {shown}: nothing was graded", None
+    return (
+        None,
+        f"{problem}, and {which} of them {'define' if len(defining) > 1 else 'defines'} {shown}: nothing was graded",
+        None,
+    )
 
 
 def _read_source(file: HandedIn) -> Source:
@@ -338,14 +342,16 @@ def take(learner: Learner, files: list[HandedIn], exercises: list[Exercise], cha
 
 def read_folder(folder: Path, exercises: list[Exercise], challenge: str | None = None) -> list[Learner]:
     """The learners of a class handed in as a folder: a folder per learner holding SLUG.py files (or, with
-    `challenge`, one Python file), or a progress file per learner (LEARNER.json). Anything else at the top is left
-    alone; a link there is its learner's error."""
+    `challenge`, one Python file), a progress file per learner (LEARNER.json), or, with `challenge`, a Python file
+    per learner (LEARNER.py, the commonest thing a teacher has). Anything else at the top is left alone; a link there
+    is its learner's error."""
     try:
         top_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
         raise LoopcraftError(
             f"{folder}: not a folder ({exc.strerror}); it should hold a folder or a progress file per learner"
         ) from None
+    loose = []
     try:
         learners = []
         for raw, info in _entries(top_fd):
@@ -353,14 +359,35 @@ def read_folder(folder: Path, exercises: list[Exercise], challenge: str | None =
                 learners.append(_learner_folder(top_fd, raw, exercises, challenge))
             elif raw.endswith(b".json") and len(raw) > len(b".json"):
                 learners.append(_learner_progress(top_fd, raw, exercises, challenge))
+            elif raw.endswith(b".py") and len(raw) > len(b".py"):
+                loose.append(name_from_bytes(raw))
+                if challenge is not None:
+                    learners.append(_learner_file(top_fd, raw, exercises, challenge))
             elif stat.S_ISLNK(info.st_mode):
                 name = name_from_bytes(raw)
                 learners.append(Learner(id=name, name=name, origin=name, error=f"{name}: a link; it was not followed"))
     finally:
         os.close(top_fd)
+    if loose and challenge is None and not learners:
+        slugs = ", ".join(ex.slug for ex in exercises[:3]) + (", ..." if len(exercises) > 3 else "")
+        raise LoopcraftError(
+            f"{folder}: holds {len(loose)} .py file(s) at its top ({_listed(loose)}), taken as one learner each only "
+            f"with --challenge SLUG, which says whose challenge they are ({slugs}); or put each learner's files in a "
+            "folder of their own, named SLUG.py"
+        )
     if not learners:
-        raise LoopcraftError(f"{folder}: no learner folders or progress files in it")
+        raise LoopcraftError(f"{folder}: no learner folders, progress files or .py files in it")
     return distinct(learners)
+
+
+def _learner_file(top_fd: int, raw: bytes, exercises: list[Exercise], challenge: str) -> Learner:
+    """A learner handed in as one Python file at the class folder's top: named after it, it is their solution."""
+    file = name_from_bytes(raw, normalise=False)
+    name = name_from_bytes(raw[: -len(b".py")])
+    learner = Learner(id=name, name=name, origin=file)
+    return take(
+        learner, [HandedIn(file, file, partial(read_regular, top_fd, os.fsdecode(raw), file))], exercises, challenge
+    )
 
 
 _NO_LINK_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
