@@ -37,6 +37,7 @@ from .grading import grade
 from .load import find_exercise
 from .mutate import Score, mutants, runtime_files, source_of
 from .paths import rel_path
+from .progress import progress
 from .project import Project
 from .scenarios import GENERATOR, Generator, GeneratorError, Scenario, Site, find_generator
 
@@ -208,25 +209,32 @@ def check_scenarios(root: Path, scores: list[Score], cache: BuildCache, runner) 
     """Run each challenge's generated scenarios on its reference and on the mutants no case catches (cached by
     everything the verdicts depend on), in `runner` (of the "trusted" kind: it starts only if something must run)."""
     found = ScenarioCheck()
-    for score in scores:
-        ex = score.exercise
-        name = f"{ex.track}/{ex.slug}"
-        try:
-            generator = find_generator(root, ex)
-            if generator is None:
-                found.problems.append(_no_generator(root, ex))
-                continue
-            programs = _unmatched_mutants(ex, score, sources=False)
-            key = _check_key(cache, ex, generator, programs)
-            cached = cache.get_json("scenarios", key)
-            if cached is None:
-                cached = _check_one(runner, ex, generator, _unmatched_mutants(ex, score))
-                cache.put_json("scenarios", key, cached)
-            found.scenarios[name] = cached["scenarios"]
-            found.differs[name] = _read_findings(root, ex, generator, programs, cached, found.problems)
-        except GeneratorError as exc:
-            found.problems.append(exc.problem)
+    with progress(len(scores), "generated scenarios", "challenge") as bar:
+        for score in scores:
+            _check_challenge(root, score, cache, runner, found)
+            bar.update()
     return found
+
+
+def _check_challenge(root: Path, score: Score, cache: BuildCache, runner, found: ScenarioCheck) -> None:
+    """One challenge's part of `check_scenarios`, added to `found`."""
+    ex = score.exercise
+    name = f"{ex.track}/{ex.slug}"
+    try:
+        generator = find_generator(root, ex)
+        if generator is None:
+            found.problems.append(_no_generator(root, ex))
+            return
+        programs = _unmatched_mutants(ex, score, sources=False)
+        key = _check_key(cache, ex, generator, programs)
+        cached = cache.get_json("scenarios", key)
+        if cached is None:
+            cached = _check_one(runner, ex, generator, _unmatched_mutants(ex, score))
+            cache.put_json("scenarios", key, cached)
+        found.scenarios[name] = cached["scenarios"]
+        found.differs[name] = _read_findings(root, ex, generator, programs, cached, found.problems)
+    except GeneratorError as exc:
+        found.problems.append(exc.problem)
 
 
 def _no_generator(root: Path, ex: Exercise) -> Problem:

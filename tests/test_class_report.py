@@ -4,6 +4,7 @@ files, nothing in a feedback page that a learner may not see, similar code found
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -23,7 +24,7 @@ from markupsafe import escape
 from grader.canonical import canonical_json
 from grader.judge import judge_run
 from grader.results import PRIVATE_NOTE, RunResult, error_outcome, failed_submission, learner_view, value_outcome
-from loopcraft.classroom import course_exercises, gradebook, report, similar, write_outputs
+from loopcraft.classroom import course_exercises, feedback, gradebook, report, similar, write_outputs
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.store import VerdictStore
 from loopcraft.grading import judged_case
@@ -326,9 +327,12 @@ def test_every_learner_has_a_feedback_page_with_each_case_as_learner_view_cuts_i
         for challenge in data["challenges"]:
             tests = verdicts[row["learner"], challenge["slug"]]["result"]["tests"]
             assert len(challenge["cases"]) == len(tests)
+            # Tracebacks name the file as the learner did (every origin here is LEARNER/SLUG.py), not solution.py.
+            named = f'File \\"{challenge["slug"]}.py\\", line'
             for case, written in zip(challenge["cases"], tests, strict=True):
                 seen = learner_view(written)
-                assert case["result"] == {k: seen[k] for k in ("status", "message", "output", "hidden", "trace")}
+                shown = {k: seen[k] for k in ("status", "message", "output", "hidden", "trace")}
+                assert json.dumps(case["result"]) == json.dumps(shown).replace('File \\"solution.py\\", line', named)
                 if case["private"]:
                     assert case["result"]["message"] == PRIVATE_NOTE and case["result"]["trace"] == []
                     assert set(case) == {"name", "hidden", "private", "result"}
@@ -511,3 +515,45 @@ def test_each_feedback_page_names_the_known_mistakes_its_learner_made_and_a_pass
         said_any |= bool(shown)
     assert said_any
     assert 'data-testid="known-mistake"' not in feedback_page(klass, "solo").read_text(encoding="utf-8")  # passes both
+
+
+def test_code_that_does_not_load_is_shown_under_its_own_file_name_and_its_line_is_in_the_gradebook(klass):
+    html = feedback_page(klass, "broken").read_text(encoding="utf-8")
+    # The grader ran it as solution.py; the learner handed in broken/consecutive-error-limit.py.
+    assert f"File &#34;{LIMIT}.py&#34;, line 1" in html and f"File &#34;{DISPATCH}.py&#34;, line 1" in html
+    assert "solution.py" not in html
+    rows = {row[0]: row for row in csv.reader((klass / "gradebook.csv").open(encoding="utf-8"))}
+    notes = rows["broken"][-1].split("; ")
+    assert f"{LIMIT}: could not be run: SyntaxError: '(' was never closed (line 1)" in notes
+    assert f"{DISPATCH}: could not be run: ModuleNotFoundError: No module named 'nothing_of_the_kind' (line 1)" in notes
+
+
+@pytest.mark.parametrize(
+    ("origin", "name"),
+    [
+        ("alice/limit.py", "limit.py"),
+        ("class.zip: smithjane_12_34_limit.py", "smithjane_12_34_limit.py"),
+        ("class.zip: alice/sub/limit.py", "limit.py"),
+        ("alice.json", "solution.py"),  # code from a progress file: as the site's pages named it
+    ],
+)
+def test_a_traceback_names_the_file_the_learner_handed_in(origin: str, name: str):
+    assert feedback.hand_in_name(origin) == name
+
+
+def test_the_report_and_the_feedback_pages_say_each_challenges_slug_beside_its_title(klass):
+    # "Recover From Malformed and Failing Tool Calls" is what the site calls it; commands and notes say the slug.
+    for path in [klass / "report" / "index.html", feedback_page(klass, "solo")]:
+        html = path.read_text(encoding="utf-8")
+        assert (
+            f'>Recover From Malformed and Failing Tool Calls <code class="slug" data-testid="challenge-slug">{LIMIT}</code><'
+            in html
+        )
+        assert all(f">{slug}</code>" in html for slug in (LIMIT, DISPATCH))
+
+
+def test_a_needs_you_line_says_the_title_of_each_challenge_it_names():
+    titles = {LIMIT: "Recover From Malformed and Failing Tool Calls", "limit": "A Limit"}
+    line = f"class.zip: {LIMIT}.py: not in a learner's folder; it was not read"
+    assert gradebook.titled(line, titles) == f"{line} [{LIMIT}: Recover From Malformed and Failing Tool Calls]"
+    assert gradebook.titled("alice/: a link; it was not followed", titles) == "alice/: a link; it was not followed"

@@ -129,11 +129,12 @@ def write_outputs(
         people, absent = lms.people(doc, export, totals, matched)
         worth = export.worth()
     view = gradebook.shown(doc, worth, people, absent)
-    gradebook.write_book(out, doc, view)
+    titles = {ex.slug: ex.title for ex in exercises}
+    gradebook.write_book(out, doc, view, titles)
     report.write_class_pages(out, view, store, exercises)
     said, attention = [], needs_you(doc, store, export, matched if export is not None else None, shard=shard)
     if export is not None:
-        said = lms.write(out, doc, export, {ex.slug: ex.title for ex in exercises}, matched)
+        said = lms.write(out, doc, export, titles, matched)
         pages = {row["learner"]: row["page"] for row in view["learners"]}
         said += handback.write(out, export.lms, lms.handback_ids(export, matched), pages)
     # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
@@ -143,7 +144,7 @@ def write_outputs(
             again = "a Moodle grading worksheet as --roster" if path.name == "moodle-worksheet.csv" else "--roster"
             lms_name = path.name.split("-")[0]
             said.append(f"removed {path.name}, left by an earlier run (give --lms {lms_name} {again} to make it again)")
-    return said, attention
+    return said, [gradebook.titled(line, titles) for line in attention]
 
 
 def _lms_files(export: lms.Export | None = None) -> set[str]:

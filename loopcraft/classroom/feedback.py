@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import jinja2
 
+from grader.execute import SOLUTION_FILE
 from grader.results import RunResult, learner_view, stored_json
 
 from ..course import Exercise
@@ -30,11 +31,33 @@ def course_inputs(course: dict[str, Exercise]) -> dict[str, dict[str, str]]:
     return {slug: {c.name: input_text(c.args) for c in ex.cases if not c.hidden} for slug, ex in course.items()}
 
 
-def case_data(case: dict, inputs: dict[str, str]) -> dict:
-    """What the page's script is given of one written case: learner_view's cut, the values as canonical JSON."""
+def hand_in_name(origin: str) -> str:
+    """What a learner's tracebacks call their file: the grader runs every hand-in as solution.py
+    (grader/execute.py), but the learner handed in a file of their own ("alice/limit.py", "class.zip:
+    smithjane_12_34_limit.py" give limit.py and smithjane_12_34_limit.py); code from a progress file keeps the
+    name the site's pages show too."""
+    name = origin.rpartition("/")[2].rpartition(": ")[2]
+    return name if name.endswith(".py") else SOLUTION_FILE
+
+
+def _named(message: str, name: str) -> str:
+    """`message` with its traceback's lines in the learner's file named as they named it."""
+    return message.replace(f'File "{SOLUTION_FILE}", line', f'File "{name}", line')
+
+
+def case_data(case: dict, inputs: dict[str, str], name: str = SOLUTION_FILE) -> dict:
+    """What the page's script is given of one written case: learner_view's cut, the values as canonical JSON, the
+    traceback naming the learner's file `name`."""
     seen = learner_view(case)
     data = {"name": seen["name"], "hidden": bool(seen.get("hidden")), "private": bool(seen.get("private"))}
     data["result"] = {k: seen[k] for k in ("status", "message", "output", "hidden", "trace") if k in seen}
+    if data["result"].get("message"):
+        data["result"]["message"] = _named(data["result"]["message"], name)
+    if "trace" in data["result"]:  # a step that raised carries the traceback too
+        data["result"]["trace"] = [
+            {**step, "error": _named(step["error"], name)} if isinstance(step.get("error"), str) else step
+            for step in data["result"]["trace"]
+        ]
     if not data["hidden"]:
         data["input_text"] = inputs.get(seen["name"], "")
         data["expected_json"] = stored_json(seen.get("expected"))
@@ -55,6 +78,7 @@ def challenge_data(
     result = RunResult.from_dict(verdict["result"]) if verdict else None
     known = matched(catalogue, result, secrets(ex)) if result and ex and catalogue else []
     cell = row["challenges"][slug]
+    name = hand_in_name(verdict["origin"]) if verdict else SOLUTION_FILE
     return {
         "slug": slug,
         "title": ex.title if ex else slug,
@@ -63,8 +87,8 @@ def challenge_data(
         "total": cell["total"],
         "points": gradebook.amount(row["points"][slug]),
         "worth": gradebook.amount(row["worth"][slug]),
-        "message": lines(result.message) if result and result.message else None,
-        "cases": [case_data(t, inputs) for t in result.to_dict()["tests"]] if result else [],
+        "message": lines(_named(result.message, name)) if result and result.message else None,
+        "cases": [case_data(t, inputs, name) for t in result.to_dict()["tests"]] if result else [],
         "code": lines(verdict["source"]) if verdict and verdict.get("source") is not None else None,
         "mistakes": [lines(said(mistake["hint"])) for mistake in known],
     }
