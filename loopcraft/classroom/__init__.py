@@ -43,7 +43,7 @@ from . import gradebook, handback, intake, lms, report, signing, zipped
 from .intake import Learner, Source
 from .lms import prepare
 from .signing import Signer
-from .store import VerdictStore, fingerprint, key
+from .store import VerdictStore, fingerprint, key, refuse_links, remove
 
 
 @dataclass(frozen=True)
@@ -139,8 +139,7 @@ def write_outputs(
         said += handback.write(out, export.lms, list(matched.rows.values()), pages)
     # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
     for path in sorted(out / name for name in _lms_files() - (_lms_files(export) if export else set())):
-        if path.exists():
-            path.unlink()
+        if remove(out, path.name):
             again = "a Moodle grading worksheet as --roster" if path.name == "moodle-worksheet.csv" else "--roster"
             lms_name = path.name.split("-")[0]
             said.append(f"removed {path.name}, left by an earlier run (give --lms {lms_name} {again} to make it again)")
@@ -226,6 +225,7 @@ def grade_class(
     """`class`: grade a class's hand-ins (a folder, a zip, an LMS's download) into OUT, signing each verdict with the
     key in `key_file` (default: signing.default_key_path()); `lms_options` are `_export`'s (lms, roster, assignment,
     points, missing). Returns the exit status (0, or ATTENTION)."""
+    refuse_links(out)
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     if challenge is not None:
@@ -324,6 +324,7 @@ def merge_shards(
     """`merge`: join the OUT folders of `class --shard` runs into `out`, taking only what the key in `key_file` signed
     (default: signing.default_key_path()); with `regrade`, a verdict it did not sign is graded again from its source
     (in a runner of its own, or lent by `runners`) instead of refusing the merge. `lms_options` as `grade_class`'s."""
+    refuse_links(out)
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}

@@ -121,7 +121,7 @@ def write_book(out: Path, doc: dict, view: dict | None = None) -> None:
     learner with their name and LMS id, a column per challenge ("pass 12/12", "fail 9/12", "timeout 3/12", "error
     0/12", "missing"), the points on the LMS's scale and what they are out of, how many challenges pass, and what
     went wrong with the hand-in, if anything."""
-    write_atomically(out / "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    write_atomically(out, "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     view = view or shown(doc, {slug: 1.0 for slug in doc["challenges"]})
     slugs = view["challenges"]
     text = io.StringIO()
@@ -145,4 +145,4 @@ def write_book(out: Path, doc: dict, view: dict | None = None) -> None:
                 csv_cell("; ".join(([r["error"]] if r["error"] else []) + r["notes"])[:500]),
             ]
         )
-    write_atomically(out / "gradebook.csv", text.getvalue())
+    write_atomically(out, "gradebook.csv", text.getvalue())

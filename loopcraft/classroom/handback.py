@@ -52,7 +52,7 @@ def write(out: Path, lms: str, rows: list[dict], pages: dict[str, str]) -> list[
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o100644 << 16
             z.writestr(info, (out / "feedback" / pages[row["learner"]]).read_bytes())
-    write_atomically(out / FILES[lms], packed.getvalue())
+    write_atomically(out, FILES[lms], packed.getvalue())
     said = [f"{FILES[lms]}: the feedback pages of {len(rows) - len(without)} learners, for the LMS's bulk upload"]
     if without:
         said.append(

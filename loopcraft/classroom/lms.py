@@ -506,7 +506,7 @@ def write(
     ]
     files[f"{export.lms}-unmatched.csv"] = _csv(listing)
     for file, text in files.items():
-        write_atomically(out / file, text)
+        write_atomically(out, file, text)
     said = [f"{name}: {written} of the roster's {len(roster.rows)} learners"]
     nothing = len(roster.rows) - len(matched.claimed)
     if nothing and export.missing == "blank":
