@@ -41,7 +41,7 @@ from ..printable import lines, one_line
 from ..project import Project
 from ..render import py_repr
 from . import feedback, gradebook, similar
-from .pages import environment, script
+from .pages import CaseDrawer, environment, script
 from .store import VerdictStore, names_in, remove, write_atomically
 
 UPPER_LOWER = 0.27
@@ -347,17 +347,18 @@ def write_class_pages(
     tally = Tally(doc, course, known)
     inputs = feedback.course_inputs(course)
     written = set()
-    for row in doc["learners"]:
-        verdicts = {}
-        if row["error"] is None:
-            for slug, cell in row["challenges"].items():
-                if cell["status"] != gradebook.MISSING:
-                    verdicts[slug] = store.read(row["learner"], slug)
-        tally.add(row, verdicts)
-        name = row["page"]
-        page_ = feedback.page(env, row, verdicts, doc["challenges"], course, inputs, known)
-        write_atomically(out, f"feedback/{name}", page_)
-        written.add(name)
+    with CaseDrawer() as draw:
+        for row in doc["learners"]:
+            verdicts = {}
+            if row["error"] is None:
+                for slug, cell in row["challenges"].items():
+                    if cell["status"] != gradebook.MISSING:
+                        verdicts[slug] = store.read(row["learner"], slug)
+            tally.add(row, verdicts)
+            name = row["page"]
+            page_ = feedback.page(env, row, verdicts, doc["challenges"], course, inputs, known, draw=draw)
+            write_atomically(out, f"feedback/{name}", page_)
+            written.add(name)
     for old in names_in(out, "feedback"):
         if old.endswith(".html") and old not in written:
             remove(out, f"feedback/{old}")
