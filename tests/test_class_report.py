@@ -31,7 +31,7 @@ from loopcraft.grading import judged_case
 from loopcraft.mistakes import catalogues, matched, said, secrets
 from loopcraft.project import Project
 from loopcraft.render import py_repr
-from tests.class_fixture import DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
+from tests.class_fixture import CLASS, DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
 from tests.helpers import ROOT, feedback_page, inert_problems
 
 
@@ -177,7 +177,7 @@ def test_code_that_never_ran_does_not_make_every_case_discriminate(tmp_path):
     bottom 27% on every case, and a case every runner passes scored +1.00."""
     ex = next(ex for ex in course_exercises(Project()) if ex.slug == LIMIT)
     judged = [judged_case(c) for c in ex.cases]
-    store = VerdictStore(tmp_path)
+    store = VerdictStore(tmp_path, run=CLASS["run"])
     rows = []
 
     def hand_in(name: str, result: dict) -> None:
@@ -199,7 +199,7 @@ def test_code_that_never_ran_does_not_make_every_case_discriminate(tmp_path):
         loads = [error_outcome("SyntaxError: '(' was never closed", "load") for _ in judged]
         hand_in(f"syntax-{i}", judge_run(judged, loads, ex.time_limit_seconds).to_dict(hidden_actual=True))
     rows.append(gradebook.row(Learner(id="absent", name="absent", origin="absent/"), {LIMIT: len(ex.cases)}, store))
-    doc = gradebook.book([LIMIT], rows)
+    doc = gradebook.book([LIMIT], rows, CLASS)
     write_outputs(tmp_path, doc, store, [ex])
 
     page = read(tmp_path / "report" / "index.html")

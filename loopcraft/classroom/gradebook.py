@@ -96,8 +96,9 @@ def amount(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def book(slugs: list[str], rows: list[dict]) -> dict:
-    return {"challenges": slugs, "learners": sorted(rows, key=lambda r: r["learner"])}
+def book(slugs: list[str], rows: list[dict], klass: dict) -> dict:
+    """A gradebook of the class `klass` (its identity: {"run", "roster", "assignment"})."""
+    return {"class": klass, "challenges": slugs, "learners": sorted(rows, key=lambda r: r["learner"])}
 
 
 def read_book(folder: Path) -> dict:

@@ -3,7 +3,8 @@ under a key that hashes everything the verdict was made from (the submission's t
 be read, the challenge, the grader). A run that crashed resumes where it stopped, an unchanged submission is never
 graded twice, a shard fills part of a store, and `merge` is the union of stores.
 
-A record: {"key", "learner", "challenge", "origin", "source", "result", "signature"}; `source` is the code handed in
+A record: {"key", "run", "learner", "challenge", "origin", "source", "result", "signature"}; `run` is the class run it
+was graded in (its gradebook's class.run); `source` is the code handed in
 (null when it could not be read: the class report compares submissions), `result` is `RunResult.to_dict()`
 (grader/results.py decides what it may hold: a private case's name and status only, every part bounded), `signature`
 the teacher's key's HMAC of the rest (signing.py). Written compact and atomically; read back validated against
@@ -223,9 +224,11 @@ def key(fingerprint_: str, source: Source) -> str:
 
 
 class VerdictStore:
-    def __init__(self, out: Path, signer: Signer | None = None):
-        """The store in OUT/verdicts/; `signer` signs what it puts (`class`, `merge`) and checks what it keeps."""
+    def __init__(self, out: Path, signer: Signer | None = None, run: str | None = None):
+        """The store in OUT/verdicts/; `signer` signs what it puts (`class`, `merge`) and checks what it keeps; `run`,
+        the class run it puts verdicts of (a store only read needs none)."""
         self.out = out
+        self.run = run
         self.folder = out / "verdicts"
         self.signer = signer
 
@@ -265,18 +268,20 @@ class VerdictStore:
             raise LoopcraftError(f"{self.path(learner_id, slug)}: not a verdict of this grader ({exc})") from None
 
     def kept(self, learner_id: str, slug: str, key_: str) -> bool | None:
-        """Whether the stored verdict made from exactly this (`key_`) may be kept: True if this store's key signed it,
-        False if not (edited, or another key's: to be graded again, and said); None if there is none made from this
-        (none yet, damaged, or made from another hand-in or version of the challenge: to be graded)."""
+        """Whether the stored verdict made from exactly this (`key_`) in this class run may be kept: True if this
+        store's key signed it, False if not (edited, or another key's: to be graded again, and said); None if there is
+        none made from this (none yet, damaged, made from another hand-in or version of the challenge, or in another
+        class run: to be graded)."""
         try:
             record, signed = self.read_signed(learner_id, slug, self.signer)
         except LoopcraftError:
             return None
-        return signed if record["key"] == key_ else None
+        return signed if (record["key"], record["run"]) == (key_, self.run) else None
 
     def put(self, learner: Learner, slug: str, source: Source, key_: str, result: dict) -> None:
         record = {
             "key": key_,
+            "run": self.run,
             "learner": learner.id,
             "challenge": slug,
             "origin": source.origin,
