@@ -12,6 +12,7 @@ it names another."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import shutil
@@ -240,16 +241,30 @@ def test_a_signed_shard_of_another_class_is_refused_and_the_shards_of_one_still_
     assert canvas_scores(tmp_path / "merged") == {RIGHT_USER: "10", WRONG_USER: "10"}
 
 
-def test_a_shard_graded_against_another_roster_is_refused(canvas, tmp_path, in_process_runners):
-    roster = tmp_path / "roster.csv"
+def test_shards_graded_against_other_rosters_are_refused_and_the_merge_takes_its_own(
+    canvas, tmp_path, in_process_runners
+):
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(canvas / "class.zip", other / "class.zip")
+    shutil.copytree(canvas / "course", other / "course")
     title = find_exercise(canvas / "course", LIMIT).title
     people = [{"name": f"S{user}", "id": user, "sis": f"s{user}", "login": f"l{user}"} for user in (11, 13, 17)]
-    roster.write_bytes(canvas_export(people, [(title, 901, 10)]))
-    lms = ["--lms", "canvas", "--roster", roster, "--root", canvas / "course"]
-    proc = run_grader(in_process_runners, "merge", canvas / "shard", "--out", tmp_path / "merged", *lms)
+    (other / "roster.csv").write_bytes(canvas_export(people, [(title, 901, 10)]))
+    for k, root in ((1, canvas), (2, other)):
+        proc = grade(in_process_runners, root, tmp_path / f"s{k}", "--shard", f"{k}/2")
+        assert proc.returncode == 0, proc.stderr
+    proc = merge(in_process_runners, canvas, tmp_path / "merged", tmp_path / "s1", tmp_path / "s2")
     assert proc.returncode == 2, proc.stderr
-    assert f"{canvas / 'shard'}: graded for another class: not for this merge's --roster file" in proc.stderr
+    assert f"{tmp_path / 's2'}: graded for another class than {tmp_path / 's1'} (not for its --roster file)" in (
+        proc.stderr
+    )
     assert nothing_written(tmp_path / "merged")
+    # One shard, merged with another export of the roster (a student added since): the merge's roster is the class's.
+    proc = merge(in_process_runners, other, tmp_path / "again", canvas / "shard")
+    assert proc.returncode == 0, proc.stderr
+    made = json.loads((tmp_path / "again" / "gradebook.json").read_text())["class"]
+    assert made["roster"] == hashlib.sha256((other / "roster.csv").read_bytes()).hexdigest()
 
 
 def test_a_verdict_without_a_signature_is_refused(canvas, tmp_path, in_process_runners):

@@ -286,6 +286,7 @@ def grade_class(
             sub = Submission(learner, ex, source, key(fingerprints[ex.slug], source))
             keep = store.kept(learner.id, ex.slug, sub.key)
             if keep:
+                store.adopt(learner.id, ex.slug)
                 kept += 1
                 continue
             if keep is False:  # made from this very hand-in, but no run holding the key wrote it as it is
@@ -401,17 +402,11 @@ class _Merging:
     def shards(
         self, shards: list[Path], staged: VerdictStore, stack: ExitStack, named: dict
     ) -> tuple[list[str], dict, dict]:
-        """The shards' challenges, rows and class (theirs, with the roster and assignment `named` for the merge where
-        it names them: `_named`'s)."""
+        """The shards' challenges, rows and class: theirs, one class run's (with the roster and assignment `named` for
+        the merge, `_named`'s, where it names them: the LMS's export of the day may be another than the shards')."""
         slugs, given, rows, first = None, {}, {}, None
         for shard in shards:
             doc = gradebook.read_book(shard)
-            for what, ours in named.items():
-                if ours is not None and doc["class"][what] not in (None, ours):
-                    raise LoopcraftError(
-                        f"{shard}: graded for another class: not for this merge's {_CLASS[what]}; merge the shards "
-                        "of this class only"
-                    )
             if first is None:
                 first = doc["class"]
                 staged.run = first["run"]

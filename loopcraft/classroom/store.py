@@ -268,15 +268,22 @@ class VerdictStore:
             raise LoopcraftError(f"{self.path(learner_id, slug)}: not a verdict of this grader ({exc})") from None
 
     def kept(self, learner_id: str, slug: str, key_: str) -> bool | None:
-        """Whether the stored verdict made from exactly this (`key_`) in this class run may be kept: True if this
-        store's key signed it, False if not (edited, or another key's: to be graded again, and said); None if there is
-        none made from this (none yet, damaged, made from another hand-in or version of the challenge, or in another
-        class run: to be graded)."""
+        """Whether the stored verdict made from exactly this (`key_`) may be kept: True if this store's key signed it,
+        False if not (edited, or another key's: to be graded again, and said); None if there is none made from this
+        (none yet, damaged, or made from another hand-in or version of the challenge: to be graded)."""
         try:
             record, signed = self.read_signed(learner_id, slug, self.signer)
         except LoopcraftError:
             return None
-        return signed if (record["key"], record["run"]) == (key_, self.run) else None
+        return signed if record["key"] == key_ else None
+
+    def adopt(self, learner_id: str, slug: str) -> None:
+        """A kept verdict made one of this store's class run, signed again if it was another's: it is the verdict of
+        exactly the hand-in this run read (its key says so), whichever run graded it."""
+        record = self.read(learner_id, slug)
+        if record["run"] != self.run:
+            record = self.signer.sign_record({**record, "run": self.run})
+            write_atomically(self.out, self.name(learner_id, slug), compact(record) + "\n")
 
     def put(self, learner: Learner, slug: str, source: Source, key_: str, result: dict) -> None:
         record = {
