@@ -162,6 +162,17 @@ def remove(out: Path, name: str) -> bool:
         os.close(fd)
 
 
+def read_inside(out: Path, name: str, cap: int) -> bytes:
+    """The bytes of the regular file OUT/name (a file this run wrote), read through no link."""
+    fd, last = _folder_of(out, name, make=False)
+    try:
+        return read_regular(fd, last, str(out / name), cap)
+    except Refused as exc:
+        raise LoopcraftError(str(exc)) from None
+    finally:
+        os.close(fd)
+
+
 def names_in(out: Path, folder: str) -> list[str]:
     """The names in the folder OUT/folder (none if there is no such folder)."""
     if not (out / folder).exists() and not (out / folder).is_symlink():
