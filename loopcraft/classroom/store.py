@@ -70,10 +70,10 @@ _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 OUT_DEPTH = 3
 
 
-def _planted(where: Path) -> LoopcraftError:
+def _planted(where: Path, done: str = "nothing was written through it") -> LoopcraftError:
     return LoopcraftError(
         f"{where}: a link, planted in the output folder: class and merge write only files and folders of their own "
-        "there, never through a link; remove it (nothing was written)"
+        f"there, never through a link; remove it ({done})"
     )
 
 
@@ -187,20 +187,23 @@ def names_in(out: Path, folder: str) -> list[str]:
 def refuse_links(out: Path) -> None:
     """Before `class` or `merge` writes anything: a LoopcraftError naming every link in the output folder (itself,
     or anything in it, OUT_DEPTH levels down), if there is one."""
-    if not out.is_symlink() and not out.exists():
+    if out.is_symlink():
+        raise _planted(out, "nothing was written")
+    if not out.exists():
         return
     found: list[Path] = []
 
     def walk(fd: int, where: Path, depth: int) -> None:
-        for entry in os.scandir(fd):
-            if entry.is_symlink():
-                found.append(where / entry.name)
-            elif depth < OUT_DEPTH and entry.is_dir(follow_symlinks=False):
-                inner = _open_folder(where / entry.name, fd, entry.name)
-                try:
-                    walk(inner, where / entry.name, depth + 1)
-                finally:
-                    os.close(inner)
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    found.append(where / entry.name)
+                elif depth < OUT_DEPTH and entry.is_dir(follow_symlinks=False):
+                    inner = _open_folder(where / entry.name, fd, entry.name)
+                    try:
+                        walk(inner, where / entry.name, depth + 1)
+                    finally:
+                        os.close(inner)
 
     fd = _open_folder(out)
     try:
