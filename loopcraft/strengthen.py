@@ -20,6 +20,7 @@ reported is confirmed by real grading (loopcraft.grading.grade) before it is sho
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,7 @@ class Differ:
             "entry": self.ex.entry,
             "scenarios": [s.args_json for s in scenarios],
             "budget": budget,
+            "twice": any(s.call_twice for s in scenarios),  # one generator's scenarios: all of them or none
         }
         (outcome,) = self.runner.run(
             source="",
@@ -347,10 +349,10 @@ def _confirmed(runner, ex: Exercise, program: Program, scenario: Scenario) -> bo
 
 def _graded_cases(runner, ex: Exercise, scenarios: list[Scenario]) -> list[Case]:
     """The scenarios as cases, with the reference's values from real grading."""
-    cases = [Case(s.name(), s.args, MISSING, True, 0) for s in scenarios]
+    cases = [Case(s.name(), s.args, MISSING, True, 0, call_twice=s.call_twice) for s in scenarios]
     result = grade(ex, ex.solution_source, runner, cases=cases, reveal_hidden=True)
     return [
-        Case(c.name, c.args, test.actual if test.status is Status.PASS else MISSING, True, 0)
+        dataclasses.replace(c, expected=test.actual if test.status is Status.PASS else MISSING)
         for c, test in zip(cases, result.tests, strict=True)
     ]
 
@@ -371,6 +373,8 @@ def _shown(output: Output) -> str:
     kind, text = output
     if kind == "value":
         return _short(text)
+    if kind == "again":
+        return f"called again, {_short(text)}"
     return "runs out of time" if kind == "timeout" else f"raises {_short(text)}"
 
 
@@ -509,7 +513,7 @@ def _proposals(runner, ex: Exercise, chosen: list[tuple[Scenario, list[Program]]
         while name in taken:
             name, n = f"{case.name} ({n})", n + 1
         taken.add(name)
-        cases.append(Case(name, case.args, case.expected, True, 0))
+        cases.append(dataclasses.replace(case, name=name))
     capped = _Capped(runner, CONFIRM_LIMIT_S)
     proposals = []
     for case, (_, programs) in zip(cases, chosen, strict=True):
@@ -528,7 +532,9 @@ def _proposals(runner, ex: Exercise, chosen: list[tuple[Scenario, list[Program]]
 def proposal_text(proposal: Proposal, *, private: bool = False, indent: str = "  ") -> str:
     """A proposal as exercise.yaml writes a case (its `- ` at `indent`), after a comment saying what it catches."""
     case = proposal.case
-    item = {"name": case.name, ("private" if private else "hidden"): True, "args": case.args, "expected": case.expected}
+    item = {"name": case.name, ("private" if private else "hidden"): True}
+    item |= {"call_twice": True} if case.call_twice else {}
+    item |= {"args": case.args, "expected": case.expected}
     node = CommentedMap((key, yamlfile.flowing(value)) for key, value in item.items())
     lines = yamlfile.to_text([node]).splitlines(keepends=True)  # each indented by two, `  - name: ...`
     caught = ", ".join(program.short() for program in proposal.catches)

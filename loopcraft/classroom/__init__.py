@@ -186,13 +186,21 @@ def needs_you(
     for r, why in matched.unmatched:
         if not r["error"]:
             said.append(f"{_who(r)}: not in {export.lms}'s files: {why}")
-    if export.missing == "blank" and not shard:
-        for i in range(len(export.roster.rows)):
-            if i not in matched.claimed:
-                said.append(
-                    f"{lms.roster_label(export, i)}: nothing handed in, so nothing is imported for them (--missing "
-                    "zero imports 0)"
-                )
+    # Whose a hand-in given to no one may be: said beside the roster learner, who would seem to have handed nothing in.
+    maybe = {user: r["learner"] for r, _ in matched.unmatched for user in r["lms"].get("canvas_candidates", "").split()}
+    for i, row in enumerate(export.roster.rows):
+        if i in matched.claimed:
+            continue
+        user = row.get("ID", "").strip()
+        if user in maybe:
+            said.append(
+                f"{lms.roster_label(export, i)}: nothing given to them; {maybe[user]}, listed above, may be theirs"
+            )
+        elif export.missing == "blank" and not shard:
+            said.append(
+                f"{lms.roster_label(export, i)}: nothing handed in, so nothing is imported for them (--missing zero "
+                "imports 0)"
+            )
     _accounted(doc, export, matched)
     return said
 
@@ -206,7 +214,7 @@ def _accounted(doc: dict, export: lms.Export, matched: lms.Matched) -> None:
         if id(r) not in given and id(r) not in listed:
             raise AssertionError(f"{r['learner']}: neither given to a roster learner nor listed")
     for i, learner in matched.rows.items():
-        found = lms.identify(export, [lms.reading_of(learner, export.lms)])
+        found = lms.identify(export, lms.readings_of(learner, export.lms))
         if i not in found.rows:
             raise AssertionError(
                 f"roster row {i + 1} was given {learner['learner']}, which the roster does not confirm"

@@ -39,7 +39,7 @@ from ..printable import csv_cell
 from . import phpcsv
 from .gradebook import MISSING, UNREAD
 from .store import write_atomically
-from .zipped import Reading, by_name_alone
+from .zipped import Reading
 
 LMSS = ("canvas", "moodle")
 MISSING_RULES = ("blank", "zero")
@@ -401,27 +401,29 @@ def identify(export: Export, readings: list[Reading], index: _Index | None = Non
 
 def _canvas_identify(export: Export, readings: list[Reading], index: _Index) -> Identified:
     rows = export.roster.rows
-    named: dict[str, list[tuple[Reading, bool]]] = {}
-    for r in readings:
-        i = index.by_id.get(r.user) if r.kind == "user" else None
-        if i is not None:
-            named.setdefault(r.user, []).append((r, _letters(_unescaped(r.name)) == _letters(rows[i]["Student"])))
-    if not named:
-        near = by_name_alone(readings)[0]
-        if any(r.kind == "anonymous" for r in readings):
+    users = sorted({r.user for r in readings})
+    if len(users) > 1:
+        # A name that reads as two users' is given to neither, whichever the roster holds and whatever their names:
+        # a learner may choose a name that reads as a classmate's ids ("Roe, Ann_2222"), and the reading that looks
+        # wrong may be the true one (a learner renamed since the export, one missing from it).
+        said = " or as ".join(
+            f"Canvas user {u}"
+            + (f" ({rows[index.by_id[u]]['Student']!r})" if u in index.by_id else " (not in the roster)")
+            for u in users
+        )
+        return Identified(None, why=f"its name reads, by Canvas's rules, as {said}: given to no one; grade it by hand")
+    if not any(r.user in index.by_id for r in readings if r.kind == "user"):
+        near = readings[0]
+        if near.kind == "anonymous":
             why = "an anonymous download names no Canvas user: download the submissions with anonymity off"
         else:
-            why = f"Canvas user {' or '.join(sorted({r.user for r in readings}))} is not in the roster"
+            why = f"Canvas user {near.user} is not in the roster"
         return Identified(None, why=why, near=near)
-    if len(named) > 1:
-        said = " or as ".join(f"Canvas user {user} ({rows[index.by_id[user]]['Student']!r})" for user in sorted(named))
-        why = f"its name reads, by Canvas's rules, as {said}, each a learner of the roster: given to neither; grade it by hand"
-        return Identified(None, why=why)
-    user, found = named.popitem()
-    confirmed = [r for r, same in found if same]
+    user = users[0]
+    confirmed = [r for r in readings if _letters(_unescaped(r.name)) == _letters(rows[index.by_id[user]]["Student"])]
     if confirmed:
         return Identified(confirmed[0], (index.by_id[user],))
-    r = found[0][0]
+    r = readings[0]
     why = (
         f"the download names Canvas user {user} {r.name!r}, the roster {rows[index.by_id[user]]['Student']!r}: a "
         "group's hand-in (Canvas names it after the group and one member), a learner renamed since the export, or a "
@@ -433,7 +435,11 @@ def _canvas_identify(export: Export, readings: list[Reading], index: _Index) -> 
 def _moodle_identify(export: Export, readings: list[Reading], index: _Index) -> Identified:
     roster = export.roster
     if roster.teams:  # a team assignment: every folder is a group's (downloader.php, get_student_prefix)
-        team = next(r for r in readings if r.kind == "team")
+        team = next((r for r in readings if r.kind == "team"), None)
+        if team is None:
+            return Identified(
+                None, why="not a team's folder, and this worksheet is a team assignment's", near=readings[0]
+            )
         members = index.by_group.get(_moodle_folder(team.name), [])
         groups = {roster.rows[i][MOODLE_GROUP] for i in members}
         if len(groups) > 1:  # groups whose names Moodle's download writes alike: whose folder it is, nobody can say
@@ -488,24 +494,19 @@ def roster_label(export: Export, i: int) -> str:
     return f"{roster_name(export, row)} (the roster's learner {i + 1})"
 
 
-def reading_of(row: dict, lms: str) -> Reading | None:
-    """The reading a gradebook row was attributed by (its ids), to be confirmed again against a roster."""
-    ids = row["lms"]
+def readings_of(row: dict, lms: str) -> list[Reading]:
+    """The readings a gradebook row was attributed by (its ids, as its download named it), to be confirmed again
+    against a roster: a Moodle folder taken for a participant's without a roster may be a team's."""
+    ids, name = row["lms"], row["name"]
     if lms == "canvas" and "canvas" in ids:
         kind = "anonymous" if ids["canvas"].startswith("anon_") else "user"
-        return Reading(
-            "canvas",
-            kind,
-            ids["canvas"],
-            row["name"],
-            ids.get("canvas_prefix", ""),
-            attachment=ids.get("canvas_attachment"),
-        )
+        return [Reading("canvas", kind, ids["canvas"], name, ids.get("canvas_prefix", ""),
+                        attachment=ids.get("canvas_attachment"))]  # fmt: skip
     if lms == "moodle" and "moodle" in ids:
-        return Reading("moodle", "user", ids["moodle"], row["name"])
+        return [Reading("moodle", "user", ids["moodle"], name), Reading("moodle", "team", ids["moodle"], name)]
     if lms == "moodle" and "moodle_group" in ids:
-        return Reading("moodle", "team", ids["moodle_group"], row["name"])
-    return None
+        return [Reading("moodle", "team", ids["moodle_group"], name)]
+    return []
 
 
 def roster_name(export: Export, row: dict[str, str]) -> str:
@@ -592,11 +593,11 @@ def match(doc: dict, export: Export) -> Matched:
         if learner.get("unattributed"):
             out.unmatched.append((learner, learner["unattributed"]))
             continue
-        reading = reading_of(learner, export.lms)
-        if reading is None:
+        readings = readings_of(learner, export.lms)
+        if not readings:
             out.unmatched.append((learner, f"no {lms} id: not handed in through {lms}'s download"))
             continue
-        got = identify(export, [reading], index)
+        got = identify(export, readings, index)
         if got.reading is None:
             out.unmatched.append((learner, got.why))
             continue
