@@ -22,7 +22,7 @@ from loopcraft.errors import ExerciseError
 from loopcraft.load import load_course
 from loopcraft.printable import file_name
 from loopcraft.project import Project
-from tests.helpers import course_copy, feedback_page, run_grader
+from tests.helpers import course_copy, feedback_page, inert_problems, run_grader
 from tests.lms_rules import (
     WORKSHEET_HEADER,
     canvas_entry,
@@ -377,6 +377,20 @@ def test_feedback_goes_back_through_moodles_feedback_files_zip(moodle):
     assert {file for _, file in owners} == {"loopcraft-feedback.html"}
     for (participant, _), page in owners.items():
         assert dict(PARTICIPANTS)[int(participant)].encode() in page
+
+
+def test_every_page_handed_back_through_an_lms_runs_and_loads_nothing(canvas, moodle):
+    # The red team's finding: each page held 3 scripts and no Content-Security-Policy, yet Canvas attaches it to a
+    # comment and Moodle serves it from its own site.
+    import zipfile
+
+    pages = {}
+    for out, upload in ((canvas / "out", "canvas-comments.zip"), (moodle / "out", "moodle-feedback.zip")):
+        with zipfile.ZipFile(out / upload) as z:
+            pages |= {f"{upload}:{name}": z.read(name).decode("utf-8") for name in z.namelist()}
+        pages |= {str(path): path.read_text(encoding="utf-8") for path in (out / "feedback").iterdir()}
+    assert len(pages) > 10
+    assert {where: inert_problems(html) for where, html in pages.items() if inert_problems(html)} == {}
 
 
 def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moodle, tmp_path, in_process_runners):

@@ -1,7 +1,8 @@
 """A learner's feedback page, DIR/feedback/<learner>.html: safe to hand back as it is.
 
 One section per challenge of the gradebook: the status and cases passed, then every case as the challenge page
-shows it (the page's own results rendering, frontend/src/feedback.js): a visible case with its input, expected and
+shows it (the page's own results rendering, drawn once as HTML: frontend/src/feedback.js, pages.CaseDrawer; the
+page carries no script, and a Content-Security-Policy that lets it run none): a visible case with its input, expected and
 actual values, differences marked, and its trace; a hidden case with no value (name, status, message, what it
 printed and its trace, whose last step is what the learner's own code returned); a private case with its name and
 status. What a case may show is grader/results.py's rule (`learner_view`), asked here for every case: nothing else
@@ -21,7 +22,7 @@ from ..mistakes import Catalogue, matched, said, secrets
 from ..printable import lines, one_line
 from ..render import input_text
 from . import gradebook
-from .pages import script
+from .pages import CaseDrawer
 
 RETURNED = ("pass", "fail")  # a case with one of these statuses returned a value (None is a value too)
 
@@ -46,8 +47,8 @@ def _named(message: str, name: str) -> str:
 
 
 def case_data(case: dict, inputs: dict[str, str], name: str = SOLUTION_FILE) -> dict:
-    """What the page's script is given of one written case: learner_view's cut, the values as canonical JSON, the
-    traceback naming the learner's file `name`."""
+    """What the page's rows are drawn from, of one written case: learner_view's cut, the values as canonical JSON,
+    the traceback naming the learner's file `name`."""
     seen = learner_view(case)
     data = {"name": seen["name"], "hidden": bool(seen.get("hidden")), "private": bool(seen.get("private"))}
     data["result"] = {k: seen[k] for k in ("status", "message", "output", "hidden", "trace") if k in seen}
@@ -102,9 +103,12 @@ def page(
     course: dict[str, Exercise],
     inputs: dict[str, dict[str, str]],
     catalogues: dict[tuple[str, str], Catalogue] | None = None,
+    *,
+    draw: CaseDrawer,
 ) -> str:
     """The feedback page of the learner of gradebook row `row` (`gradebook.shown`'s: named as the LMS names them, with
-    points on its scale); `inputs` is course_inputs(course); `catalogues`, the known mistakes by (track, slug)."""
+    points on its scale); `inputs` is course_inputs(course); `catalogues`, the known mistakes by (track, slug); `draw`
+    draws the cases."""
 
     def data(slug: str) -> dict:
         ex = course.get(slug)
@@ -124,6 +128,5 @@ def page(
         challenges=challenges,
         passed=sum(c["status"] == "pass" for c in challenges),
         submitted=sum(c["status"] != gradebook.MISSING for c in challenges),
-        data=data,
-        script=script("feedback.js"),
+        rows=dict(zip([c["slug"] for c in data["challenges"]], draw(data), strict=True)),
     )

@@ -109,8 +109,9 @@ def amount(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def book(slugs: list[str], rows: list[dict]) -> dict:
-    return {"challenges": slugs, "learners": sorted(rows, key=lambda r: r["learner"])}
+def book(slugs: list[str], rows: list[dict], klass: dict) -> dict:
+    """A gradebook of the class `klass` (its identity: {"run", "roster", "assignment"})."""
+    return {"class": klass, "challenges": slugs, "learners": sorted(rows, key=lambda r: r["learner"])}
 
 
 def read_book(folder: Path) -> dict:
@@ -148,7 +149,7 @@ def write_book(out: Path, doc: dict, view: dict | None = None, titles: dict[str,
     learner with their name and LMS id, a column per challenge ("pass 12/12", "fail 9/12", "timeout 3/12", "error
     0/12", "missing") headed by its title and slug (`titles`, by slug), the points on the LMS's scale and what they
     are out of, how many challenges pass, and what went wrong with the hand-in, if anything."""
-    write_atomically(out / "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    write_atomically(out, "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     view = view or shown(doc, {slug: 1.0 for slug in doc["challenges"]})
     slugs = view["challenges"]
     text = io.StringIO()
@@ -173,4 +174,4 @@ def write_book(out: Path, doc: dict, view: dict | None = None, titles: dict[str,
                 csv_cell("; ".join(([r["error"]] if r["error"] else []) + r["notes"])[:500]),
             ]
         )
-    write_atomically(out / "gradebook.csv", text.getvalue())
+    write_atomically(out, "gradebook.csv", text.getvalue())

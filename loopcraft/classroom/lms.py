@@ -720,7 +720,7 @@ def write(
     listing += [[r["learner"], r["name"], r["origin"], _lms_id(r, export.lms), why] for r, why in matched.unmatched]
     out_files[f"{export.lms}-unmatched.csv"] = _csv(listing)
     for file, text in out_files.items():
-        write_atomically(out / file, text)
+        write_atomically(out, file, text)
     for column in columns:
         if column.new:
             said.append(
