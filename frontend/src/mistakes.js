@@ -66,8 +66,8 @@ export async function fingerprints(verdict, salt) {
 }
 
 /** The hints of the known mistakes a judged run looks like, best first: none for a run that passed, or whose code
- * could not be loaded. `catalogue`: {salt, known}, or null. Each case a mistake explains gets its hint as `mistake`
- * (the best one's, where two explain it). */
+ * could not be loaded. `catalogue`: {salt, known}, or null. The verdict names them (`mistakes`, where there are
+ * any), and each case a mistake explains gets its hint as `mistake` (the best one's, where two explain it). */
 export async function nameMistakes(verdict, catalogue) {
   if (!catalogue?.known?.length || verdict.status !== "fail") return [];
   const matches = matchMistakes(catalogue.known, await fingerprints(verdict, catalogue.salt));
@@ -75,5 +75,7 @@ export async function nameMistakes(verdict, catalogue) {
     const best = matches.find(({ compared }) => compared.has(test.name));
     if (best) test.mistake = best.mistake.hint;
   }
-  return matches.map(({ mistake }) => mistake.hint);
+  const hints = matches.map(({ mistake }) => mistake.hint);
+  if (hints.length) verdict.mistakes = hints;
+  return hints;
 }

@@ -46,6 +46,7 @@ test("judgeRun names a run's known mistakes in its cases", async () => {
   const [vector] = vectors.runs.filter((v) => v.title.startsWith("two mistakes at once"));
   const verdict = await judgeRun(vector.cases, vector.outcomes, { timeLimit: 1.5, catalogue: vectors.catalogue });
   assert.deepEqual(Object.fromEntries(verdict.tests.filter((t) => t.mistake).map((t) => [t.name, t.mistake])), vector.named);
+  assert.deepEqual(verdict.mistakes, vector.hints);
 });
 
 test("a run without known mistakes names none", async () => {
