@@ -53,9 +53,8 @@ import { closeSync, readFileSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { cliOptions } from "./cli-options.mjs";
-import { judgeRun } from "./src/judge.js";
-import { errorOutcome, tooLargeToSend, unsendable } from "./src/outcomes.js";
-import { valueOf } from "./src/pyvalue.js";
+import { judgeRun, readable } from "./src/judge.js";
+import { tooLargeToSend, unsendable } from "./src/outcomes.js";
 import { createSession } from "./src/session.js";
 import { verdictText } from "./src/verdict.js";
 
@@ -187,32 +186,12 @@ function keep(bytes) {
   snapshotOut = null;
 }
 
-const isText = (value) => typeof value === "string";
-const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-
-// An outcome the judge can read, or an error outcome for this one case: a malformed one (the worker's, whatever the
-// code it ran did) never takes the rest of the request with it.
-function checked(outcome) {
-  let problem = "the grader's result for it was malformed";
-  if (isObject(outcome) && ["value", "error", "timeout"].includes(outcome.kind) && isText(outcome.output ?? "")) {
-    if (outcome.kind === "timeout") return outcome;
-    if (outcome.kind === "error" && isText(outcome.error)) return outcome;
-    try {
-      for (const text of [outcome.value, outcome.again ?? "null"]) valueOf(text);
-      return outcome;
-    } catch (error) {
-      problem = `its return value could not be read back (${error.name})`;
-    }
-  }
-  return errorOutcome(`This case could not be graded: ${problem}.`, "grader");
-}
-
 // A submission's outcomes, checked, and together at most maxReply bytes of JSON: an outcome that would take them past
 // the cap is judged as an error for that case only.
 function bounded(outcomes) {
   let size = 2;
   return outcomes.map((outcome) => {
-    let kept = checked(outcome);
+    let kept = readable(outcome);
     let bytes = 0;
     try {
       bytes = Buffer.byteLength(JSON.stringify(kept), "utf8") + 1;
@@ -277,6 +256,9 @@ async function* requestLines(input, max) {
     }
   }
 }
+
+const isText = (value) => typeof value === "string";
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 // The request, or what is wrong with it.
 function readRequest(line) {

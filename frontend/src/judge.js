@@ -7,7 +7,7 @@
 // call_shown}; its expectation `expect` in the full form {expected?, expected_shown, raises?, stdout?, tolerance?}
 // or, for a hidden case without tolerance, the hidden form {salt, digest, checks} (docs/architecture.md, "Verdicts").
 
-import { timeoutMessage } from "./outcomes.js";
+import { errorOutcome, timeoutMessage } from "./outcomes.js";
 import { asciiJson, keyRepr, PyDict, PyFloat, PySet, repr, stringRepr, typePhrase, valueOf, valueText } from "./pyvalue.js";
 import { nameMistakes, sha256Hex } from "./mistakes.js";
 import { runResult, tally, ValueText } from "./verdict.js";
@@ -233,6 +233,24 @@ export async function judgeCase(testCase, outcome, timeLimit) {
     fail(hidden ? HIDDEN_AGAIN_FAIL : AGAIN_FAIL + failMessage(valueOf(outcome.value), valueOf(again)));
   }
   return result;
+}
+
+/** `outcome` if the judge can read it, else an error outcome for this one case: a malformed one (the worker's,
+ * whatever the code it ran did) never takes the rest of a run with it. */
+export function readable(outcome) {
+  let problem = "the grader's result for it was malformed";
+  const isObject = outcome !== null && typeof outcome === "object" && !Array.isArray(outcome);
+  if (isObject && ["value", "error", "timeout"].includes(outcome.kind) && typeof (outcome.output ?? "") === "string") {
+    if (outcome.kind === "timeout") return outcome;
+    if (outcome.kind === "error" && typeof outcome.error === "string") return outcome;
+    try {
+      for (const text of [outcome.value, outcome.again ?? "null"]) valueOf(text);
+      return outcome;
+    } catch (error) {
+      problem = `its return value could not be read back (${error.name})`;
+    }
+  }
+  return errorOutcome(`This case could not be graded: ${problem}.`, "grader");
 }
 
 // Why a run ended before its last case, and what its verdict says of it: a run stopped by the learner, or at its
