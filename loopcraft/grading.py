@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from grader.canonical import canonical_json
+from grader.canonical import canonical_json, digest
 from grader.results import CaseResult, RunResult, failed_submission
 
 from .course import MISSING, Case, Exercise
@@ -59,6 +59,12 @@ def expectation(case: Case) -> dict:
     if case.expected is MISSING:
         return {"expected_shown": ""}
     return {"expected": canonical_json(case.expected), "expected_shown": repr(case.expected)}
+
+
+def hidden_expectation(case: Case, salt: str) -> dict:
+    """A hidden case's expectation as a page carries it: a salted digest of what is compared, `checks` naming it
+    (docs/architecture.md, "Verdicts"; docs/threat-model.md says what a digest of a small value still gives away)."""
+    return {"salt": salt, "digest": digest(salt, canonical_json({"value": case.expected})), "checks": ["value"]}
 
 
 def call_shown(case: Case, entry: str) -> str:

@@ -287,6 +287,8 @@ export async function judgeRun(cases, outcomes, { timeLimit, ended = null, catal
   const tests = [];
   for (const [i, outcome] of outcomes.entries()) tests.push(await judgeCase(cases[i], outcome, timeLimit));
   const verdict = summarize(tests, outcomes, { total: cases.length, ended });
-  await nameMistakes(verdict, catalogue);
-  return verdict;
+  const { hints, named } = await nameMistakes(verdict, catalogue);
+  // The results document names them (grader/results.py RunResult.mistakes, CaseResult.mistake), where there are any.
+  const withMistakes = tests.map((test) => (Object.hasOwn(named, test.name) ? { ...test, mistake: named[test.name] } : test));
+  return hints.length ? { ...verdict, tests: withMistakes, mistakes: hints } : verdict;
 }

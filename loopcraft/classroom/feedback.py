@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import jinja2
 
-from grader.results import RunResult, learner_view, stored_json
+from grader.results import SHOWN, RunResult, learner_view, stored_json
 
 from ..course import Exercise
 from ..mistakes import said
@@ -34,7 +34,8 @@ def case_data(case: dict, inputs: dict[str, str]) -> dict:
     """What the page's script is given of one written case: learner_view's cut, the values as canonical JSON."""
     seen = learner_view(case)
     data = {"name": seen["name"], "hidden": bool(seen.get("hidden")), "private": bool(seen.get("private"))}
-    data["result"] = {k: seen[k] for k in ("status", "message", "output", "hidden", "trace") if k in seen}
+    kept = ("status", "message", "output", "hidden", "trace", "call_shown", *SHOWN[2:])
+    data["result"] = {k: seen[k] for k in kept if k in seen}
     if not data["hidden"]:
         data["input_text"] = inputs.get(seen["name"], "")
         data["expected_json"] = stored_json(seen.get("expected"))
