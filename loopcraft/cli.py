@@ -34,7 +34,7 @@ from pathlib import Path
 from grader.results import VERSION, RunResult, failed_submission
 
 from .classroom.intake import Source, read_solutions
-from .classroom.lms import LMSS, MISSING
+from .classroom.lms import LMSS, MISSING_RULES
 from .course import Exercise
 from .errors import LoopcraftError
 from .grading import Grader, Runners
@@ -196,7 +196,7 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--missing",
-        choices=MISSING,
+        choices=MISSING_RULES,
         default="blank",
         help="a roster learner with nothing handed in: blank, so the LMS keeps what it has (default), or zero",
     )
