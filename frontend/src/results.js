@@ -190,17 +190,16 @@ export function renderScenarioResult(outcome, timeLimit) {
 // dict's key, a list's item, a set's members); otherwise each side is its text as Python writes it (`shown`).
 function shownValues(testCase, result, values) {
   const shown = (text) => (text === undefined || text === null || text === "" ? null : unmarked(text));
-  const both = values && values.expected !== null && values.actual !== null;
-  const node = result.status === "fail" && both
-    ? diff(valueOf(values.expected), valueOf(values.actual), testCase.expect?.tolerance ?? null) : null;
+  // Read whenever they are there: a value the page cannot read is said so (feedback.js), not drawn as if it were.
+  const expectedValue = values?.expected ? valueOf(values.expected) : null;
+  const actualValue = values?.actual ? valueOf(values.actual) : null;
+  const both = expectedValue !== null && actualValue !== null;
+  const node = result.status === "fail" && both ? diff(expectedValue, actualValue, testCase.expect?.tolerance ?? null) : null;
   if (node === null || typeof node !== "object" || node.missing) {
-    const expected = shown(result.expected_shown) ?? (values?.expected ? prettyLines(valueOf(values.expected)) : null);
+    const expected = shown(result.expected_shown) ?? (expectedValue !== null ? prettyLines(expectedValue) : null);
     return { expected, actual: shown(result.actual_shown) };
   }
-  return {
-    expected: prettyLines(valueOf(values.expected), node, "expected"),
-    actual: prettyLines(valueOf(values.actual), node, "actual"),
-  };
+  return { expected: prettyLines(expectedValue, node, "expected"), actual: prettyLines(actualValue, node, "actual") };
 }
 
 function output(text, open) {
