@@ -256,7 +256,7 @@ def index_context(tracks: list[Track]) -> dict:
 
 def py_repr(value) -> str:
     """Python's repr of a value as the learner's code returns it (dict keys in canonical order), the same text
-    the page's repr (frontend/src/pyvalue.js) makes of a result: tests/test_judge_agreement.py holds them equal."""
+    the page's repr (frontend/src/pyvalue.js) makes of a result."""
     return repr(json.loads(canonical_json(value)))
 
 
