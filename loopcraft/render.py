@@ -31,6 +31,7 @@ from grader.canonical import canonical_json, digest
 from .cache import BuildCache
 from .course import Exercise, Lesson, Track
 from .errors import BuildError
+from .grading import hidden_expectation, request_case
 from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SANDBOX, LIVE_TIME_LIMIT, LessonRun
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", style="default")
@@ -278,7 +279,7 @@ def index_context(tracks: list[Track]) -> dict:
 
 def py_repr(value) -> str:
     """Python's repr of a value as the learner's code returns it (dict keys in canonical order), the same text
-    the page's repr (frontend/src/pyvalue.js) makes of a result: tests/test_judge_agreement.py holds them equal."""
+    the page's repr (frontend/src/pyvalue.js) makes of a result."""
     return repr(json.loads(canonical_json(value)))
 
 
@@ -379,14 +380,11 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
     builds_on = dict(zip(("slug", "number", "title"), inputs.builds_on, strict=True)) if inputs.builds_on else None
 
     def page_case(case) -> dict:
-        data = {"name": case.name, "hidden": case.hidden, "args": case.args, "input_text": input_text(case.args)}
-        if case.call_twice:  # the page's session and judge.js read it
-            data["call_twice"] = True
+        # As the host sends a case to the Node runner (grading.request_case), but a hidden case's expectation in the
+        # hidden form: its digest. The page compares value texts; only Python writes them, so they match the worker's.
+        data = {**request_case(case, ex.entry), "args": case.args, "input_text": input_text(case.args)}
         if case.hidden:
-            data.update(digest=digest(ex_salt, canonical_json(case.expected)), salt=ex_salt)
-        else:
-            # The page compares canonical strings; only Python writes them, so they match the worker's.
-            data.update(expected_json=canonical_json(case.expected))
+            data["expect"] = hidden_expectation(case, ex_salt)
         return data
 
     return {

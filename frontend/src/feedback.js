@@ -4,17 +4,13 @@
 // the page as HTML: the page carries no script, since an LMS hands it back as it is (a Canvas comment's
 // attachment, a file Moodle serves from its own site).
 import { resultRow } from "./results.js";
-import { parsePy } from "./pyvalue.js";
 
 // A case that cannot be drawn (what a learner's code left in its trace, say) is shown by its name and status, and
 // the page goes on: one case never hides the others.
 function caseRow(c) {
   const testCase = { name: c.name, hidden: c.hidden, private: c.private, input_text: c.input_text };
   try {
-    const values = c.hidden ? null : {
-      expected: parsePy(c.expected_json),
-      actual: c.actual_json === null ? undefined : parsePy(c.actual_json),
-    };
+    const values = c.hidden ? null : { expected: c.expected_json, actual: c.actual_json };
     return resultRow(testCase, c.result, values);
   } catch (error) {
     const said = c.result.message ? `${c.result.message}\n\n` : "";

@@ -40,6 +40,7 @@ from ..course import Exercise, Track
 from ..errors import LoopcraftError
 from ..grading import Grader, Runners
 from ..load import load_course
+from ..mistakes import catalogues
 from ..printable import one_line
 from ..project import Project
 from . import gradebook, handback, intake, lms, report, signing, zipped
@@ -80,9 +81,11 @@ def _say(text: str) -> None:
 def _grade_all(
     todo: list[Submission], jobs: int, store: VerdictStore, project: Project, runners: Runners | None
 ) -> list[str]:
-    """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes;
-    returns what the runner said about each submission that broke it (their verdicts are errors, stored like any
-    other)."""
+    """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes, with
+    the known mistakes it looks like named in it (mistakes.catalogues, of the challenges graded); returns what the
+    runner said about each submission that broke it (their verdicts are errors, stored like any other)."""
+    graded = list({sub.exercise.slug: sub.exercise for sub in todo}.values())
+    known = catalogues(project, graded) if graded else {}
     local = threading.local()
     graders: list[Grader] = []
     lock = threading.Lock()
@@ -92,7 +95,8 @@ def _grade_all(
             local.grader = Grader(project, runners)
             with lock:
                 graders.append(local.grader)
-        result = local.grader.grade(sub.exercise, sub.source.text)
+        ex = sub.exercise
+        result = local.grader.grade(ex, sub.source.text, catalogue=known[ex.track, ex.slug])
         store.put(sub.learner, sub.exercise.slug, sub.source, sub.key, result.to_dict(hidden_actual=True))
 
     try:
@@ -542,7 +546,7 @@ class _Merging:
         else:
             if self.grader is None:
                 self.grader = stack.enter_context(Grader(self.project, self.runners))
-            done = self.grader.grade(ex, source.text)
+            done = self.grader.grade(ex, source.text, catalogue=catalogues(self.project, [ex])[ex.track, ex.slug])
             result = done.to_dict(hidden_actual=True)
         staged.put(Learner(learner, row["name"], row["origin"]), slug, source, made, result)
         row["challenges"][slug] = gradebook.cell(done, len(ex.cases))
