@@ -1,4 +1,4 @@
-# Wrong: compares the Fahrenheit temperature with absolute zero in Celsius, so -400 F passes.
+# Wrong: compares the Fahrenheit temperature with absolute zero in Celsius, so -400 F (-240 C) is refused.
 ABSOLUTE_ZERO = -273.15
 
 
