@@ -160,8 +160,8 @@ def test_a_class_attribute_or_a_function_patched_in_place_is_caught_and_put_back
     assert "json.decoder.JSONDecoder.decode was changed in place" in tampered(
         "    import json\n    json.JSONDecoder.decode = lambda self, s, _w=None: {}"
     )
-    assert "grader.canonical.normalize was changed in place" in tampered(
-        "    import grader.canonical\n    grader.canonical.normalize.__code__ = (lambda v, *a: 0).__code__"
+    assert "grader.canonical.encode was changed in place" in tampered(
+        "    import grader.canonical\n    grader.canonical.encode.__code__ = (lambda v, *a: 0).__code__"
     )
     assert "json.encoder.JSONEncoder.spy was added" in tampered("    import json\n    json.JSONEncoder.spy = 1")
     # Defaults too, keyword-only ones included (the guard tells them from what the functions refer to).
