@@ -1,5 +1,5 @@
 def read_item(line):
-    """The (name, price) of a line such as `apple 0.40`, or None when the line is not one."""
+    # The (name, price) of a line such as "apple 0.40", or None when the line is not one.
     parts = line.split()
     if len(parts) != 2:
         return None
