@@ -12,10 +12,11 @@ from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_editor import type_body
 from tests.browser.test_learner import SLOW_LOAD_MS, open_challenge, run_and_wait
 from tests.browser.test_phone import assert_fits
-from tests.helpers import ROOT, cases_of, quiet_context
+from tests.helpers import FIRST_TRACK, ROOT, cases_of, quiet_context, the_track
 
 pytestmark = pytest.mark.browser
-COURSE = ROOT / "exercises" / "python-basics"
+TRACK = "python-basics"
+COURSE = ROOT / "exercises" / TRACK
 
 # Each challenge, the wrong solution typed first, and the cases of its page that catch it.
 WRONG_THEN_RIGHT = {
@@ -69,6 +70,13 @@ def test_a_typed_wrong_solution_fails_the_cases_that_catch_it_and_the_typed_righ
     assert statuses == dict.fromkeys(published, "pass")
     expect(page.get_by_test_id("status")).to_have_attribute("data-outcome", "pass")
     assert_no_violations_in_either_theme(page, f"on {slug} after a passing run")
+
+    # The index counts it in the second course's progress, not the first's.
+    page.goto(isolated_url)
+    track = page.locator('section.track[data-track="python-basics"]')
+    expect(track.locator(f'[data-slug="{slug}"]').get_by_test_id("solved-mark")).to_have_text("Solved")
+    expect(track.get_by_test_id("progress")).to_contain_text(f"of {len(the_track(TRACK).items)} done")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("solved-mark")).to_have_count(0)
 
 
 def test_the_class_challenge_is_solved_by_typing_on_a_phone(browser: Browser, isolated_url: str):
