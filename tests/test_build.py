@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.canonical import canonical_json, digest
+from grader.canonical import digest
 from loopcraft import author as cli
 from loopcraft.build import build
 from loopcraft.errors import BuildError
@@ -104,7 +104,14 @@ def test_hidden_expected_values_are_never_published(project: Path):
         "hidden": False,
         "private": False,
         "call_twice": False,
-        "run": {"entry": "add", "args": '{"a":1,"b":2}', "call": None, "setup": None, "stdin": None, "call_twice": False},
+        "run": {
+            "entry": "add",
+            "args": '{"a":1,"b":2}',
+            "call": None,
+            "setup": None,
+            "stdin": None,
+            "call_twice": False,
+        },
         "expect": {"expected": "3", "expected_shown": "3"},
         "call_shown": "add(a=1, b=2)",
     }
