@@ -18,7 +18,8 @@
 //                          (src/reset.js): the baseline the benchmark compares resets with
 //
 // Requests on stdin, one JSON object a line:
-//   {"id", "source", "sandbox", "entry", "cases": [{"name", "args"}], "time_limit", "budget"}
+//   {"id", "source", "sandbox", "cases": [{"name", "run"}], "time_limit", "budget"}
+//   run: the case's run spec, {entry, args, call, setup, stdin, call_twice} (docs/architecture.md, "Cases");
 //   time_limit: seconds a case may take; budget (optional, seconds): what all the request's cases may take
 //   together (see session.js).
 // Replies on the file descriptor given by --replies, a channel of their own, one JSON object a line, each with a
@@ -252,6 +253,13 @@ async function* requestLines(input, max) {
 const isText = (value) => typeof value === "string";
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
+const isName = (value) => isText(value) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value);
+const orNull = (check) => (value) => value === null || check(value);
+// A run spec as grader.execute.run_case reads it: an entry (a name or names), and `args` (value text) or `call`.
+const isRun = (run) => isObject(run) && (isName(run.entry) || (Array.isArray(run.entry) && run.entry.length > 0 && run.entry.every(isName)))
+  && (isText(run.args) !== isText(run.call)) && [run.args, run.call, run.setup, run.stdin].every(orNull(isText))
+  && typeof run.call_twice === "boolean";
+
 // The request, or what is wrong with it.
 function readRequest(line) {
   let request;
@@ -262,12 +270,12 @@ function readRequest(line) {
   }
   if (!isObject(request)) return { problem: "not a JSON object" };
   const id = Number.isInteger(request.id) ? request.id : null;
-  const { source, sandbox, entry, cases, time_limit: limit, budget = null } = request;
+  const { source, sandbox, cases, time_limit: limit, budget = null } = request;
   let problem = null;
   if (id === null) problem = "its id is not a whole number";
-  else if (![source, sandbox, entry].every(isText)) problem = "source, sandbox and entry must be strings";
-  else if (!Array.isArray(cases) || !cases.every((c) => isObject(c) && isText(c.name) && isObject(c.args))) {
-    problem = "cases must be a list of {name, args}";
+  else if (![source, sandbox].every(isText)) problem = "source and sandbox must be strings";
+  else if (!Array.isArray(cases) || !cases.every((c) => isObject(c) && isText(c.name) && isRun(c.run))) {
+    problem = "cases must be a list of {name, run}, run a run spec";
   } else if (!(typeof limit === "number" && limit > 0)) problem = "time_limit must be a number of seconds over 0";
   else if (!(budget === null || (typeof budget === "number" && budget > 0))) problem = "budget must be a number of seconds over 0";
   return problem ? { id, problem } : { id, request };

@@ -21,6 +21,7 @@ from grader.canonical import canonical_json
 from grader.judge import judge_run
 from grader.results import RunResult, failed_submission
 
+from .cases import run_spec
 from .course import MISSING, Case, Exercise
 from .project import Project
 from .runners import Kind, Runner, RunnerError, make_runner
@@ -45,9 +46,9 @@ def judged_case(case: Case, *, reveal_hidden: bool = False) -> dict:
     return judged
 
 
-def request_case(case: Case) -> dict:
-    """A case as a runner takes it (loopcraft/runners.py): `call_twice` only where set, as the page's data has it."""
-    return {"name": case.name, "args": case.args, **({"call_twice": True} if case.call_twice else {})}
+def request_case(case: Case, entry: str | list[str]) -> dict:
+    """A case as a runner takes it (loopcraft/runners.py): its name and run spec (loopcraft/cases.py)."""
+    return {"name": case.name, "run": run_spec(case, entry)}
 
 
 def grade(
@@ -71,8 +72,7 @@ def grade(
     ran = runner.run(
         source=source,
         sandbox=exercise.sandbox_source,
-        entry=exercise.entry,
-        cases=[request_case(cases[i]) for i in order],
+        cases=[request_case(cases[i], exercise.entry) for i in order],
         time_limit=exercise.time_limit_seconds,
         budget=budget,
     )

@@ -16,6 +16,7 @@ from pathlib import Path
 from grader.results import timeout_message
 
 from .cache import BuildCache
+from .cases import keyword_run
 from .course import Lesson, LiveBlock
 from .errors import Problem
 from .paths import rel_path
@@ -90,9 +91,8 @@ def _run(runner, codes: list[str]) -> dict[str, BlockRun]:
     outcomes = runner.run(
         source="",
         sandbox=LIVE_SANDBOX,
-        entry=LIVE_ENTRY,
         time_limit=LIVE_TIME_LIMIT,
-        cases=[{"name": str(i), "args": {"code": code}} for i, code in enumerate(codes)],
+        cases=[{"name": str(i), "run": keyword_run(LIVE_ENTRY, {"code": code})} for i, code in enumerate(codes)],
     )
     runs = {}
     for code, outcome in zip(codes, outcomes, strict=True):

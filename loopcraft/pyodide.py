@@ -344,7 +344,6 @@ class PyodideRunner:
         *,
         source: str,
         sandbox: str,
-        entry: str,
         cases: list[dict],
         time_limit: float,
         budget: float | None = None,
@@ -356,8 +355,7 @@ class PyodideRunner:
             "id": request_id,
             "source": source,
             "sandbox": sandbox,
-            "entry": entry,
-            "cases": [{key: c[key] for key in ("name", "args", "call_twice") if key in c} for c in cases],
+            "cases": [{"name": c["name"], "run": c["run"]} for c in cases],
             "time_limit": time_limit,
             "budget": budget,
         }

@@ -23,10 +23,11 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from grader.canonical import canonical_json, digest
+from grader.canonical import canonical_json, digest, encode
 
 from .cache import BuildCache
-from .course import Exercise, Lesson, Track
+from .cases import call_shown, case_key, expectation, expectation_text, hidden_expectation, run_spec
+from .course import MISSING, Case, Exercise, Lesson, Track
 from .errors import BuildError
 from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SANDBOX, LIVE_TIME_LIMIT, LessonRun
 
@@ -119,11 +120,13 @@ def salt(ex: Exercise) -> str:
     return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode()).hexdigest()[:32]
 
 
-def solution_key(ex_salt: str, expected_values: list) -> bytes:
-    """The key of the published reference solution: SHA-256 of the salt and the canonical JSON list of every
-    case's expected value, hidden ones included. A run that passes every case returns exactly these values,
-    so the page can rebuild the key from the run's outcomes; nothing published gives it away before that."""
-    return hashlib.sha256((ex_salt + canonical_json(expected_values)).encode("utf-8")).digest()
+def solution_key(ex_salt: str, cases: list[Case]) -> bytes:
+    """The key of the published reference solution: SHA-256 of the salt and the JSON list of every case's
+    expectation text (loopcraft/cases.py: what it expects, of every kind), hidden ones included. A run that passes
+    every case gives exactly these, so the page can rebuild the key from the run's outcomes (frontend/src/
+    solution.js); nothing published gives it away before that."""
+    texts = ",".join(expectation_text(case) for case in cases)
+    return hashlib.sha256(f"{ex_salt}[{texts}]".encode()).digest()
 
 
 def published_cases(ex: Exercise) -> list:
@@ -134,7 +137,7 @@ def published_cases(ex: Exercise) -> list:
 def encrypt_solution(ex: Exercise, ex_salt: str) -> dict:
     """The reference solution, encrypted with AES-GCM under `solution_key` (of the published cases only: a run in
     the page never sees a private case), as base64 for the page."""
-    key = solution_key(ex_salt, [case.expected for case in published_cases(ex)])
+    key = solution_key(ex_salt, published_cases(ex))
     return {"salt": ex_salt, **_encrypt(key, ex.solution_source)}
 
 
@@ -259,16 +262,27 @@ def py_repr(value) -> str:
     return repr(json.loads(canonical_json(value)))
 
 
-def input_text(args: dict) -> str:
-    """A case's keyword arguments, one `name = value` a line, in the order the author wrote them."""
-    return "\n".join(f"{name} = {py_repr(value)}" for name, value in args.items())
+def expected_text(case: Case) -> str:
+    """What a visible case expects, as the page's examples say it: the value as Python writes it, the exception
+    it must raise, what it must print."""
+    parts = []
+    if case.expected is not MISSING:
+        parts.append(encode(case.expected)[1])
+    if case.raises is not None:
+        raised = case.raises.type + (f": {case.raises.message}" if case.raises.message is not None else "")
+        parts.append(f"raises {raised}")
+    if case.stdout is not None:
+        parts.append(f"prints {case.stdout!r}")
+    return "\n".join(parts)
 
 
 def inputs_text(inputs) -> str:
     """A page's inputs object as text, for its cache key: every field, nested dataclasses (the exercise and its
     cases) and paths included."""
 
-    def fields(value) -> list | str:
+    def fields(value) -> list | dict | str:
+        if isinstance(value, Case):  # its values may be sets and have keys JSON has not
+            return {**case_key(value, ""), "line": value.line}
         return list(vars(value).values()) if dataclasses.is_dataclass(value) else str(value)  # Path, MISSING
 
     return json.dumps(inputs, ensure_ascii=False, default=fields)
@@ -297,7 +311,7 @@ def page_mistakes(catalogue, ex: Exercise) -> tuple:
     if catalogue is None:
         return ()
     published = {case.name for case in published_cases(ex)}
-    secret = {canonical_json(case.expected) for case in ex.cases if case.hidden}
+    secret = {canonical_json(case.expected) for case in ex.cases if case.hidden and case.expected is not MISSING}
     digests = {digest(catalogue.salt, value) for value in secret}
     shown = []
     for mistake in catalogue.known:
@@ -339,15 +353,16 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
     builds_on = dict(zip(("slug", "number", "title"), inputs.builds_on, strict=True)) if inputs.builds_on else None
 
     def page_case(case) -> dict:
-        data = {"name": case.name, "hidden": case.hidden, "args": case.args, "input_text": input_text(case.args)}
-        if case.call_twice:  # the page's session and judge.js read it
-            data["call_twice"] = True
-        if case.hidden:
-            data.update(digest=digest(ex_salt, canonical_json(case.expected)), salt=ex_salt)
-        else:
-            # The page compares canonical strings; only Python writes them, so they match the worker's.
-            data.update(expected_json=canonical_json(case.expected))
-        return data
+        # The page compares value texts; only Python writes them, so they match the worker's.
+        return {
+            "name": case.name,
+            "hidden": case.hidden,
+            "private": False,  # a private case is never published
+            "call_twice": case.call_twice,
+            "run": run_spec(case, ex.entry),
+            "expect": hidden_expectation(case, ex_salt) if case.hidden else expectation(case),
+            "call_shown": call_shown(case, ex.entry),
+        }
 
     return {
         "site_root": site_root,
@@ -365,11 +380,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             "hints_html": [Markup(_MARKDOWN.render(h)) for h in ex.hints],
             "sandbox_html": Markup(highlight(ex.sandbox_source, PythonLexer(), _FORMATTER)),
             "examples": [
-                {
-                    "name": c.name,
-                    "input_text": input_text(c.args),
-                    "expected_text": py_repr(c.expected),
-                }
+                {"name": c.name, "input_text": call_shown(c, ex.entry), "expected_text": expected_text(c)}
                 for c in visible
             ],
             "hidden_count": len(published) - len(visible),
@@ -382,6 +393,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             "slug": ex.slug,
             "track": inputs.track_slug,
             "entry": ex.entry,
+            "entry_kind": ex.entry_kind,
             "time_limit_seconds": ex.time_limit_seconds,
             "starter": ex.starter_source,
             "sandbox": ex.sandbox_source,

@@ -44,13 +44,12 @@ class Runner(Protocol):
         *,
         source: str,
         sandbox: str,
-        entry: str,
         cases: list[dict],
         time_limit: float,
         budget: float | None = None,
     ) -> list[dict]:
-        """One outcome per case (docs/architecture.md), in order. `cases`: {name, args, call_twice (only where set:
-        loopcraft.grading.request_case)}. `time_limit`: seconds a case may take; `budget`: seconds all of them may
+        """One outcome per case (docs/architecture.md), in order. `cases`: {name, run: its run spec
+        (loopcraft/cases.py)}. `time_limit`: seconds a case may take; `budget`: seconds all of them may
         take together (none: each case has its limit only)."""
         ...
 
@@ -87,14 +86,9 @@ class HostRunner:
 
         self._execute = execute
 
-    def run(self, *, source, sandbox, entry, cases, time_limit, budget=None) -> list[dict]:
+    def run(self, *, source, sandbox, cases, time_limit, budget=None) -> list[dict]:
         with _TURN, self._execute.baseline_here():  # which keeps the host's heap out of each case's collection
-            return [
-                json.loads(
-                    self._execute.run_case(source, sandbox, entry, json.dumps(c["args"]), c.get("call_twice", False))
-                )
-                for c in cases
-            ]
+            return [json.loads(self._execute.run_case(source, sandbox, json.dumps(c["run"]))) for c in cases]
 
     def close(self) -> None:
         """Nothing is held between runs."""

@@ -30,6 +30,7 @@ from grader.results import Status
 
 from . import yamlfile
 from .cache import BuildCache
+from .cases import keyword_run
 from .course import MISSING, Case, Exercise
 from .errors import LoopcraftError, Problem, raise_errors
 from .grading import grade
@@ -95,8 +96,7 @@ class Differ:
         (outcome,) = self.runner.run(
             source="",
             sandbox=HARNESS,
-            entry="run_scenarios",
-            cases=[{"name": "scenarios", "args": args}],
+            cases=[{"name": "scenarios", "run": keyword_run("run_scenarios", args)}],
             time_limit=REQUEST_LIMIT_S,
         )
         if outcome["kind"] == "value":

@@ -17,7 +17,8 @@ from grader.canonical import canonical_json
 from grader.results import CaseResult, RunResult, Status
 
 from .cache import BuildCache
-from .course import Case, Exercise, WrongSolution
+from .cases import case_key
+from .course import MISSING, Case, Exercise, WrongSolution
 from .errors import Problem
 from .grading import grade
 from .mistakes import Catalogue, catalogue, wrong_file
@@ -120,7 +121,7 @@ def verdict(runner, ex: Exercise, source: str, cache: BuildCache | None = None) 
     `cache`, where it is looked for first and kept."""
     key = None
     if cache is not None:
-        cases = json.dumps([_case_key(c) for c in ex.cases], sort_keys=True, default=str)
+        cases = json.dumps([case_key(c, ex.entry) for c in ex.cases], sort_keys=True)
         parts = (source, ex.sandbox_source, ex.entry, str(ex.time_limit_seconds), cases, *runtime_files())
         key = cache.key("verdicts", *parts)
         kept = cache.get_json("verdicts", key)
@@ -132,11 +133,6 @@ def verdict(runner, ex: Exercise, source: str, cache: BuildCache | None = None) 
     if cache is not None:
         cache.put_json("verdicts", key, written)
     return RunResult.from_dict(written)
-
-
-def _case_key(case: Case) -> dict:
-    """Everything of a case a verdict depends on (all but its line): a field a case gains joins the key."""
-    return {name: value for name, value in vars(case).items() if name != "line"}
 
 
 def _caught_by(result: RunResult) -> frozenset[str] | None:
@@ -152,8 +148,10 @@ def reference_passes(root: Path, yaml: Path, ex: Exercise, result: RunResult) ->
         return [reference_load_problem(root, ex, result.message)]
     problems = []
     for case, test in zip(ex.cases, result.tests, strict=True):
-        if test.status is Status.FAIL:
+        if test.status is Status.FAIL and case.expected is not MISSING:
             why = f"expected {json.dumps(json.loads(canonical_json(case.expected)))}, got {json.dumps(_returned(test))}"
+        elif test.status is Status.FAIL:
+            why = test.message
             problems.append(reference_case_problem(yaml, case, why))
         elif test.status is not Status.PASS:
             problems.append(reference_case_problem(yaml, case, test.message))

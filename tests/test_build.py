@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.canonical import canonical_json, digest
+from grader.canonical import digest
 from loopcraft import author as cli
 from loopcraft.build import build
 from loopcraft.errors import BuildError
@@ -102,14 +102,24 @@ def test_hidden_expected_values_are_never_published(project: Path):
     assert visible == {
         "name": "small numbers",
         "hidden": False,
-        "args": {"a": 1, "b": 2},
-        "input_text": "a = 1\nb = 2",
-        "expected_json": "3",
+        "private": False,
+        "call_twice": False,
+        "run": {
+            "entry": "add",
+            "args": '{"a":1,"b":2}',
+            "call": None,
+            "setup": None,
+            "stdin": None,
+            "call_twice": False,
+        },
+        "expect": {"expected": "3", "expected_shown": "3"},
+        "call_shown": "add(a=1, b=2)",
     }
-    assert "expected" not in hidden and "expected_json" not in hidden
+    expect = hidden["expect"]
+    assert set(expect) == {"salt", "digest", "checks"} and expect["checks"] == ["value"]
     ((add, _),) = (t.exercises for t in load_course(project))
-    assert hidden["salt"] == salt(add) and len(hidden["salt"]) == 32
-    assert hidden["digest"] == digest(hidden["salt"], canonical_json(-3))
+    assert expect["salt"] == salt(add) and len(expect["salt"]) == 32
+    assert expect["digest"] == digest(expect["salt"], '{"value":-3}')
     assert "-3" not in html
 
 

@@ -353,8 +353,7 @@ async function startRun() {
     await loading;
     // A run pressed while Python loads waits inside session.run until it is ready.
     const outcomes = state.stopping ? [] : await session.run(
-      { source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
-        cases: data.cases.map((c) => ({ name: c.name, args: c.args, call_twice: Boolean(c.call_twice) })) },
+      { source: editor.getText(), sandbox: data.sandbox, cases: data.cases.map((c) => ({ name: c.name, run: c.run })) },
       {
         onCaseStart(index) {
           apply({ type: "case-started", index });
@@ -491,8 +490,9 @@ async function runScenario(args) {
   dispatch({ type: "run-started", kind: "scenario", total: 1 });
   try {
     await loading;
+    const run = { entry: data.entry, args: JSON.stringify(args), call: null, setup: null, stdin: null, call_twice: false };
     const [outcome] = state.stopping ? [] : await session.run({ source: editor.getText(), sandbox: data.sandbox,
-      entry: data.entry, cases: [{ name: "Your scenario", args }] }, {});
+      cases: [{ name: "Your scenario", run }] }, {});
     if (!outcome) throw new Error("you stopped it");
     apply({ type: "scenario-returned", outcome });
     return outcome;
