@@ -1,105 +1,236 @@
-// Verdicts in the page: the same rules as grader/judge.py (tests/golden/judge_vectors.json keeps
-// them in step). The worker that ran the learner's code only hands back canonical JSON; comparing
-// happens here, out of its reach.
+// The one judge: every verdict is made here, in the page and in the Node runner's main thread (node-runner.mjs,
+// for the command line, `check` and Gradescope), outside the interpreter that ran the learner's code, which only
+// hands back outcomes (outcomes.js). Python reads and writes the verdict this makes (grader/results.py
+// RunResult.from_dict); tests/js/judge.test.mjs holds its rules to golden vectors.
+//
+// A case, as the host sends it and the page's data has it: {name, hidden, private, call_twice, run, expect,
+// call_shown}; its expectation `expect` in the full form {expected?, expected_shown, raises?, stdout?, tolerance?}
+// or, for a hidden case without tolerance, the hidden form {salt, digest, checks} (docs/architecture.md, "Verdicts").
 
 import { timeoutMessage } from "./outcomes.js";
-import { byCodePoint, entriesOf, isDict, parsePy, PyFloat, typePhrase } from "./pyvalue.js";
-import { runResult, tally } from "./verdict.js";
+import { asciiJson, keyRepr, PyDict, PyFloat, PySet, repr, stringRepr, typePhrase, valueOf, valueText } from "./pyvalue.js";
+import { nameMistakes, sha256Hex } from "./mistakes.js";
+import { runResult, tally, ValueText } from "./verdict.js";
 
-// The page's modules read the timeout text and the limit's spelling from here.
+// The page's modules read the timeout text, the limit's spelling and the digest from here.
 export { formatSeconds, timeoutMessage } from "./outcomes.js";
+export { sha256Hex } from "./mistakes.js";
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const HIDDEN_FAIL = "Hidden case: your result differs from the expected one.";
-// A case that calls the entry twice (`call_twice`), as grader/judge.py says it.
+// A case that calls the entry twice (`call_twice`): the second call returned something else than the first. A hidden
+// case says so without a value or a path: the first call returned the expected value, so either would show it.
 export const AGAIN_FAIL = "Called a second time with the same arguments, it returned something else (shown as your result): ";
 export const HIDDEN_AGAIN_FAIL = "Hidden case: called a second time with the same arguments, your result differs from the first.";
+// The case asks for two calls and the outcome holds one: a runner that does not pass `call_twice` on.
 export const NOT_CALLED_TWICE = "This case calls the function twice, but the grader called it once: it has no verdict.";
+// How much of a text a message quotes where two printed texts first differ.
+const QUOTED = 40;
 
+// Where in a value a difference is, as the learner would write it: `counts['the']`, `x[2]`, `[0]['a']`; a str key at
+// the top that is a name stands alone (`errors`).
 function join(path, key) {
-  if (typeof key === "number") return `${path}[${key}]`;
-  if (IDENTIFIER.test(key)) return path ? `${path}.${key}` : key;
-  return `${path}['${key}']`;
+  if (path === "" && typeof key === "string" && IDENTIFIER.test(key)) return key;
+  return `${path}[${keyRepr(key)}]`;
 }
 
-const sameScalar = (a, b) => (a instanceof PyFloat && b instanceof PyFloat ? a.value === b.value : a === b);
+const isNumber = (v) => typeof v === "bigint" || v instanceof PyFloat;
 
-/** Paths where `actual` differs from `expected`, both Python-typed (parsePy), labelled as grader/judge.py does. */
-export function differences(expected, actual, path = "") {
-  if (isDict(expected) && isDict(actual)) {
-    const mine = new Map(entriesOf(expected));
-    const theirs = new Map(entriesOf(actual));
-    const keys = [...new Set([...mine.keys(), ...theirs.keys()])].sort(byCodePoint);
-    return keys.flatMap((key) => {
-      const where = join(path, key);
-      if (!theirs.has(key)) return [`${where} (missing)`];
-      if (!mine.has(key)) return [`${where} (unexpected)`];
-      return differences(mine.get(key), theirs.get(key), where);
-    });
+// Two numbers by value at any size: an int and an int exactly (BigInt), a float with a float as doubles; an int and
+// a float are never equal here, since the value text writes an integral float as an int. With `tolerance`, any two
+// numbers of which one is a float are equal within it (absolutely).
+function sameNumber(expected, actual, tolerance) {
+  if (typeof expected === "bigint" && typeof actual === "bigint") return expected === actual;
+  if (tolerance !== null) return Math.abs(Number(expected instanceof PyFloat ? expected.value : expected) -
+    Number(actual instanceof PyFloat ? actual.value : actual)) <= tolerance;
+  return expected instanceof PyFloat && actual instanceof PyFloat && expected.value === actual.value;
+}
+
+const sameKind = (a, b) => typePhrase(a) === typePhrase(b) || (isNumber(a) && isNumber(b));
+
+/**
+ * Where two values (valueOf's) differ: null when equal, "changed" when they differ as a whole, or {children:
+ * Map(key -> node | "missing" | "unexpected"), keys: Map(key -> the key as Python has it)} for dicts (keyed by the
+ * key's value text) and same-length lists (by index) whose items differ; {missing: [...], unexpected: [...]} for a
+ * set. `tolerance`: the case's, for every float compared (null: exact). pretty.js marks its lines from this walk.
+ */
+export function diff(expected, actual, tolerance = null) {
+  if (!sameKind(expected, actual)) return "changed";
+  if (Array.isArray(expected)) {
+    if (expected.length !== actual.length) return "changed";
+    return collect(expected.map((item, i) => [i, i, diff(item, actual[i], tolerance)]));
   }
-  if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length) {
-    return expected.flatMap((item, i) => differences(item, actual[i], join(path, i)));
+  if (expected instanceof PySet) {
+    // Items are matched by their value text; within a tolerance, in the text's order, item by item.
+    if (tolerance !== null && expected.items.length === actual.items.length &&
+      expected.items.every((item, i) => diff(item, actual.items[i], tolerance) === null)) return null;
+    const theirs = new Set(actual.items.map(valueText));
+    const mine = new Set(expected.items.map(valueText));
+    const missing = expected.items.filter((item) => !theirs.has(valueText(item)));
+    const unexpected = actual.items.filter((item) => !mine.has(valueText(item)));
+    return missing.length || unexpected.length ? { missing, unexpected } : null;
   }
-  const container = isDict(expected) || Array.isArray(expected);
-  const same = typePhrase(expected) === typePhrase(actual) && !container && sameScalar(expected, actual);
-  return same ? [] : [path];
-}
-
-export function failMessage(expected, actual) {
-  if (typePhrase(expected) !== typePhrase(actual)) return `Expected ${typePhrase(expected)}, got ${typePhrase(actual)}.`;
-  const paths = differences(expected, actual);
-  if (paths.length === 1 && paths[0] === "" && Array.isArray(expected)) {
-    return `Expected a list of ${expected.length} items, got ${actual.length}.`;
+  if (expected instanceof PyDict) {
+    const mine = new Map(expected.entries.map(([key, item, text]) => [text, [key, item]]));
+    const theirs = new Map(actual.entries.map(([key, item, text]) => [text, [key, item]]));
+    const texts = [...new Set([...mine.keys(), ...theirs.keys()])];
+    const keys = new Map(texts.map((text) => [text, (mine.get(text) ?? theirs.get(text))[0]]));
+    return collect(texts.map((text) => [text, keys.get(text),
+      !theirs.has(text) ? "missing" : !mine.has(text) ? "unexpected" : diff(mine.get(text)[1], theirs.get(text)[1], tolerance)]));
   }
-  if (paths.length && !(paths.length === 1 && paths[0] === "")) return `Differs from expected at: ${paths.join(", ")}.`;
-  return "Returned a different value.";
+  if (isNumber(expected)) return sameNumber(expected, actual, tolerance) ? null : "changed";
+  return expected === actual ? null : "changed";
 }
 
-
-export async function sha256Hex(text) {
-  const bytes = new TextEncoder().encode(text);
-  const hash = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
+function collect(entries) {
+  const kept = entries.filter(([, , node]) => node !== null);
+  if (!kept.length) return null;
+  return { children: new Map(kept.map(([at, , node]) => [at, node])), keys: new Map(kept.map(([at, key]) => [at, key])) };
 }
 
-// `publicCase`: {name, hidden, expected_json} for a visible case, {name, hidden, digest, salt} for a hidden one, and
-// `call_twice` for a case that calls the entry twice (the outcome's `again` is then the second call's value).
-// The result is the CLI's --json shape: `expected` and `actual` as plain JSON data.
-export async function judgeCase(publicCase, outcome, timeLimit) {
-  const hidden = Boolean(publicCase.hidden);
-  const result = { name: publicCase.name, status: "pass", message: "", output: outcome.output ?? "", hidden, trace: outcome.trace ?? [] };
+/** The paths of a diff, labelled for the learner: "counts['the']", "x[2] (missing)", "s (missing 3; unexpected 4)". */
+export function differences(node, path = "") {
+  if (node === null) return [];
+  if (node === "changed") return [path];
+  if (node === "missing" || node === "unexpected") return [`${path} (${node})`];
+  if (node.missing) {
+    const said = [["missing", node.missing], ["unexpected", node.unexpected]]
+      .filter(([, items]) => items.length).map(([word, items]) => `${word} ${items.map(keyRepr).join(", ")}`);
+    return [`${path || "the set"} (${said.join("; ")})`];
+  }
+  return [...node.children].flatMap(([at, child]) => differences(child, join(path, node.keys.get(at))));
+}
+
+/** What a learner is told of a value that is not the expected one (both valueOf's). */
+export function failMessage(expected, actual, tolerance = null) {
+  if (!sameKind(expected, actual)) return `Expected ${typePhrase(expected)}, got ${typePhrase(actual)}.`;
+  const node = diff(expected, actual, tolerance);
+  if (node === "changed" && Array.isArray(expected)) return `Expected a list of ${expected.length} items, got ${actual.length}.`;
+  const within = tolerance === null ? "" : ` (by more than ${repr(new PyFloat(tolerance))})`;
+  const paths = differences(node);
+  if (paths.length && !(paths.length === 1 && paths[0] === "")) return `Differs from expected${within} at: ${paths.join(", ")}.`;
+  return tolerance === null ? "Returned a different value." : `Returned a different value${within}.`;
+}
+
+/** Where a printed text first differs from the expected one, for the learner. `cut`: the text was cut where the
+ * interpreter stops keeping it (it printed far too much). */
+export function printedMessage(expected, printed, cut = false) {
+  if (cut) return `Printed too much: over ${printed.length.toLocaleString("en-US")} characters, the expected text has ${expected.length.toLocaleString("en-US")}.`;
+  let at = 0;
+  while (at < expected.length && at < printed.length && expected[at] === printed[at]) at++;
+  const before = expected.slice(0, at);
+  const line = before.split("\n").length;
+  const column = at - before.lastIndexOf("\n");
+  const quote = (text) => (text.length ? stringRepr(text.slice(at, at + QUOTED)) : "nothing more");
+  const where = `line ${line}, column ${column}`;
+  if (at === printed.length) return `Printed less than expected: it stops at ${where}, where ${quote(expected)} was expected.`;
+  if (at === expected.length) return `Printed more than expected: from ${where} it printed ${quote(printed)}.`;
+  return `Printed text differs from expected at ${where}: expected ${quote(expected)}, got ${quote(printed)}.`;
+}
+
+// The canonical JSON of an object of value texts and strs (keys sorted, as grader/canonical.py writes it).
+const objectText = (parts) => `{${Object.keys(parts).sort().map((key) => `${asciiJson(key)}:${parts[key]}`).join(",")}}`;
+
+/** What a hidden case's digest is of (docs/architecture.md, "Verdicts"), built from an outcome as the build built it
+ * from the expectation: {"value": VALUE TEXT} or {"raises": {"type", "message"?}}, with "stdout" where checked.
+ * `type`: the exception's type name tried (each of its mro's in turn). */
+function hiddenText(checks, outcome, type = null) {
+  const parts = {};
+  if (checks.includes("value")) parts.value = outcome.value;
+  if (checks.includes("raises_type")) {
+    parts.raises = objectText({ type: asciiJson(type),
+      ...(checks.includes("raises_message") ? { message: asciiJson(outcome.exception.message) } : {}) });
+  }
+  if (checks.includes("stdout")) parts.stdout = asciiJson(outcome.stdout ?? "");
+  return objectText(parts);
+}
+
+async function hiddenMatch(expect, outcome) {
+  const { checks } = expect;
+  const raises = checks.includes("raises_type");
+  if (raises !== (outcome.kind === "error")) return false;
+  if (raises && (checks.includes("raises_message") && typeof outcome.exception.message !== "string")) return false;
+  for (const type of raises ? outcome.exception.mro : [null]) {
+    if ((await sha256Hex(expect.salt + hiddenText(checks, outcome, type))) === expect.digest) return true;
+  }
+  return false;
+}
+
+const raisedShown = (exception) => (exception.message ? `${exception.type}: ${exception.message}` : exception.type);
+
+// A visible case's checks, in the order they are said: what is wrong with the outcome, or null.
+function raisesMessage(raises, outcome) {
+  if (outcome.kind === "value") return `Expected it to raise ${raises.type}, but it returned ${outcome.shown ?? "a value"}.`;
+  const { exception } = outcome;
+  if (!exception.mro.includes(raises.type)) return `Expected it to raise ${raises.type}, but it raised ${raisedShown(exception)}.`;
+  if (raises.message !== undefined && exception.message !== raises.message) {
+    if (exception.message === null) return `It raised ${raises.type} as expected, but its message could not be read (str() of it failed); expected ${stringRepr(raises.message)}.`;
+    return `It raised ${raises.type} as expected, but with the message ${stringRepr(exception.message)}, not ${stringRepr(raises.message)}.`;
+  }
+  return null;
+}
+
+// An outcome the expectation judges (the others are the case's verdict as they are): a value, or the exception the
+// call raised where one is expected.
+const judged = (expect, outcome) => outcome.kind === "value" ||
+  (outcome.kind === "error" && outcome.phase === "call" && Boolean(outcome.exception) &&
+    (expect.raises !== undefined || (expect.checks ?? []).includes("raises_type")));
+
+/**
+ * The verdict of one case (a case of the results document: grader/results.py CaseResult.to_dict's shape, with
+ * `private_details` and `hidden_actual`), from the case (see above) and its outcome (outcomes.js). `expected` and
+ * `actual` are ValueText (verdict.js): the value text as it came, written out as it is.
+ */
+export async function judgeCase(testCase, outcome, timeLimit) {
+  const hidden = Boolean(testCase.hidden || testCase.private);
+  const expect = testCase.expect ?? {};
+  const result = { name: testCase.name, status: "pass", message: "", output: outcome.output ?? "", hidden,
+    trace: outcome.trace ?? [], call_shown: testCase.call_shown ?? "" };
+  if (testCase.private) result.private = true;
   if (!hidden) {
-    result.expected = JSON.parse(publicCase.expected_json);
+    result.expected = expect.expected === undefined ? null : new ValueText(expect.expected);
     result.actual = null;
+    result.expected_shown = expect.expected_shown ?? "";
+    if (expect.stdout !== undefined) Object.assign(result, { expected_stdout: expect.stdout, stdout: outcome.stdout ?? "" });
   }
+  if (outcome.kind === "value") {
+    result.actual = new ValueText(outcome.value);
+    result.actual_shown = outcome.shown ?? repr(valueOf(outcome.value));
+  } else if (judged(expect, outcome)) {
+    result.actual_shown = raisedShown(outcome.exception);
+  }
+  const fail = (message) => Object.assign(result, { status: "fail", message });
   const again = outcome.kind === "value" ? (outcome.again ?? null) : null;
   if (outcome.kind === "timeout") {
     Object.assign(result, { status: "timeout", message: timeoutMessage(timeLimit) });
-  } else if (outcome.kind === "error") {
+  } else if (!judged(expect, outcome)) {
     Object.assign(result, { status: "error", message: outcome.error });
-  } else if (publicCase.call_twice && again === null) {
+  } else if (testCase.call_twice && outcome.kind === "value" && again === null) {
     Object.assign(result, { status: "error", message: NOT_CALLED_TWICE });
-  } else if (hidden) {
-    if ((await sha256Hex(publicCase.salt + outcome.value)) !== publicCase.digest) {
-      Object.assign(result, { status: "fail", message: HIDDEN_FAIL });
-    }
+  } else if (expect.digest !== undefined) {
+    if (!(await hiddenMatch(expect, outcome))) fail(HIDDEN_FAIL);
   } else {
-    result.actual = JSON.parse(outcome.value);
-    // Both sides are canonical JSON written by grader/canonical.py, so equal values are equal strings.
-    if (outcome.value !== publicCase.expected_json) {
-      const message = failMessage(parsePy(publicCase.expected_json), parsePy(outcome.value));
-      Object.assign(result, { status: "fail", message });
+    const said = [];
+    if (expect.raises !== undefined) said.push(raisesMessage(expect.raises, outcome));
+    else if (expect.expected !== undefined) {
+      const tolerance = expect.tolerance ?? null;
+      const [mine, theirs] = [valueOf(expect.expected), valueOf(outcome.value)];
+      // Equal values are equal texts (grader/canonical.py); a tolerance compares them by the walk.
+      const same = tolerance === null ? outcome.value === expect.expected : diff(mine, theirs, tolerance) === null;
+      if (!same) said.push(failMessage(mine, theirs, tolerance));
     }
+    if (expect.stdout !== undefined && outcome.stdout !== expect.stdout) {
+      said.push(printedMessage(expect.stdout, outcome.stdout ?? "", Boolean(outcome.stdout_cut)));
+    }
+    const wrong = said.filter((text) => text !== null);
+    // A hidden case judged by its full expectation (one with a tolerance) says no more than one judged by digest.
+    if (wrong.length) fail(hidden ? HIDDEN_FAIL : wrong.join(" "));
   }
   if (result.status === "pass" && again !== null && again !== outcome.value) {
     // Shown as a failed case is, with the second call's value as the actual one (the first's is the expected).
-    result.status = "fail";
-    if (hidden) {
-      result.message = HIDDEN_AGAIN_FAIL;
-    } else {
-      result.actual = JSON.parse(again);
-      result.message = AGAIN_FAIL + failMessage(parsePy(outcome.value), parsePy(again));
-    }
+    result.actual = new ValueText(again);
+    result.actual_shown = outcome.again_shown ?? repr(valueOf(again));
+    fail(hidden ? HIDDEN_AGAIN_FAIL : AGAIN_FAIL + failMessage(valueOf(outcome.value), valueOf(again)));
   }
   return result;
 }
@@ -113,11 +244,11 @@ const EARLY_END = {
 
 /**
  * The verdict of a run: `tests`, the verdicts of the cases that ran, in order, and their `outcomes`; `total`, the
- * cases the run had; `ended`, why it ended before the rest ran ("stopped" or "timeout"). grader/judge.py's
- * summarize, rule for rule.
+ * cases the run had; `ended`, why it ended before the rest ran ("stopped" or "timeout").
  */
 export function summarize(tests, outcomes, { total = tests.length, ended = null } = {}) {
-  // Never a private case's error as the run's message (grader/judge.py says why; the page has no private case).
+  // The run's message is shown wherever the run is (a feedback page, --json, Gradescope's output): never one from a
+  // private case, whose error may hold its inputs (code that raises only there, with its arguments, at load).
   const loadError = outcomes.find((o, i) => o.kind === "error" && o.phase === "load" && !tests[i].private);
   if (loadError) return runResult("error", loadError.error, tests);
   const { notRun, failing } = tally({ tests }, total);
@@ -127,4 +258,17 @@ export function summarize(tests, outcomes, { total = tests.length, ended = null 
     return runResult("fail", EARLY_END[ended](notRun), tests);
   }
   return runResult(failing.length ? "fail" : "pass", null, tests);
+}
+
+/**
+ * The verdict of a whole run, the known mistakes it looks like named in its cases (`mistake`): what the Node runner
+ * replies to a grading request. `outcomes`: those of the cases that ran, in order (fewer than `cases` only when the
+ * run ended early: `ended`, see summarize); `catalogue`: the challenge's known mistakes ({salt, known}) or null.
+ */
+export async function judgeRun(cases, outcomes, { timeLimit, ended = null, catalogue = null }) {
+  const tests = [];
+  for (const [i, outcome] of outcomes.entries()) tests.push(await judgeCase(cases[i], outcome, timeLimit));
+  const verdict = summarize(tests, outcomes, { total: cases.length, ended });
+  await nameMistakes(verdict, catalogue);
+  return verdict;
 }

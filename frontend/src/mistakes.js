@@ -1,14 +1,21 @@
-// Known mistakes in the page: loopcraft/mistakes.py's matching, rule for rule (tests/golden/mistake_vectors.json
-// holds both to the same answers). The page's data carries, per known mistake, its hint and a fingerprint of each
-// published case it fails: {status: "fail", value} for a visible case (canonical JSON), {status: "fail", digest} for a
-// hidden one (SHA-256 of the case's salt and the canonical JSON), {status: "error" | "timeout"}. The worker that ran
-// the learner's code only hands back canonical JSON; comparing happens here, out of its reach.
-import { sha256Hex } from "./judge.js";
+// Known mistakes: a failing run that returns what a wrong solution of the challenge returns is told so. Matched
+// here only, in the page and in the Node runner (judge.js judgeRun), out of the reach of the interpreter that ran the
+// learner's code; loopcraft/mistakes.py makes the catalogue when the build verifies a challenge. A catalogue
+// {salt, known: [{hint, cases: {name: fingerprint}}]} holds, per known mistake, its hint and a fingerprint of each
+// case it fails: {status: "fail", value} for a visible case (the value text), {status: "fail", digest} for a hidden
+// or private one (SHA-256 of the salt and the value text), {status: "error" | "timeout"}.
+import { ValueText } from "./verdict.js";
 
 export const KNOWN_MISTAKE = "This looks like a known mistake: ";
 
 /** What a learner is told of a mistake their run matches. */
 export const said = (hint) => KNOWN_MISTAKE + hint;
+
+export async function sha256Hex(text) {
+  const bytes = new TextEncoder().encode(text);
+  const hash = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 const same = (mine, theirs) => mine.status === theirs.status && mine.value === theirs.value
   && mine.digest === theirs.digest;
@@ -18,12 +25,13 @@ const strictSubset = (a, b) => a.size < b.size && [...a].every((name) => b.has(n
 const failed = (fingerprint) => fingerprint !== null && fingerprint.status !== "pass";
 
 /**
- * The mistakes of `known` ([{hint, cases: {name: fingerprint}}]) that a run looks like, by `ran` ({name: fingerprint,
- * or null where it failed with a value not known}: the cases it ran, {status: "pass"} for one it passed): on every
- * case the mistake fails and the run ran, the fingerprints are equal (a case the run passed rules the mistake out),
- * and at least one was compared; none unless the matches together reproduce every failed case whose value is known.
- * One whose compared cases are a strict subset of another match's is left out; the rest come most compared cases
- * first, then in the catalogue's order.
+ * The mistakes of `known` that a run looks like, each with the cases compared, by `ran` ({name: fingerprint, or null
+ * where it failed with a value not known}: the cases it ran, {status: "pass"} for one it passed): on every case the
+ * mistake fails and the run ran, the fingerprints are equal (a case the run passed rules the mistake out), and at
+ * least one was compared; none unless the matches together reproduce every failed case whose value is known (an
+ * untouched starter, which fails everything, was told of any mistake it shared one case with). One whose compared
+ * cases are a strict subset of another match's is left out; the rest come most compared cases first, then in the
+ * catalogue's order.
  */
 export function matchMistakes(known, ran) {
   const found = [];
@@ -37,46 +45,35 @@ export function matchMistakes(known, ran) {
     });
     if (agrees && compared.size) found.push({ mistake, compared });
   }
-  // Named only when together they reproduce every failed case whose value is known: an untouched starter, which fails
-  // everything, was told of any mistake it shared one case with.
   const explained = new Set(found.flatMap(({ compared }) => [...compared]));
   if (Object.entries(ran).some(([name, mine]) => failed(mine) && !explained.has(name))) return [];
   const kept = found.filter(({ compared }) => !found.some((other) => strictSubset(compared, other.compared)));
   kept.sort((a, b) => b.compared.size - a.compared.size); // stable: ties keep the catalogue's order
-  return kept.map(({ mistake }) => mistake);
+  return kept;
 }
 
-// What the judge compared of a failed case (grader/judge.py's actual_json): the second call's value where the first
-// was the expected one (a case that calls the function twice), else the first call's.
-async function returnedOf(publicCase, outcome) {
-  if (outcome.again === undefined || outcome.again === null) return outcome.value;
-  const firstRight = publicCase.hidden
-    ? (await sha256Hex(publicCase.salt + outcome.value)) === publicCase.digest
-    : outcome.value === publicCase.expected_json;
-  return firstRight ? outcome.again : outcome.value;
-}
-
-/** {case name: fingerprint} of the cases a run ran: `cases`, the page's; `tests` and `outcomes`, the verdicts and
- * outcomes of the cases that ran, in order. */
-export async function fingerprints(cases, tests, outcomes) {
+/** {case name: fingerprint} of a judged run's cases (`verdict.tests`, judge.js's): what a failed case returned is
+ * its `actual` (the second call's where the first was right), known only where it returned a value. */
+export async function fingerprints(verdict, salt) {
   const ran = {};
-  for (const [index, test] of tests.entries()) {
-    if (test.status !== "fail") {
-      ran[test.name] = { status: test.status };
-      continue;
-    }
-    const publicCase = cases[index];
-    const returned = await returnedOf(publicCase, outcomes[index]);
-    ran[test.name] = publicCase.hidden
-      ? { status: "fail", digest: await sha256Hex(publicCase.salt + returned) }
-      : { status: "fail", value: returned };
+  for (const test of verdict.tests) {
+    if (test.status !== "fail") ran[test.name] = { status: test.status };
+    else if (!(test.actual instanceof ValueText)) ran[test.name] = null;
+    else if (test.hidden) ran[test.name] = { status: "fail", digest: await sha256Hex(salt + test.actual.text) };
+    else ran[test.name] = { status: "fail", value: test.actual.text };
   }
   return ran;
 }
 
-/** The hints of the known mistakes (the page's `mistakes`) a judged run looks like: none for a run that passed, or
- * whose code could not be loaded. */
-export async function knownMistakes(known, cases, verdict, outcomes) {
-  if (!known?.length || verdict.status !== "fail") return [];
-  return matchMistakes(known, await fingerprints(cases, verdict.tests, outcomes)).map((m) => m.hint);
+/** The hints of the known mistakes a judged run looks like, best first: none for a run that passed, or whose code
+ * could not be loaded. `catalogue`: {salt, known}, or null. Each case a mistake explains gets its hint as `mistake`
+ * (the best one's, where two explain it). */
+export async function nameMistakes(verdict, catalogue) {
+  if (!catalogue?.known?.length || verdict.status !== "fail") return [];
+  const matches = matchMistakes(catalogue.known, await fingerprints(verdict, catalogue.salt));
+  for (const test of verdict.tests) {
+    const best = matches.find(({ compared }) => compared.has(test.name));
+    if (best) test.mistake = best.mistake.hint;
+  }
+  return matches.map(({ mistake }) => mistake.hint);
 }

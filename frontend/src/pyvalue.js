@@ -2,8 +2,8 @@
 // ints beyond 2**53, an int from a float (1e300 would read as an int), and key order (integer-like keys jump
 // first in a JavaScript object; `key in object` finds "toString"). So canonical JSON (grader/canonical.py) is
 // parsed into: null, booleans, strings, BigInt for int, PyFloat for float, arrays, and Map for dict (keys in
-// the canonical order, which is Python's: by code point). tests/test_judge_agreement.py holds the messages
-// and reprs made from these to grader/judge.py's and Python's own repr on generated values.
+// the canonical order, which is Python's: by code point). valueOf reads the value text's tags too ($set, $dict), for
+// the judge (judge.js), whose golden vectors (tests/js/judge.test.mjs) hold the messages and reprs made from these.
 
 export class PyFloat {
   constructor(value) {
@@ -77,9 +77,66 @@ export function byCodePoint(a, b) {
   return x.length - y.length;
 }
 
-export const isDict = (v) => v instanceof Map || (v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat));
-/** A dict's entries in Python's order; plain objects (trace events) are sorted as canonical JSON would be. */
-export const entriesOf = (v) => (v instanceof Map ? [...v] : Object.keys(v).sort(byCodePoint).map((k) => [k, v[k]]));
+/** A set or frozenset of the value text ({"$set": [items]}), its items in the text's order. */
+export class PySet {
+  constructor(items) {
+    this.items = items;
+  }
+}
+
+/** A dict of the value text, of str keys (a JSON object) or of any keys ({"$dict": [[key, value], ...]}): `entries`
+ * [key, value, keyText], in the text's order; keyText (the key's value text) is what two dicts' keys are matched by. */
+export class PyDict {
+  constructor(entries) {
+    this.entries = entries;
+  }
+}
+
+/** Python's json.dumps(text, ensure_ascii=True): what grader/canonical.py writes a str as. */
+export const asciiJson = (text) =>
+  JSON.stringify(text).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** The value text of a value read by valueOf (for keys and set items: what they are matched by). */
+export function valueText(value) {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return String(value);
+  if (typeof value === "bigint") return String(value);
+  if (value instanceof PyFloat) return floatRepr(value.value);
+  if (typeof value === "string") return asciiJson(value);
+  if (Array.isArray(value)) return `[${value.map(valueText).join(",")}]`;
+  if (value instanceof PySet) return `{"$set":[${value.items.map(valueText).join(",")}]}`;
+  const plain = value.entries.every(([key]) => typeof key === "string");
+  if (plain && !(value.entries.length === 1 && value.entries[0][0].startsWith("$"))) {
+    return `{${value.entries.map(([, item, keyText]) => `${keyText}:${valueText(item)}`).join(",")}}`;
+  }
+  return `{"$dict":[${value.entries.map(([key, item]) => `[${valueText(key)},${valueText(item)}]`).join(",")}]}`;
+}
+
+const isTag = (map) => map.size === 1 && [...map.keys()][0].startsWith("$");
+
+function tagged(value) {
+  if (Array.isArray(value)) return value.map(tagged);
+  if (!(value instanceof Map)) return value;
+  if (isTag(value) && value.has("$set")) return new PySet(value.get("$set").map(tagged));
+  if (isTag(value) && value.has("$dict")) {
+    return new PyDict(value.get("$dict").map(([key, item]) => {
+      const k = tagged(key);
+      return [k, tagged(item), valueText(k)];
+    }));
+  }
+  return new PyDict([...value].map(([key, item]) => [key, tagged(item), asciiJson(key)]));
+}
+
+/** The VALUE TEXT (grader/canonical.py) -> a Python-typed value: parsePy's, with dicts as PyDict and sets as PySet
+ * (a tuple is a list there already). */
+export const valueOf = (text) => tagged(parsePy(text));
+
+export const isDict = (v) => v instanceof PyDict || v instanceof Map ||
+  (v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat) && !(v instanceof PySet));
+/** A dict's entries [key, value] in Python's order; plain objects (trace events) are sorted as canonical JSON would
+ * be. */
+export const entriesOf = (v) => (v instanceof PyDict ? v.entries.map(([key, item]) => [key, item])
+  : v instanceof Map ? [...v] : Object.keys(v).sort(byCodePoint).map((k) => [k, v[k]]));
 
 export function typePhrase(value) {
   if (value === null || value === undefined) return "None";
@@ -89,6 +146,7 @@ export function typePhrase(value) {
   if (typeof value === "number") return Number.isInteger(value) ? "an int" : "a float";
   if (typeof value === "string") return "a string";
   if (Array.isArray(value)) return "a list";
+  if (value instanceof PySet) return "a set";
   return "a dict";
 }
 
@@ -137,5 +195,14 @@ export function repr(value) {
   if (value instanceof PyFloat) return floatRepr(value.value);
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
   if (Array.isArray(value)) return "[" + value.map(repr).join(", ") + "]";
-  return "{" + entriesOf(value).map(([k, v]) => `${stringRepr(k)}: ${repr(v)}`).join(", ") + "}";
+  if (value instanceof PySet) return value.items.length ? "{" + value.items.map(keyRepr).join(", ") + "}" : "set()";
+  return "{" + entriesOf(value).map(([k, v]) => `${keyRepr(k)}: ${repr(v)}`).join(", ") + "}";
+}
+
+/** Python's repr of a dict key or set item (valueOf's): what is hashable, so a list there was a tuple and a set a
+ * frozenset. */
+export function keyRepr(value) {
+  if (Array.isArray(value)) return `(${value.map(keyRepr).join(", ")}${value.length === 1 ? "," : ""})`;
+  if (value instanceof PySet) return value.items.length ? `frozenset({${value.items.map(keyRepr).join(", ")}})` : "frozenset()";
+  return repr(value);
 }

@@ -1,41 +1,60 @@
-// The page's known mistakes (frontend/src/mistakes.js) must name what loopcraft/mistakes.py names on every vector in
-// tests/golden/mistake_vectors.json: whole runs judged by the page's judge (a correct run, visible and hidden values,
-// errors, a run ended early, code that does not load, a case that calls twice), and the matcher alone.
+// Known mistakes (frontend/src/mistakes.js) on the vectors of tests/golden/mistake_vectors.json: whole runs judged by
+// the one judge (a correct run, visible and hidden values, errors, a run ended early, code that does not load, a case
+// that calls twice), the hints they name and the cases each names it in; and the matcher alone. After an intended
+// change: LOOPCRAFT_REGEN_GOLDEN=1 node --test tests/js/mistakes.test.mjs rewrites the answers, and the diff is
+// reviewed.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
-import { judgeCase, summarize } from "../../frontend/src/judge.js";
-import { KNOWN_MISTAKE, knownMistakes, matchMistakes, said } from "../../frontend/src/mistakes.js";
+import { judgeCase, judgeRun, summarize } from "../../frontend/src/judge.js";
+import { KNOWN_MISTAKE, matchMistakes, nameMistakes, said } from "../../frontend/src/mistakes.js";
 import { initialState, mistakesOf, next } from "../../frontend/src/run-state.js";
 import { valueOutcome } from "../../frontend/src/outcomes.js";
 
-const vectors = JSON.parse(readFileSync(new URL("../golden/mistake_vectors.json", import.meta.url), "utf8"));
+const file = new URL("../golden/mistake_vectors.json", import.meta.url);
+const vectors = JSON.parse(readFileSync(file, "utf8"));
+const regen = process.env.LOOPCRAFT_REGEN_GOLDEN === "1";
 
-test("the page says a known mistake as the command line does", () => {
+test("a known mistake is said as the command line says it", () => {
   assert.equal(KNOWN_MISTAKE, vectors.said);
   assert.equal(said("Stops too soon."), `${vectors.said}Stops too soon.`);
 });
 
-for (const { title, cases, outcomes, ended, hints } of vectors.runs) {
-  test(`mistakes.js agrees with mistakes.py: ${title}`, async () => {
-    const tests = await Promise.all(outcomes.map((o, i) => judgeCase(cases[i], o, 1.5)));
-    const verdict = summarize(tests, outcomes, { total: cases.length, ended });
-    assert.deepEqual(await knownMistakes(vectors.known, cases, verdict, outcomes), hints);
+for (const vector of vectors.runs) {
+  test(`a judged run names its known mistakes: ${vector.title}`, async () => {
+    const verdict = await judgeRun(vector.cases, vector.outcomes, { timeLimit: 1.5, ended: vector.ended });
+    const answer = {
+      hints: await nameMistakes(verdict, vectors.catalogue),
+      named: Object.fromEntries(verdict.tests.filter((t) => t.mistake).map((t) => [t.name, t.mistake])),
+    };
+    if (regen) Object.assign(vector, answer);
+    assert.deepEqual({ hints: vector.hints, named: vector.named }, answer);
   });
 }
 
 for (const { title, ran, hints } of vectors.matches) {
-  test(`matchMistakes agrees with match: ${title}`, () => {
-    assert.deepEqual(matchMistakes(vectors.known, ran).map((m) => m.hint), hints);
+  test(`the matcher alone: ${title}`, () => {
+    assert.deepEqual(matchMistakes(vectors.catalogue.known, ran).map((m) => m.mistake.hint), hints);
   });
 }
 
-test("a page without known mistakes names none", async () => {
-  const cases = [{ name: "a", hidden: false, expected_json: "1" }];
+if (regen) {
+  test.after(() => writeFileSync(file, `${JSON.stringify(vectors, null, 1)}\n`));
+}
+
+test("judgeRun names a run's known mistakes in its cases", async () => {
+  const [vector] = vectors.runs.filter((v) => v.title.startsWith("two mistakes at once"));
+  const verdict = await judgeRun(vector.cases, vector.outcomes, { timeLimit: 1.5, catalogue: vectors.catalogue });
+  assert.deepEqual(Object.fromEntries(verdict.tests.filter((t) => t.mistake).map((t) => [t.name, t.mistake])), vector.named);
+});
+
+test("a run without known mistakes names none", async () => {
+  const cases = [{ name: "a", hidden: false, expect: { expected: "1", expected_shown: "1" } }];
   const outcomes = [valueOutcome("2")];
   const verdict = summarize([await judgeCase(cases[0], outcomes[0], 1)], outcomes);
   assert.equal(verdict.status, "fail");
-  assert.deepEqual(await knownMistakes(undefined, cases, verdict, outcomes), []);
+  assert.deepEqual(await nameMistakes(verdict, null), []);
+  assert.deepEqual(await nameMistakes(verdict, { salt: "s", known: [] }), []);
 });
 
 // The run state keeps the hints a run's end named, and the status says them only once that run is over and failed.
