@@ -108,13 +108,14 @@ class _Walk:
     def collection(self, value, path: str) -> tuple[str, str]:
         frozen = isinstance(value, frozenset)
         items = [*(frozenset.__iter__ if frozen else set.__iter__)(value)]
-        parts = [self(item, f"an item of {path}") for item in items]
+        # Sorted by value text in `shown` too: a set's own order changes with str hashing, from one process to the next.
+        parts = sorted(self(item, f"an item of {path}") for item in items)
         shown = ", ".join(s for _, s in parts)
         if frozen:
             shown = f"frozenset({{{shown}}})" if parts else "frozenset()"
         else:
             shown = f"{{{shown}}}" if parts else "set()"
-        return '{"' + SET_TAG + '":[' + ",".join(sorted(t for t, _ in parts)) + "]}", shown
+        return '{"' + SET_TAG + '":[' + ",".join(t for t, _ in parts) + "]}", shown
 
     def mapping(self, value, path: str) -> tuple[str, str]:
         pairs = [*dict.items(value)]

@@ -203,7 +203,8 @@ def _exception(exc: BaseException) -> dict:
     except BaseException:  # noqa: BLE001 - a __str__ that raises, or a timeout in it
         message = None
     mro = [_BUILTIN_EXCEPTIONS[id(c)] for c in _type_mro(cls) if id(c) in _BUILTIN_EXCEPTIONS]
-    return {"type": str.__str__(_type_name(cls)), "mro": mro, "message": message}
+    message = None if message is None else trace.readable(message)
+    return {"type": trace.readable(str.__str__(_type_name(cls))), "mro": mro, "message": message}
 
 
 def _load(source: str, sandbox: str, names: list[str], callable_entry: bool) -> dict:

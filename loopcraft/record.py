@@ -1,4 +1,5 @@
-"""`python build.py record SLUG`: fill in the `expected` of new cases with what the reference solution returns.
+"""`python build.py record SLUG`: fill in what new cases expect (`expected`, `raises` or `stdout`) from what the
+reference solution does.
 
 The values come from Pyodide, like every verdict. They are inserted into exercise.yaml as new lines, the rest of
 the file left as it was byte for byte (re-emitting the whole file with ruamel would restyle some flow
@@ -7,14 +8,15 @@ collections). The author reviews them: a recorded value is only as right as solu
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from grader.results import Status
+from grader.canonical import from_tagged
 
 from . import yamlfile
-from .course import MISSING, Case
+from .course import Case
 from .errors import LoopcraftError, Problem, raise_errors
-from .grading import grade
+from .grading import request_case
 from .load import find_exercise
 from .paths import rel_path
 from .project import Project
@@ -23,7 +25,8 @@ from .verify import reference_case_problem, reference_load_problem
 
 
 def record(project: Project, name: str) -> tuple[Path, list[Case]]:
-    """Record every case of exercise `name` that has no `expected`.
+    """Record every case of exercise `name` that expects nothing yet: its `expected`, or `raises` when the reference
+    raises, or `stdout` when the case has `stdin` or the reference prints and returns None.
 
     Returns exercise.yaml (relative to the root) and the recorded cases as reloaded from it.
     """
@@ -31,17 +34,20 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
     ex = find_exercise(root, name, recording=True)
     yaml_path = ex.dir / "exercise.yaml"
     rel = rel_path(yaml_path, root)
-    missing = [(i, case) for i, case in enumerate(ex.cases) if case.expected is MISSING]
+    missing = [(i, case) for i, case in enumerate(ex.cases) if case.unrecorded]
     if not missing:
         return rel, []
     with make_runner("fresh", project) as runner:
-        # Cases without an expected value pass on whatever the reference solution returns, which they report.
-        result = grade(ex, ex.solution_source, runner, cases=[c for _, c in missing], reveal_hidden=True)
-    if result.status is Status.ERROR:
-        raise_errors([reference_load_problem(root, ex, result.message)])
+        outcomes = runner.run(
+            source=ex.solution_source,
+            sandbox=ex.sandbox_source,
+            cases=[request_case(case, ex.entry) for _, case in missing],
+            time_limit=ex.time_limit_seconds,
+        )
     problems = []
-    for (_, case), test in zip(missing, result.tests, strict=True):
-        if test.status is Status.TIMEOUT:
+    recorded = []
+    for (_, case), outcome in zip(missing, outcomes, strict=True):
+        if outcome["kind"] == "timeout":
             problems.append(
                 Problem(
                     rel,
@@ -50,35 +56,61 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
                     f"(time_limit_seconds: {ex.time_limit_seconds:g})",
                 )
             )
-        elif test.status is not Status.PASS:
-            problems.append(reference_case_problem(rel, case, test.message))
+        elif outcome["kind"] == "error" and outcome["phase"] == "load":
+            raise_errors([reference_load_problem(root, ex, outcome["error"])])
+        elif outcome["kind"] == "error" and "exception" not in outcome:
+            problems.append(reference_case_problem(rel, case, outcome["error"]))
+        recorded.append(_recorded(case, outcome))
     raise_errors(problems)
 
     lines = yaml_path.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[-1] = lines[-1].rstrip("\n") + "\n"  # a case at the very end may get lines after it
     cases = yamlfile.load(yaml_path)["cases"]
     # From the bottom up, so that the line numbers of the cases above stay right.
-    for (i, case), test in reversed(list(zip(missing, result.tests, strict=True))):
+    for (i, case), fields in reversed(list(zip(missing, recorded, strict=True))):
         if cases[i].fa.flow_style():
             raise LoopcraftError(
                 f"{rel.as_posix()}:{case.line}: write case {case.name!r} as a block mapping "
-                "(one key a line) so that `record` can add its expected value"
+                "(one key a line) so that `record` can add what it expects"
             )
-        at, indent = _after_args(cases, i, lines)
-        text = yamlfile.to_text({"expected": yamlfile.flowing(test.actual)})
+        at, indent = _after_run(cases, i, lines)
+        try:
+            text = yamlfile.to_text({key: yamlfile.flowing(value) for key, value in fields.items()})
+        except ValueError as exc:
+            raise LoopcraftError(f"{rel.as_posix()}:{case.line}: case {case.name!r}: {exc}") from None
         lines[at:at] = [" " * indent + line for line in text.splitlines(keepends=True)]
     yaml_path.write_text("".join(lines), encoding="utf-8")
-    recorded = find_exercise(root, name)  # validates what was written, and gives the cases' new lines
-    return rel, [recorded.cases[i] for i, _ in missing]
+    reloaded = find_exercise(root, name)  # validates what was written, and gives the cases' new lines
+    return rel, [reloaded.cases[i] for i, _ in missing]
 
 
-def _after_args(cases, i: int, lines: list[str]) -> tuple[int, int]:
-    """Where `expected` goes in case `i`: (0-based line, indentation) right after its `args`, where a reader
-    looks for it; before the comments that lead into what follows."""
+def _recorded(case: Case, outcome: dict) -> dict:
+    """What a case gets from the reference solution's outcome: `raises` (the first built-in class of what it
+    raised, and its message), `stdout` (a case with stdin, or a reference that printed and returned None), else
+    `expected`."""
+    if outcome["kind"] != "value":
+        exception = outcome.get("exception") or {"mro": ["Exception"], "message": None}
+        raised = {"type": exception["mro"][0]}
+        if exception["message"] is not None:
+            raised["message"] = exception["message"]
+        return {"raises": raised}
+    if case.stdin is not None or (outcome["value"] == "null" and outcome["stdout"]):
+        return {"stdout": outcome["stdout"]}
+    return {"expected": from_tagged(json.loads(outcome["value"]))}
+
+
+# The keys that say what a case runs; what it expects goes after the last of them.
+_RUN_KEYS = ("args", "setup", "call", "stdin")
+
+
+def _after_run(cases, i: int, lines: list[str]) -> tuple[int, int]:
+    """Where what a case expects goes in case `i`: (0-based line, indentation) right after the last of its keys
+    that say what it runs, where a reader looks for it; before the comments that lead into what follows."""
     item = cases[i]
     keys = list(item)
-    line, indent = item.lc.key("args")
-    following = keys[keys.index("args") + 1 :]
+    last = max((keys.index(key) for key in _RUN_KEYS if key in item), default=0)
+    line, indent = item.lc.key(keys[last])
+    following = keys[last + 1 :]
     if following:
         at = item.lc.key(following[0])[0]
     else:

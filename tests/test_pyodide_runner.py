@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from loopcraft import pyodide
+from loopcraft.cases import keyword_run
 from loopcraft.project import INSTALL as ROOT
 from loopcraft.project import Project
 from loopcraft.pyodide import PyodideRunner, RunnerError
@@ -27,7 +28,10 @@ STUBBORN = "def f():\n    while True:\n        try:\n            while True:\n  
 
 def one(runner, source, time_limit=FINISH_S, entry="f", sandbox="", args=None):
     return runner.run(
-        source=source, sandbox=sandbox, entry=entry, cases=[{"name": "c", "args": args or {}}], time_limit=time_limit
+        source=source,
+        sandbox=sandbox,
+        cases=[{"name": "c", "run": keyword_run(entry, args or {})}],
+        time_limit=time_limit,
     )[0]
 
 
@@ -44,8 +48,10 @@ def test_an_infinite_loop_is_interrupted_and_the_next_case_runs(pyodide_runner):
     outcomes = pyodide_runner.run(
         source="import sys\ndef f(n):\n    sys.left = getattr(sys, 'left', 0) + 1\n    while n:\n        pass\n    return sys.left\n",
         sandbox="",
-        entry="f",
-        cases=[{"name": "loops", "args": {"n": 1}}, {"name": "returns", "args": {"n": 0}}],
+        cases=[
+            {"name": "loops", "run": keyword_run("f", {"n": 1})},
+            {"name": "returns", "run": keyword_run("f", {"n": 0})},
+        ],
         time_limit=0.5,
     )
     assert [o["kind"] for o in outcomes] == ["timeout", "value"]
@@ -113,8 +119,8 @@ def test_a_kept_snapshot_that_cannot_be_restored_is_dropped_and_grading_goes_on(
 
 def test_cases_of_one_submission_share_the_interpreter_unless_one_tampers(pyodide_runner):
     source = "import sys\ndef f(tamper):\n    sys.count = getattr(sys, 'count', 0) + 1\n    if tamper:\n        sys.setrecursionlimit(50)\n    return sys.count\n"
-    cases = [{"name": str(i), "args": {"tamper": i == 1}} for i in range(3)]
-    outcomes = pyodide_runner.run(source=source, sandbox="", entry="f", cases=cases, time_limit=FINISH_S)
+    cases = [{"name": str(i), "run": keyword_run("f", {"tamper": i == 1})} for i in range(3)]
+    outcomes = pyodide_runner.run(source=source, sandbox="", cases=cases, time_limit=FINISH_S)
     assert outcomes[0]["value"] == "1"
     assert "the recursion limit changed" in outcomes[1]["error"]
     assert outcomes[2]["value"] == "1"  # the interpreter reset in place after the tampering case
@@ -217,9 +223,8 @@ def test_a_value_too_deep_or_too_big_is_an_error_for_that_case_only(pyodide_runn
     outcomes = pyodide_runner.run(
         source=deep,
         sandbox="",
-        entry="f",
         time_limit=FINISH_S,
-        cases=[{"name": k, "args": {"kind": k}} for k in ("deep", "int", "ok")],
+        cases=[{"name": k, "run": keyword_run("f", {"kind": k})} for k in ("deep", "int", "ok")],
     )
     assert "nested more than 100 levels deep" in outcomes[0]["error"]
     assert "an int of more than 1,000 digits" in outcomes[1]["error"]
@@ -270,8 +275,7 @@ def fail(runner, *hows):
     return runner.run(
         source=ALIVE,
         sandbox="",
-        entry="f",
-        cases=[{"name": str(how), "args": {"fail": how}} for how in hows],
+        cases=[{"name": str(how), "run": keyword_run("f", {"fail": how})} for how in hows],
         time_limit=FINISH_S,
     )
 
@@ -330,7 +334,7 @@ def test_what_fails_in_the_worker_after_a_case_returned_ends_that_case_as_a_cras
 def test_a_request_over_its_cap_is_not_sent_and_its_cases_are_errors(pyodide_runner):
     huge = "x = 1\n" * (pyodide.REQUEST_BYTES // 6 + 1)
     outcomes = pyodide_runner.run(
-        source=huge, sandbox="", entry="f", cases=[{"name": "a", "args": {}}] * 2, time_limit=FINISH_S
+        source=huge, sandbox="", cases=[{"name": "a", "run": keyword_run("f", {})}] * 2, time_limit=FINISH_S
     )
     assert {o["phase"] for o in outcomes} == {"load"}
     assert outcomes[0]["error"].startswith("This submission is too large to grade: sending it with its cases takes")
@@ -374,8 +378,7 @@ def test_a_submission_whose_every_case_loops_costs_its_budget(pyodide_runner):
     outcomes = pyodide_runner.run(
         source=LOOP,
         sandbox="",
-        entry="f",
-        cases=[{"name": str(i), "args": {}} for i in range(8)],
+        cases=[{"name": str(i), "run": keyword_run("f", {})} for i in range(8)],
         time_limit=0.25,
         budget=1,
     )
