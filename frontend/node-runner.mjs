@@ -19,7 +19,8 @@
 //
 // Requests on stdin, one JSON object a line:
 //   {"id", "source", "sandbox", "cases": [{"name", "run"}], "time_limit", "budget"}
-//   run: the case's run spec, {entry, args, call, setup, stdin, call_twice} (docs/architecture.md, "Cases");
+//   run: the case's run spec, {entry, args, call, setup, stdin, call_twice, keep_stdout} (docs/architecture.md,
+//   "Cases");
 //   time_limit: seconds a case may take; budget (optional, seconds): what all the request's cases may take
 //   together (see session.js).
 // Replies on the file descriptor given by --replies, a channel of their own, one JSON object a line, each with a
@@ -258,7 +259,7 @@ const orNull = (check) => (value) => value === null || check(value);
 // A run spec as grader.execute.run_case reads it: an entry (a name or names), and `args` (value text) or `call`.
 const isRun = (run) => isObject(run) && (isName(run.entry) || (Array.isArray(run.entry) && run.entry.length > 0 && run.entry.every(isName)))
   && (isText(run.args) !== isText(run.call)) && [run.args, run.call, run.setup, run.stdin].every(orNull(isText))
-  && typeof run.call_twice === "boolean";
+  && typeof run.call_twice === "boolean" && typeof run.keep_stdout === "boolean";
 
 // The request, or what is wrong with it.
 function readRequest(line) {

@@ -46,7 +46,8 @@ def looks_tagged(mapping: dict) -> bool:
 
 
 class _Walk:
-    def __init__(self):
+    def __init__(self, ordered: bool = False):
+        self.ordered = ordered  # dicts in their own order, not sorted
         self.seen: set[int] = set()
         self.count = 0
 
@@ -127,7 +128,8 @@ class _Walk:
             # Sorted as json.dumps(sort_keys=True) sorts str keys; other keys by their value text.
             parts.append((_str(key) if plain else key_text, key_text, text, f"{key_shown}: {shown}"))
         shown = "{" + ", ".join(part[3] for part in parts) + "}"
-        parts.sort(key=lambda part: part[0])
+        if not self.ordered:
+            parts.sort(key=lambda part: part[0])
         if plain:
             text = "{" + ",".join(f"{k}:{t}" for _, k, t, _ in parts) + "}"
         else:
@@ -147,6 +149,12 @@ def encode(value) -> tuple[str, str]:
             f"the return value is {len(text):,} characters long as a value, more than the {MAX_CHARS:,} a result may be"
         )
     return text, shown if len(shown) <= SHOWN_CHARS else shown[: SHOWN_CHARS - 3] + "..."
+
+
+def ordered_text(value) -> str:
+    """The value text with every dict in its own order, not sorted: a case's arguments (its run spec's `args`), whose
+    order is data to the code they are passed to (a dict's keys in the order the YAML wrote them)."""
+    return _Walk(ordered=True)(value, "the arguments")[0]
 
 
 def canonical_json(value) -> str:

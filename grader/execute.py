@@ -67,9 +67,11 @@ _collect_after_case.__code__ = _collect_after_case.__code__.replace(
 class _Capture:
     """What a case prints. As the learner is shown it, stdout and stderr together: the first and the last half of
     `limit` characters, and how many were left out between (issue 52); a 10 MB print costs no memory. For
-    comparison, stdout alone, whole up to STDOUT_LIMIT characters (`cut` past them)."""
+    comparison (`keep_stdout`: a case that compares it), stdout alone, whole up to STDOUT_LIMIT characters (`cut`
+    past them)."""
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, keep_stdout: bool):
+        self.keep_stdout = keep_stdout
         self.half = limit // 2
         self.head: list[str] = []
         self.head_len = 0
@@ -81,7 +83,7 @@ class _Capture:
         self.cut = False
 
     def write(self, text: str, is_stdout: bool) -> None:
-        if is_stdout and not self.cut:
+        if is_stdout and self.keep_stdout and not self.cut:
             room = STDOUT_LIMIT - self.stdout_len
             self.stdout.append(text[:room])
             self.stdout_len += min(room, len(text))
@@ -247,9 +249,12 @@ class _Run:
         self.names = [entry] if isinstance(entry, str) else list(entry)
         self.call_twice = bool(run.get("call_twice"))
         self.stdin = run.get("stdin") or ""
+        self.keep_stdout = bool(run.get("keep_stdout"))
         self.args = run.get("args")  # value text, read afresh for each call
         self.call, self.setup = run.get("call"), run.get("setup")
-        self.what = f"{self.names[0]}()" if self.call is None else f"`{self.call}`"
+        # How messages name what the case calls: `f` (as in "f returned a generator", "f() must return ...").
+        self.label = self.names[0] if self.call is None else f"`{self.call}`"
+        self.what = f"{self.label}()" if self.call is None else self.label
         if self.call is not None:
             # One text for tracebacks, the setup's lines then the call's.
             setup = self.setup or ""
@@ -298,7 +303,7 @@ def _call(namespace: dict, run: _Run) -> tuple:
     except BaseException as exc:  # noqa: BLE001
         return "error", "call", exc
     try:
-        return "value", _check_returned(run.what, value)
+        return "value", _check_returned(run.label, value)
     except NotJSONError as exc:
         error = f"{run.what} must return plain data, but {exc}."
     except BaseException as exc:  # noqa: BLE001
@@ -355,7 +360,7 @@ def run_case(source: str, sandbox: str, run_json: str, output_limit: int = DEFAU
         kept = (*_SOLUTION,)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         kept = None
-    capture = _Capture(output_limit)
+    capture = _Capture(output_limit, run.keep_stdout)
     saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout, sys.stderr = _Stream(capture, True), _Stream(capture, False)
     sys.stdin = io.StringIO(run.stdin)  # past its end input() raises EOFError, as Python's does

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from grader.canonical import digest, encode
+from grader.canonical import digest, encode, ordered_text
 
 from .course import MISSING, Case
 
@@ -16,20 +16,32 @@ _dumps = json.dumps  # ASCII, as the value text's strs are
 
 
 def run_spec(case: Case, entry: str | list[str]) -> dict:
-    """What the interpreter needs to run the case: args as the value text of a list or a mapping, or the `call`."""
+    """What the interpreter needs to run the case: args as the tagged text of a list or a mapping, in the order the
+    YAML wrote them (grader/canonical.py ordered_text), or the `call`."""
     return {
         "entry": entry,
-        "args": None if case.args is None else encode(case.args)[0],
+        "args": None if case.args is None else ordered_text(case.args),
         "call": case.call,
         "setup": case.setup,
         "stdin": case.stdin,
         "call_twice": case.call_twice,
+        # Only a case that compares stdout has it kept whole (up to 1,000,000 characters) in its outcome: a reply
+        # holds every case's, and a submission that prints megabytes in each would pass what a reply may take.
+        "keep_stdout": case.stdout is not None,
     }
 
 
 def keyword_run(entry: str, args: dict) -> dict:
     """The run spec of a plain call `entry(**args)`: the build's own harnesses (lesson blocks, scenarios)."""
-    return {"entry": entry, "args": encode(args)[0], "call": None, "setup": None, "stdin": None, "call_twice": False}
+    return {
+        "entry": entry,
+        "args": ordered_text(args),
+        "call": None,
+        "setup": None,
+        "stdin": None,
+        "call_twice": False,
+        "keep_stdout": False,
+    }
 
 
 def expectation(case: Case) -> dict:
@@ -96,6 +108,20 @@ def call_shown(case: Case, entry: str | list[str]) -> str:
     else:
         shown = [f"{key}={encode(value)[1]}" for key, value in case.args.items()]
     return f"{entry}({', '.join(shown)})"
+
+
+def expected_text(case: Case) -> str:
+    """What a case expects, as the page's examples and `record` say it: the value as Python writes it, the exception
+    it must raise, what it must print."""
+    parts = []
+    if case.expected is not MISSING:
+        parts.append(encode(case.expected)[1])
+    if case.raises is not None:
+        raised = case.raises.type + (f": {case.raises.message}" if case.raises.message is not None else "")
+        parts.append(f"raises {raised}")
+    if case.stdout is not None:
+        parts.append(f"prints {case.stdout!r}")
+    return "\n".join(parts)
 
 
 def case_key(case: Case, entry: str | list[str]) -> dict:

@@ -41,7 +41,8 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
         outcomes = runner.run(
             source=ex.solution_source,
             sandbox=ex.sandbox_source,
-            cases=[request_case(case, ex.entry) for _, case in missing],
+            # Every stdout kept: `record` decides from it whether the case compares stdout.
+            cases=[_keeping_stdout(request_case(case, ex.entry)) for _, case in missing],
             time_limit=ex.time_limit_seconds,
         )
     problems = []
@@ -82,6 +83,10 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
     yaml_path.write_text("".join(lines), encoding="utf-8")
     reloaded = find_exercise(root, name)  # validates what was written, and gives the cases' new lines
     return rel, [reloaded.cases[i] for i, _ in missing]
+
+
+def _keeping_stdout(request: dict) -> dict:
+    return {**request, "run": {**request["run"], "keep_stdout": True}}
 
 
 def _recorded(case: Case, outcome: dict) -> dict:

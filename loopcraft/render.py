@@ -23,10 +23,10 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from grader.canonical import canonical_json, digest, encode
+from grader.canonical import canonical_json, digest
 
 from .cache import BuildCache
-from .cases import call_shown, case_key, expectation, expectation_text, hidden_expectation, run_spec
+from .cases import call_shown, case_key, expectation, expectation_text, expected_text, hidden_expectation, run_spec
 from .course import MISSING, Case, Exercise, Lesson, Track
 from .errors import BuildError
 from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SANDBOX, LIVE_TIME_LIMIT, LessonRun
@@ -260,20 +260,6 @@ def py_repr(value) -> str:
     """Python's repr of a value as the learner's code returns it (dict keys in canonical order), the same text
     the page's repr (frontend/src/pyvalue.js) makes of a result: tests/test_judge_agreement.py holds them equal."""
     return repr(json.loads(canonical_json(value)))
-
-
-def expected_text(case: Case) -> str:
-    """What a visible case expects, as the page's examples say it: the value as Python writes it, the exception
-    it must raise, what it must print."""
-    parts = []
-    if case.expected is not MISSING:
-        parts.append(encode(case.expected)[1])
-    if case.raises is not None:
-        raised = case.raises.type + (f": {case.raises.message}" if case.raises.message is not None else "")
-        parts.append(f"raises {raised}")
-    if case.stdout is not None:
-        parts.append(f"prints {case.stdout!r}")
-    return "\n".join(parts)
 
 
 def inputs_text(inputs) -> str:

@@ -111,6 +111,7 @@ def test_hidden_expected_values_are_never_published(project: Path):
             "setup": None,
             "stdin": None,
             "call_twice": False,
+            "keep_stdout": False,
         },
         "expect": {"expected": "3", "expected_shown": "3"},
         "call_shown": "add(a=1, b=2)",

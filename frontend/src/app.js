@@ -490,7 +490,8 @@ async function runScenario(args) {
   dispatch({ type: "run-started", kind: "scenario", total: 1 });
   try {
     await loading;
-    const run = { entry: data.entry, args: JSON.stringify(args), call: null, setup: null, stdin: null, call_twice: false };
+    const run = { entry: data.entry, args: JSON.stringify(args), call: null, setup: null, stdin: null, call_twice: false,
+      keep_stdout: false };
     const [outcome] = state.stopping ? [] : await session.run({ source: editor.getText(), sandbox: data.sandbox,
       cases: [{ name: "Your scenario", run }] }, {});
     if (!outcome) throw new Error("you stopped it");

@@ -349,7 +349,7 @@ export function takeOnRead(buffer, running) {
 // reported (Node: setImmediate); without it, a case answers at once and a later failure is told as "failed".
 // What the grader grades before a reset's image is taken: code of ours, never a learner's (see serve).
 const WARM_UP = ["def f(n):\n    return [n, {'k': str(n)}]\n", "",
-  JSON.stringify({ entry: "f", args: '{"n":1}', call: null, setup: null, stdin: null, call_twice: false })];
+  JSON.stringify({ entry: "f", args: '{"n":1}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })];
 const WARM_UP_RUNS = 3;
 
 // resets: a renew resets the interpreter in place where it can (reset.js) instead of starting another.
