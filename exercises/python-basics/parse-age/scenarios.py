@@ -1,16 +1,14 @@
-"""Valid arguments of parse_age(text): ages in range and out of it, and texts that are no whole number."""
+"""Valid ages for parse_age(text): the generated scenarios are answered, so none of them raises (the cases check
+the errors)."""
 
 TEXTS = {
     "": "42",
     "the oldest age": "130",
-    "one past the oldest": "131",
+    "one below the oldest": "129",
     "zero": "0",
     "leading zeros": "007",
     "spaces around": " 18 ",
-    "a negative number": "-5",
-    "a decimal number": "4.5",
-    "a word": "ten",
-    "an empty text": "",
+    "a tab before": "\t65",
 }
 
 
