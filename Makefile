@@ -2,7 +2,7 @@
 #   make serve   install everything, build the site, serve it on http://127.0.0.1:$(PORT)/
 #   make test    install everything, lint, run the whole test suite (browser and benchmark tests included)
 #   make test-fast   lint and every test but the browser, benchmark and second-proof ones: the loop to run after an edit
-#   make test-unit   the tests that start no interpreter, process or browser (tests/conftest.py, `tier`): seconds
+#   make test-unit   the tests that start no Pyodide or browser (tests/conftest.py, `tier`; the judge's one small Node process aside): seconds
 #   make setup-grader   what a teacher who only grades needs (`python -m grader`): Python and Node, no Chromium, no sudo
 #   make bench   the benchmark (bench/run.py): page start-up against Pyodide's floor, transfer, build scaling
 # Set-up steps are stamped, so later runs skip what is already installed.

@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
+from loopcraft.grading import run_only  # noqa: E402
 from loopcraft.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT  # noqa: E402
 from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from loopcraft.project import Project  # noqa: E402
@@ -36,23 +37,14 @@ def main() -> None:
     with closing(make_runner("fresh", Project())) as runner:
 
         def floor():
-            runner.run(
-                source="def f():\n    return 2\n",
-                sandbox="",
-                entry="f",
-                cases=[{"name": "1", "args": {}}],
-                time_limit=3,
-            )
+            run_only(runner, source="def f():\n    return 2\n", sandbox="", entry="f", args=[{}], time_limit=3)
 
         def grid(with_loop):
-            (outcome,) = runner.run(
-                source="",
-                sandbox=LAB_SANDBOX,
-                entry=LAB_ENTRY,
-                time_limit=LAB_TIME_LIMIT,
-                cases=[{"name": "grid", "args": {"world": world, "loop": with_loop}}],
+            args = {"world": world, "loop": with_loop}
+            (test,) = run_only(
+                runner, source="", sandbox=LAB_SANDBOX, entry=LAB_ENTRY, time_limit=LAB_TIME_LIMIT, args=[args]
             )
-            assert outcome["kind"] == "value", outcome
+            assert test.passed, test
 
         floor(), grid(None)  # warm: Python started, grader.lab imported
         results = {

@@ -11,7 +11,6 @@ most 0.8x the default's CPU time, and a hot loop at least 0.9x the default's spe
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import statistics
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from loopcraft import pyodide  # noqa: E402
-from loopcraft.grading import grade  # noqa: E402
+from loopcraft.grading import grade, run_only  # noqa: E402
 from loopcraft.load import find_exercise  # noqa: E402
 from loopcraft.project import INSTALL as ROOT  # noqa: E402
 from loopcraft.project import Project  # noqa: E402
@@ -56,14 +55,15 @@ def hot_loop(exercise, seconds: float) -> float:
     """Loop turns a second, on the second of two cases (the first pays for the start-up)."""
     args = {**exercise.cases[0].args, "seconds": seconds}
     with closing(make_runner("fresh", Project())) as runner:
-        outcomes = runner.run(
+        tests = run_only(
+            runner,
             source=SPIN,
             sandbox=exercise.sandbox_source,
             entry="run_agent",
-            cases=[{"name": str(i), "args": args} for i in range(2)],
+            args=[args, args],
             time_limit=seconds + 5,
         )
-    return json.loads(outcomes[-1]["value"])["turns"] / seconds
+    return tests[-1].actual["turns"] / seconds
 
 
 def measure(rounds: int, seconds: float) -> dict:

@@ -1,5 +1,7 @@
-// Runs grading requests in Pyodide under Node.js for the build's checks and the CLI grader.
-// Started by loopcraft/pyodide.py, which holds the node flags (Node's permission model) in one place.
+// Runs grading requests in Pyodide under Node.js for the build's checks and the CLI grader, and judges them: the
+// learner's code runs in a worker thread, and this thread judges its outcomes with the page's own judge
+// (src/judge.js), out of that code's reach. Started by loopcraft/pyodide.py, which holds the node flags (Node's
+// permission model) in one place.
 //
 // Arguments (each checked; a wrong one ends the runner with exit code 2 and a line on stderr):
 //   --pyodide DIR          the real path of node_modules/pyodide (the permission model lets this process read
@@ -8,7 +10,7 @@
 //                          the grader package Pyodide loads: comma-separated paths from DIR
 //   --replies FD           the file descriptor replies go to
 //   --max-request BYTES    a request line longer than this is refused unread
-//   --max-reply BYTES      what one reply's outcomes may take, at most (the cases past it are sent as errors)
+//   --max-reply BYTES      what one request's outcomes may take, at most (the cases past it are judged as errors)
 //   --snapshot FILE        a memory snapshot to start from, or
 //   --snapshot-out FD      where to write the one this runner makes, before it says it is ready
 //   --reuse                one interpreter for every request: trusted code only
@@ -18,18 +20,20 @@
 //                          (src/reset.js): the baseline the benchmark compares resets with
 //
 // Requests on stdin, one JSON object a line:
-//   {"id", "source", "sandbox", "cases": [{"name", "run"}], "time_limit", "budget"}
-//   run: the case's run spec, {entry, args, call, setup, stdin, call_twice, keep_stdout} (docs/architecture.md,
-//   "Cases");
-//   time_limit: seconds a case may take; budget (optional, seconds): what all the request's cases may take
+//   {"id", "source", "sandbox", "cases": [...], "mistakes", "time_limit", "budget"}
+//   cases: each {"name", "hidden", "private", "call_twice", "run", "expect", "call_shown"}, `run` its run spec
+//   {entry, args, call, setup, stdin, call_twice, keep_stdout} and `expect` its expectation (docs/architecture.md,
+//   "Verdicts"); mistakes: the challenge's known mistakes, {"salt", "known": [{"hint", "cases"}]} (src/mistakes.js),
+//   or null; time_limit: seconds a case may take; budget (optional, seconds): what all the request's cases may take
 //   together (see session.js).
 // Replies on the file descriptor given by --replies, a channel of their own, one JSON object a line, each with a
 // `type`; an error also has a `kind`:
 //   {"type": "ready", "version", "load_ms", "snapshot"}        first, once: Python is up
-//   {"type": "outcomes", "id", "outcomes": [...], "fresh"}     a request's outcomes, one per case, in order; `fresh`:
-//                          how its interpreter was made: "reset" in place, "started" (restored from the snapshot,
-//                          the first request's and where a reset could not vouch for the interpreter), or "kept"
-//                          (--reuse)
+//   {"type": "verdict", "id", "verdict": {...}, "fresh"}     a request's verdict, the results document
+//                          (grader/results.py RunResult.to_dict, with private details and hidden cases' values), each
+//                          case with the known mistake it looks like, if any (`mistake`); `fresh`: how its
+//                          interpreter was made: "reset" in place, "started" (restored from the snapshot, the first
+//                          request's and where a reset could not vouch for the interpreter), or "kept" (--reuse)
 //   {"type": "error", "id", "kind", "message"}                 kind "start": Python could not start (first, then the
 //                          runner ends; id null); "request": the request was refused (not JSON, not a request, too
 //                          long: id null when it could not be read); "runner": the runner itself failed during the
@@ -50,8 +54,10 @@ import { closeSync, readFileSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { cliOptions } from "./cli-options.mjs";
+import { judgeRun, readable } from "./src/judge.js";
 import { tooLargeToSend, unsendable } from "./src/outcomes.js";
 import { createSession } from "./src/session.js";
+import { verdictText } from "./src/verdict.js";
 
 const workerUrl = new URL("./node-worker.mjs", import.meta.url);
 
@@ -181,27 +187,26 @@ function keep(bytes) {
   snapshotOut = null;
 }
 
-// A submission's outcomes, as the text of a JSON list of at most maxReply bytes: an outcome that cannot be
-// encoded, or that would take the reply past the cap, is sent as an error outcome for that case only.
-function encoded(outcomes) {
-  const parts = [];
+// A submission's outcomes, checked, and together at most maxReply bytes of JSON: an outcome that would take them past
+// the cap is judged as an error for that case only.
+function bounded(outcomes) {
   let size = 2;
-  for (const outcome of outcomes) {
-    let text;
+  return outcomes.map((outcome) => {
+    let kept = readable(outcome);
+    let bytes = 0;
     try {
-      text = JSON.stringify(outcome);
+      bytes = Buffer.byteLength(JSON.stringify(kept), "utf8") + 1;
     } catch (error) {
-      text = JSON.stringify(unsendable(error));
+      kept = unsendable(error);
     }
-    const bytes = Buffer.byteLength(text, "utf8") + 1;
-    if (size + bytes > config.maxReply) text = JSON.stringify(tooLargeToSend(config.maxReply));
-    parts.push(text);
-    size += Buffer.byteLength(text, "utf8") + 1;
-  }
-  return `[${parts.join(",")}]`;
+    if (size + bytes > config.maxReply) return tooLargeToSend(config.maxReply);
+    size += bytes;
+    return kept;
+  });
 }
 
-// How the interpreter of the request being answered was made (see "outcomes" above): its first renew says, and a
+
+// How the interpreter of the request being answered was made (see "verdict" above): its first renew says, and a
 // request that renews nothing has the interpreter the last renew made (after a case that broke the one before it),
 // or a worker's first one (the first request; one after a worker was replaced).
 let fresh = null;
@@ -271,12 +276,14 @@ function readRequest(line) {
   }
   if (!isObject(request)) return { problem: "not a JSON object" };
   const id = Number.isInteger(request.id) ? request.id : null;
-  const { source, sandbox, cases, time_limit: limit, budget = null } = request;
+  const { source, sandbox, cases, mistakes = null, time_limit: limit, budget = null } = request;
   let problem = null;
   if (id === null) problem = "its id is not a whole number";
   else if (![source, sandbox].every(isText)) problem = "source and sandbox must be strings";
-  else if (!Array.isArray(cases) || !cases.every((c) => isObject(c) && isText(c.name) && isRun(c.run))) {
-    problem = "cases must be a list of {name, run}, run a run spec";
+  else if (!Array.isArray(cases) || !cases.every((c) => isObject(c) && isText(c.name) && isRun(c.run) && isObject(c.expect))) {
+    problem = "cases must be a list of {name, run, expect}, run a run spec";
+  } else if (!(mistakes === null || (isObject(mistakes) && isText(mistakes.salt) && Array.isArray(mistakes.known)))) {
+    problem = "mistakes must be null or {salt, known}";
   } else if (!(typeof limit === "number" && limit > 0)) problem = "time_limit must be a number of seconds over 0";
   else if (!(budget === null || (typeof budget === "number" && budget > 0))) problem = "budget must be a number of seconds over 0";
   return problem ? { id, problem } : { id, request };
@@ -299,7 +306,9 @@ for await (const line of requestLines(process.stdin, config.maxRequest)) {
   try {
     // No default limit here: every request carries its exercise's (loopcraft/pyodide.py always sends one).
     outcomes = await session.run({
-      ...request,
+      source: request.source,
+      sandbox: request.sandbox,
+      cases: request.cases, // the session sends each case's run spec to the worker (src/session.js, run-case)
       timeLimitMs: Math.round(request.time_limit * 1000),
       budgetMs: request.budget === null || request.budget === undefined ? Infinity : Math.round(request.budget * 1000),
     });
@@ -308,7 +317,8 @@ for await (const line of requestLines(process.stdin, config.maxRequest)) {
     failed(error);
   }
   fresh ??= config.fresh ? madeBefore : "kept";
-  writeAll(config.replies, Buffer.from(`{"type":"outcomes","id":${id},"outcomes":${encoded(outcomes)},"fresh":"${fresh}"}\n`, "utf8"));
+  const verdict = await judgeRun(request.cases, bounded(outcomes), { timeLimit: request.time_limit, catalogue: request.mistakes ?? null });
+  writeAll(config.replies, Buffer.from(`{"type":"verdict","id":${id},"verdict":${verdictText(verdict)},"fresh":"${fresh}"}\n`, "utf8"));
   current = null;
   fresh = null;
 }

@@ -4,8 +4,9 @@ Pyodide loads it with the rest of the grader.
 - An *outcome* is what the interpreter running learner code hands back for one case (no verdict yet): made by
   `value_outcome`, `error_outcome` and `timeout_outcome`, wherever it is made (frontend/src/outcomes.js mirrors
   these for the page and the Node runner; tests/golden/outcomes.json holds both to the same shapes).
-- A *result* is the verdict of a case (`CaseResult`) or of a submission (`RunResult`), made by grader.judge out of
-  the learner code's reach. `RunResult.to_dict` writes it in the shape of Exercism's results.json, and is the one
+- A *result* is the verdict of a case (`CaseResult`) or of a submission (`RunResult`), made by the one judge,
+  frontend/src/judge.js, out of the learner code's reach (in the page, and in the Node runner's main thread for the
+  host), and read here by `RunResult.from_dict`. `RunResult.to_dict` writes it in the shape of Exercism's results.json, and is the one
   place that decides what a reader may see of a case: everything of a visible case; of a hidden case no expected
   value; of a private case its name and status only (`private_details` is the instructor's own copy); and never
   more than SUBMISSION_CHARS characters, however large the value a submission returned.
@@ -118,7 +119,19 @@ _NOTHING = object()
 CASE_CHARS = 100_000
 SUBMISSION_CHARS = 1_000_000
 # How a case's room is shared between its parts, before what one part leaves unused goes to the others.
-_SHARES = {"message": 0.05, "output": 0.2, "expected": 0.2, "actual": 0.2, "trace": 0.3}
+_SHARES = {
+    "message": 0.05,
+    "output": 0.2,
+    "expected": 0.2,
+    "actual": 0.2,
+    "trace": 0.3,
+    "expected_stdout": 0.1,
+    "stdout": 0.1,
+}
+_TEXTS = ("message", "output", "expected_stdout", "stdout")
+# What a visible case shows of its values, and a hidden one never does: the values, as Python writes them, and the
+# printed text it expects and got.
+SHOWN = ("expected", "actual", "expected_shown", "actual_shown", "expected_stdout", "stdout")
 
 
 @dataclass
@@ -135,6 +148,12 @@ class CaseResult:
     actual: Any = None
     actual_json: str | None = None  # what the case returned, as canonical JSON (hidden cases too)
     truncated: list = field(default_factory=list)  # the parts cut when it was written (read back by from_dict)
+    call_shown: str = ""  # the case's call as the learner would write it, e.g. "square(0)"
+    expected_shown: str | None = None  # visible cases: the expectation as Python writes it ("ValueError: ...")
+    actual_shown: str | None = None  # what the call returned or raised, as Python writes it
+    expected_stdout: str | None = None  # visible cases that check printed text: that text, and what was printed
+    stdout: str | None = None
+    mistake: str | None = None  # the hint of the known mistake this case's failure looks like
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -153,6 +172,12 @@ class CaseResult:
             bool(data.get("private")),
             data.get("trace", []),
             truncated=data.get("truncated", []),
+            call_shown=data.get("call_shown", ""),
+            expected_shown=data.get("expected_shown"),
+            actual_shown=data.get("actual_shown"),
+            expected_stdout=data.get("expected_stdout"),
+            stdout=data.get("stdout"),
+            mistake=data.get("mistake"),
         )
         if "expected" in data:
             case.expected, case.actual = data["expected"], data.get("actual")
@@ -177,13 +202,23 @@ class CaseResult:
             "hidden": self.hidden,
             "trace": self.trace,
         }
+        if self.call_shown:
+            data["call_shown"] = self.call_shown
         if self.private:
             data["private"] = True
         if not self.hidden:
             data["expected"] = None if self.expected is _NOTHING else self.expected
             data["actual"] = self.actual
-        elif hidden_actual and self.actual_json is not None:
-            data["actual"] = json.loads(self.actual_json)
+            for key in SHOWN[2:]:
+                if getattr(self, key) is not None:
+                    data[key] = getattr(self, key)
+        elif hidden_actual:
+            if self.actual_json is not None:
+                data["actual"] = json.loads(self.actual_json)
+            if self.actual_shown is not None:
+                data["actual_shown"] = self.actual_shown
+        if self.mistake:
+            data["mistake"] = self.mistake
         written = bounded(data, room)
         if self.truncated and "truncated" not in written:  # cut when first written, and so read back
             written = {**written, "truncated": self.truncated}
@@ -195,6 +230,9 @@ class RunResult:
     status: Status  # PASS, FAIL or ERROR, as in Exercism's results.json
     message: str | None = None
     tests: list[CaseResult] = field(default_factory=list)
+    # The hints of the known mistakes the run looks like, best first (the judge's, frontend/src/mistakes.js; each
+    # case one explains names the best of them as its `mistake`).
+    mistakes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -231,11 +269,12 @@ class RunResult:
         """The one inverse of `to_dict`: a written verdict read back (ValueError if it is of another version)."""
         if data.get("version") != VERSION:
             raise ValueError(f"a verdict of version {data.get('version')!r}, not {VERSION}")
-        return cls(Status(data["status"]), data["message"], [CaseResult.from_dict(t) for t in data["tests"]])
+        tests = [CaseResult.from_dict(t) for t in data["tests"]]
+        return cls(Status(data["status"]), data["message"], tests, data.get("mistakes", []))
 
     def to_dict(self, *, private_details: bool = False, hidden_actual: bool = False) -> dict:
         room = min(CASE_CHARS, SUBMISSION_CHARS // max(len(self.tests), 1))
-        return {
+        written = {
             "version": VERSION,
             "status": self.status.value,
             "message": _cut(self.message, room // 10) if self.message else self.message,
@@ -243,6 +282,9 @@ class RunResult:
                 t.to_dict(private_details=private_details, hidden_actual=hidden_actual, room=room) for t in self.tests
             ],
         }
+        if self.mistakes:
+            written["mistakes"] = self.mistakes
+        return written
 
 
 def stored_json(value) -> str:
@@ -259,7 +301,7 @@ def learner_view(case: dict) -> dict:
     if case.get("private"):
         return _private(case["name"], case["status"])
     if case.get("hidden"):
-        return {key: value for key, value in case.items() if key not in ("expected", "actual")}
+        return {key: value for key, value in case.items() if key not in SHOWN}
     return case
 
 
@@ -350,7 +392,7 @@ def bounded(data: dict, room: int) -> dict:
         cut.append(key)
         if key == "trace":
             out[key] = _cut_trace(data[key], budget[key])
-        elif key in ("message", "output"):
+        elif key in _TEXTS:
             out[key] = _cut(data[key], budget[key])
         else:
             out[key] = _cut_value(data[key], budget[key])

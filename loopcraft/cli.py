@@ -34,22 +34,22 @@ from pathlib import Path
 from grader.results import VERSION, RunResult, failed_submission
 
 from .classroom.intake import Source, read_solutions
-from .classroom.lms import LMSS, MISSING
+from .classroom.lms import LMSS, MISSING_RULES
 from .course import Exercise
 from .errors import LoopcraftError
 from .grading import Grader, Runners
 from .load import find_exercise
-from .mistakes import named_for
+from .mistakes import Catalogue, catalogues, said
 from .printable import lines, one_line
 from .project import Project
 
 MARKS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 
 
-def format_text(origin: str, result: RunResult, *, private_details: bool = False, mistakes: list[str] = ()) -> str:
+def format_text(origin: str, result: RunResult, *, private_details: bool = False) -> str:
     """A submission's report for a terminal, from its result as written (bounded, private cases name and status
     only unless `private_details`): the file name on one line whatever it holds, every message indented under its
-    case, then what `mistakes` says of it (loopcraft/mistakes.py `named_for`)."""
+    case, then each known mistake the verdict names (RunResult.mistakes)."""
     doc = result.to_dict(private_details=private_details)
     out = [f"{one_line(origin)}:"]
     for test in doc["tests"]:
@@ -60,22 +60,25 @@ def format_text(origin: str, result: RunResult, *, private_details: bool = False
         )
         out.append(f"  {MARKS[test['status']]:<7} {label}")
         out.extend(f"          {line}" for line in lines(test.get("message", "")).splitlines())
-    out.extend(f"  {one_line(said)}" for said in mistakes)
+    out.extend(f"  {one_line(said(hint))}" for hint in result.mistakes)
     out.append(f"  {result.passed_count} of {result.total} cases passed: {result.status.value}")
     return "\n".join(out)
 
 
-def _verdict(grader: Grader, exercise: Exercise, source: Source) -> RunResult:
+def _verdict(grader: Grader, exercise: Exercise, source: Source, known: Catalogue) -> RunResult:
     if source.error is not None:
         return failed_submission(exercise.cases, source.error)
-    return grader.grade(exercise, source.text)
+    return grader.grade(exercise, source.text, catalogue=known)
 
 
 def _grade_one_exercise(args: argparse.Namespace, project: Project, runners: Runners | None) -> int:
     exercise = find_exercise(project.root, args.exercise)
     sources = read_solutions(args.solution)
+    # Sent with the cases, so that the judge names the mistakes a failing submission looks like: from the build cache,
+    # where `check` or `build` left the wrong solutions' verdicts (else they run once, and are kept there).
+    known = catalogues(project, [exercise])[exercise.track, exercise.slug]
     with Grader(project, runners) as grader:
-        results = [(source, _verdict(grader, exercise, source)) for source in sources]
+        results = [(source, _verdict(grader, exercise, source, known)) for source in sources]
     for failure in grader.failures:
         print(f"warning: a submission stopped the runner twice; it said: {one_line(failure)[:2000]}", file=sys.stderr)
     if args.json:
@@ -83,11 +86,7 @@ def _grade_one_exercise(args: argparse.Namespace, project: Project, runners: Run
         one = len(files) == 1 and not args.solution.is_dir()
         print(json.dumps(files[0] if one else {"version": VERSION, "submissions": files}, separators=(",", ":")))
     else:
-        known = named_for(project, exercise, [r for _, r in results])
-        texts = [
-            format_text(s.origin, r, private_details=args.private_details, mistakes=said)
-            for (s, r), said in zip(results, known, strict=True)
-        ]
+        texts = [format_text(s.origin, r, private_details=args.private_details) for s, r in results]
         print("\n\n".join(texts))
         if len(results) > 1:
             print(f"\n{sum(r.passed for _, r in results)} of {len(results)} submissions pass every case")
@@ -197,7 +196,7 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--missing",
-        choices=MISSING,
+        choices=MISSING_RULES,
         default="blank",
         help="a roster learner with nothing handed in: blank, so the LMS keeps what it has (default), or zero",
     )

@@ -2,9 +2,10 @@
 
 Every host-side verdict comes from `grade`: the instructors' CLI (one file, a folder, a whole class), the
 build's checks (reference and wrong solutions), `build.py record`, and the tests. The source runs in a runner
-(loopcraft/runners.py: for learner code always Pyodide under Node, the interpreter learners use); the outcomes are
-judged here, in host CPython, by grader.judge, out of the learner code's reach. The page judges with
-frontend/src/judge.js, which a property test holds to the same messages (tests/test_judge_agreement.py).
+(loopcraft/runners.py: for learner code always Pyodide under Node, the interpreter learners use), which judges
+its outcomes with the page's own judge, frontend/src/judge.js, out of the learner code's reach, and replies with the
+verdict; Python only reads it (RunResult.from_dict). The cases go to the runner with their expectations
+(`request_case`), and the challenge's known mistakes with them (`mistakes_for`).
 
 `Grader` is how untrusted submissions are graded one after another: whatever a submission does to the runner
 ends in a verdict for that submission, and the next one is graded as if it had been alone. `Runners` lends runners
@@ -16,15 +17,17 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from grader.canonical import canonical_json
-from grader.judge import judge_run
-from grader.results import RunResult, failed_submission
+from grader.results import CaseResult, RunResult, failed_submission
 
-from .cases import run_spec
+from .cases import call_shown, expectation, run_spec
 from .course import MISSING, Case, Exercise
 from .project import Project
 from .runners import Kind, Runner, RunnerError, make_runner
+
+if TYPE_CHECKING:
+    from .mistakes import Catalogue
 
 # Said to the learner whose submission took the runner down twice (an instructor sees the runner's own words too).
 RUNNER_FAILED = "Grading your code stopped the grader itself, twice, so this submission has no verdict but this error."
@@ -36,19 +39,26 @@ RUNNER_FAILED = "Grading your code stopped the grader itself, twice, so this sub
 SUBMISSION_BUDGET_S = 30
 
 
-def judged_case(case: Case, *, reveal_hidden: bool = False) -> dict:
-    """A case as grader.judge takes it. A case with no expected value yet (`record`) passes on any value."""
-    judged = {"name": case.name, "hidden": case.hidden and not reveal_hidden, "private": case.private}
-    if case.call_twice:
-        judged["call_twice"] = True
-    if case.expected is not MISSING:
-        judged["expected_json"] = canonical_json(case.expected)
-    return judged
+def request_case(case: Case, entry: str | list[str], *, reveal_hidden: bool = False) -> dict:
+    """A case as a runner takes it, to run and judge (frontend/node-runner.mjs): its run spec and its expectation in
+    full (loopcraft/cases.py). `reveal_hidden`: judged as a visible case, its values in the verdict (for authors
+    only)."""
+    return {
+        "name": case.name,
+        "hidden": case.hidden and not reveal_hidden,
+        "private": case.private and not reveal_hidden,
+        "call_twice": case.call_twice,
+        "run": run_spec(case, entry),
+        "expect": expectation(case),
+        "call_shown": call_shown(case, entry),
+    }
 
 
-def request_case(case: Case, entry: str | list[str]) -> dict:
-    """A case as a runner takes it (loopcraft/runners.py): its name and run spec (loopcraft/cases.py)."""
-    return {"name": case.name, "run": run_spec(case, entry)}
+def mistakes_for(catalogue: Catalogue | None) -> dict | None:
+    """A challenge's known mistakes as the judge takes them (frontend/src/mistakes.js), or None."""
+    if catalogue is None:
+        return None
+    return {"salt": catalogue.salt, "known": [{"hint": m["hint"], "cases": m["cases"]} for m in catalogue.known]}
 
 
 def grade(
@@ -59,28 +69,51 @@ def grade(
     cases: list[Case] | None = None,
     reveal_hidden: bool = False,
     budget: float | None = None,
+    catalogue: Catalogue | None = None,
 ) -> RunResult:
-    """Run `source` on the exercise's cases (or `cases`) in `runner` and judge the outcomes.
+    """Run `source` on the exercise's cases (or `cases`) in `runner`, which judges them.
 
     `reveal_hidden`: judge hidden cases as visible, with expected and actual values (for authors only).
     `budget`: seconds all the cases may take together (none: each case has its limit only).
+    `catalogue`: the challenge's known mistakes (loopcraft/mistakes.py), named in the verdict's cases it matches.
     """
     cases = exercise.cases if cases is None else cases
     # Private cases run last, whatever their place in the course: the cases of a run share one interpreter, so code
     # could keep a private case's arguments (in a file, say) and print them in a later case whose output is shown.
     order = sorted(range(len(cases)), key=lambda i: cases[i].private)
-    ran = runner.run(
-        source=source,
-        sandbox=exercise.sandbox_source,
-        cases=[request_case(cases[i], exercise.entry) for i in order],
-        time_limit=exercise.time_limit_seconds,
-        budget=budget,
+    verdict = RunResult.from_dict(
+        runner.run(
+            source=source,
+            sandbox=exercise.sandbox_source,
+            cases=[request_case(cases[i], exercise.entry, reveal_hidden=reveal_hidden) for i in order],
+            mistakes=mistakes_for(catalogue),
+            time_limit=exercise.time_limit_seconds,
+            budget=budget,
+        )
     )
-    outcomes = [None] * len(cases)
-    for i, outcome in zip(order, ran, strict=True):
-        outcomes[i] = outcome
-    judged = [judged_case(c, reveal_hidden=reveal_hidden) for c in cases]
-    return judge_run(judged, outcomes, exercise.time_limit_seconds)
+    tests = [None] * len(cases)
+    for i, test in zip(order, verdict.tests, strict=True):
+        tests[i] = test
+    verdict.tests = tests
+    return verdict
+
+
+def run_only(
+    runner: Runner,
+    *,
+    source: str,
+    sandbox: str,
+    entry: str,
+    args: list[dict],
+    time_limit: float,
+    budget: float | None = None,
+) -> list[CaseResult]:
+    """Our own code run for what it returns, once per mapping of keyword arguments in `args` (a lesson's live
+    blocks, the scenario harness, the runners' tests): each case expects nothing, so a value passes and is its
+    `actual` (as JSON data); an error or a timeout is its status, with its `message`."""
+    cases = [request_case(Case(str(i), one, MISSING, hidden=False, line=0), entry) for i, one in enumerate(args)]
+    document = runner.run(source=source, sandbox=sandbox, cases=cases, time_limit=time_limit, budget=budget)
+    return RunResult.from_dict(document).tests
 
 
 class Runners:
@@ -185,12 +218,13 @@ class Grader:
             self._runner = make_runner("fresh", self.project)
         return self._runner
 
-    def grade(self, exercise: Exercise, source: str) -> RunResult:
+    def grade(self, exercise: Exercise, source: str, *, catalogue: Catalogue | None = None) -> RunResult:
+        """`catalogue`: the challenge's known mistakes, named in the verdict (`grade`)."""
         for attempt in (1, 2):
             runner = self._runner or self._fresh_runner()
             try:
                 budget = max(SUBMISSION_BUDGET_S, exercise.time_limit_seconds)
-                return grade(exercise, source, runner, budget=budget)
+                return grade(exercise, source, runner, budget=budget, catalogue=catalogue)
             except RunnerError as exc:
                 self._runner = None
                 runner.close()  # failed: never given back

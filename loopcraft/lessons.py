@@ -8,17 +8,14 @@ build cache by the code and the Pyodide release, so a rebuild runs only the bloc
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.results import timeout_message
-
 from .cache import BuildCache
-from .cases import keyword_run
 from .course import Lesson, LiveBlock
 from .errors import Problem
+from .grading import run_only
 from .paths import rel_path
 from .project import Project
 
@@ -88,21 +85,19 @@ def _codes(lesson: Lesson) -> list[str]:
 
 
 def _run(runner, codes: list[str]) -> dict[str, BlockRun]:
-    outcomes = runner.run(
+    tests = run_only(
+        runner,
         source="",
         sandbox=LIVE_SANDBOX,
         time_limit=LIVE_TIME_LIMIT,
-        cases=[{"name": str(i), "run": keyword_run(LIVE_ENTRY, {"code": code})} for i, code in enumerate(codes)],
+        args=[{"code": code} for code in codes],
     )
     runs = {}
-    for code, outcome in zip(codes, outcomes, strict=True):
-        if outcome["kind"] == "value":
-            value = json.loads(outcome["value"])
-            runs[code] = BlockRun(outcome["output"], value["value"], value["error"])
-        elif outcome["kind"] == "timeout":
-            runs[code] = BlockRun(outcome["output"], None, timeout_message(LIVE_TIME_LIMIT))
-        else:  # the grader's own error (the block broke its environment, say)
-            runs[code] = BlockRun(outcome["output"], None, outcome["error"])
+    for code, test in zip(codes, tests, strict=True):
+        if test.passed:
+            runs[code] = BlockRun(test.output, test.actual["value"], test.actual["error"])
+        else:  # out of time, or the grader's own error (the block broke its environment, say)
+            runs[code] = BlockRun(test.output, None, test.message)
     return runs
 
 

@@ -12,18 +12,13 @@ fingerprint of each case it fails, the others being of no use:
   of a small value still gives away);
 - `{"status": "error"}` or `{"status": "timeout"}` for a case it ended without a value.
 
-A page gets the catalogue's published part (render.py `page_mistakes`); `loopcraft grade`, the feedback pages and the
-class report get all of it (`catalogues`, from the build cache, the wrong solutions run only where it has nothing).
+A page gets the catalogue's published part (render.py `page_mistakes`); `loopcraft grade` and the class's grading
+send all of it with the cases (`catalogues`, from the build cache, the wrong solutions run only where it has nothing;
+loopcraft.grading.mistakes_for).
 
-Matching happens outside the interpreter the learner's code ran in, here and in frontend/src/mistakes.js, rule for
-rule (tests/golden/mistake_vectors.json holds both to the same answers): a mistake matches a failing run when, on
-every case the mistake fails and the run ran, the run's fingerprint equals the mistake's (a case the run passed rules
-the mistake out; a case the run did not run, or whose value it did not keep, a private case read from the class's
-store, is not compared), and at least one case was compared. Mistakes are
-named only when together they reproduce every failed case whose value is known: a run that also fails elsewhere (an
-untouched starter, which fails everything) is not told a mistake it shares one case with. A mistake whose compared
-cases are a strict subset of another matching mistake's is left out (it explains less of the same run); the rest come
-in order of cases compared, most first, then in exercise.yaml's order.
+Matching is the judge's, outside the interpreter the learner's code ran in: frontend/src/mistakes.js, in the page
+and in the Node runner, which names each matched mistake in the verdict's cases (`mistake`; RunResult.mistakes). A
+case whose failure is not a value (a wrong exception, say) has no fingerprint of its own but its status.
 """
 
 from __future__ import annotations
@@ -41,7 +36,9 @@ from .project import Project
 from .render import salt
 from .runners import Runner, make_runner
 
-KNOWN_MISTAKE = "This looks like a known mistake: "  # frontend/src/mistakes.js says it the same way
+KNOWN_MISTAKE = (
+    "This looks like a known mistake: "  # frontend/src/mistakes.js says it the same way (its golden vectors)
+)
 
 
 def said(hint: str) -> str:
@@ -115,39 +112,6 @@ def catalogue(ex: Exercise, runs: list[tuple[WrongSolution, RunResult]]) -> Cata
     return Catalogue(ex_salt, known)
 
 
-def match(known: list[dict], ran: dict[str, dict | None]) -> list[dict]:
-    """The mistakes of `known` that a run looks like, best first, by `ran` ({case: fingerprint, or None where it
-    failed with a value not known}, the cases it ran: see the module's docstring); frontend/src/mistakes.js
-    `matchMistakes`, rule for rule."""
-    found = []
-    for mistake in known:
-        compared = set()
-        for name, theirs in mistake["cases"].items():
-            mine = ran.get(name)
-            if mine is None:  # not run, or failed with a value not known
-                continue
-            if mine != theirs:  # another value, or passed: the mistake would have failed it so
-                break
-            compared.add(name)
-        else:
-            if compared:
-                found.append((mistake, compared))
-    explained = set().union(*(cases for _, cases in found))
-    if any(_failed(fingerprint_) and name not in explained for name, fingerprint_ in ran.items()):
-        return []  # a failure no known mistake reproduces: an untouched starter "matched" whatever also failed there
-    kept = [(m, cases) for m, cases in found if not any(cases < other for _, other in found)]
-    kept.sort(key=lambda pair: -len(pair[1]))  # stable: ties stay in exercise.yaml's order
-    return [mistake for mistake, _ in kept]
-
-
-def matched(catalogue_: Catalogue, result: RunResult, secret: dict[str, bool]) -> list[dict]:
-    """The known mistakes a run looks like, best first (`secret`: `secrets`' of its challenge): none when it passed,
-    or when its code did not load. frontend/src/mistakes.js `knownMistakes` (which gives their hints)."""
-    if result.status is not Status.FAIL:
-        return []
-    return match(catalogue_.known, fingerprints(result, secret, catalogue_.salt))
-
-
 def catalogues(
     project: Project, exercises: list[Exercise], runner: Runner | None = None
 ) -> dict[tuple[str, str], Catalogue]:
@@ -166,12 +130,3 @@ def catalogues(
         )
         for ex in exercises
     }
-
-
-def named_for(project: Project, ex: Exercise, results: list[RunResult]) -> list[list[str]]:
-    """What `loopcraft grade` tells of each result: "This looks like a known mistake: <hint>" for each it looks
-    like. The catalogue is looked up (or made) only when some result failed."""
-    if not any(result.status is Status.FAIL for result in results):
-        return [[] for _ in results]
-    known = catalogues(project, [ex])[ex.track, ex.slug]
-    return [[said(m["hint"]) for m in matched(known, result, secrets(ex))] for result in results]

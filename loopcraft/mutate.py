@@ -656,7 +656,7 @@ class _Capped:
     def __init__(self, runner: Runner, limit: float):
         self._runner, self._limit = runner, limit
 
-    def run(self, **request) -> list[dict]:
+    def run(self, **request) -> dict:
         return self._runner.run(**{**request, "time_limit": self._limit})
 
 

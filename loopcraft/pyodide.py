@@ -11,11 +11,13 @@ The snapshot (Python booted, the grader imported, no learner code run) is kept o
 worker. The first runner without one makes it and hands the bytes back on a descriptor of their own; runners
 started meanwhile wait for it rather than each boot Python.
 
-Protocol (node-runner.mjs documents every message): requests as JSON lines on the runner's stdin; replies as JSON
-lines on a pipe of their own (a file descriptor the runner inherits, named by `--replies`), so nothing the runner or
-a library prints can pose as a reply, each with a `type` ("ready", "outcomes", "error" with a `kind`). Its stdout
-and stderr are drained as they come by a thread, and their last lines explain a runner that stops. Both ways are
-capped (REQUEST_BYTES, REPLY_BYTES): a request over its cap is never sent, and its cases become errors.
+Protocol (node-runner.mjs documents every message): requests as JSON lines on the runner's stdin, each case with
+its expectation and the challenge's known mistakes; replies as JSON lines on a pipe of their own (a file descriptor
+the runner inherits, named by `--replies`), so nothing the runner or a library prints can pose as a reply, each
+with a `type` ("ready", "verdict", "error" with a `kind`): the runner judges the outcomes itself, with the page's
+judge (frontend/src/judge.js), and replies with the verdict. Its stdout and stderr are drained as they come by a
+thread, and their last lines explain a runner that stops. Both ways are capped (REQUEST_BYTES, REPLY_BYTES): a
+request over its cap is never sent, and its cases become errors.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import threading
 import time
 from pathlib import Path
 
-from grader.results import error_outcome
+from grader.results import CaseResult, RunResult, Status
 
 from .errors import BuildError, LoopcraftError
 from .project import Project
@@ -50,9 +52,9 @@ WASM_TIERING_BUDGET = 180_000_000  # V8's default is 1,800,000 (see node_command
 # times that once its control characters are escaped in JSON), the provided code and the cases' arguments fit many
 # times over. Far below V8's longest string (about 512 million characters), which a longer line once overran.
 REQUEST_BYTES = 16 * 2**20
-# What one reply's outcomes may take, at most. Each outcome is capped inside the interpreter (a value at a million
-# characters of JSON, a trace at half a million): enough to judge a few cases at their largest; past it, a case's
-# outcome is sent as an error that says so (outcomes.js, tooLargeToSend).
+# What one request's outcomes may take, at most, before they are judged. Each outcome is capped inside the
+# interpreter (a value at a million characters of JSON, a trace at half a million): enough to judge a few cases at
+# their largest; past it, a case's outcome is judged as an error that says so (outcomes.js, tooLargeToSend).
 REPLY_BYTES = 16 * 2**20
 # The scripts a runner starts: they and the modules they import are the front end's part of every verdict and snapshot.
 RUNNER_SCRIPTS = ("node-runner.mjs", "node-worker.mjs")
@@ -208,6 +210,12 @@ def request_too_large(size: int) -> str:
     )
 
 
+def not_sent(cases: list[dict], message: str) -> dict:
+    """The verdict of a request never sent: the run an error, with `message`, and every case one."""
+    tests = [CaseResult(c["name"], Status.ERROR, message, hidden=c["hidden"], private=c["private"]) for c in cases]
+    return RunResult(Status.ERROR, message, tests).to_dict(private_details=True, hidden_actual=True)
+
+
 class PyodideRunner:
     """`fresh=False` runs every submission in the same interpreter: for trusted code only (an author's
     own mutants, say), since one submission could then change what the next one sees. A fresh interpreter is the
@@ -308,7 +316,7 @@ class PyodideRunner:
         return RunnerError(message, "start" if self.version is None else kind)
 
     def _read(self) -> dict:
-        """The next reply: an object with a `type` ("ready", "outcomes" or "error", which has a `kind`)."""
+        """The next reply: an object with a `type` ("ready", "verdict" or "error", which has a `kind`)."""
         silent = threading.Event()
 
         def give_up() -> None:
@@ -331,7 +339,7 @@ class PyodideRunner:
             reply = json.loads(line)
         except ValueError as exc:
             raise self._failure(f"sent a reply that is not JSON ({exc}): {line[:200]!r}", "protocol") from None
-        if not isinstance(reply, dict) or reply.get("type") not in ("ready", "outcomes", "error"):
+        if not isinstance(reply, dict) or reply.get("type") not in ("ready", "verdict", "error"):
             raise self._failure(f"sent what is not a reply: {line[:200]!r}", "protocol")
         if reply["type"] == "error":
             kind = _ERROR_KINDS.get(reply.get("kind"), "protocol")
@@ -345,23 +353,26 @@ class PyodideRunner:
         source: str,
         sandbox: str,
         cases: list[dict],
+        mistakes: dict | None = None,
         time_limit: float,
         budget: float | None = None,
-    ) -> list[dict]:
-        """Outcomes (see docs/architecture.md), one per case, in order. `budget`: seconds all the cases may take
-        together (node-runner.mjs); a case starts only while its whole time limit is left of it."""
+    ) -> dict:
+        """The verdict of the cases, as the runner's judge wrote it (the results document: see loopcraft.runners
+        Runner.run). `budget`: seconds all the cases may take together (node-runner.mjs); a case starts only while
+        its whole time limit is left of it."""
         request_id = next(self._ids)
         request = {
             "id": request_id,
             "source": source,
             "sandbox": sandbox,
-            "cases": [{"name": c["name"], "run": c["run"]} for c in cases],
+            "cases": cases,
+            "mistakes": mistakes,
             "time_limit": time_limit,
             "budget": budget,
         }
         line = (json.dumps(request) + "\n").encode("utf-8", "surrogatepass")
         if len(line) > REQUEST_BYTES:
-            return [error_outcome(request_too_large(len(line)), "load") for _ in cases]
+            return not_sent(cases, request_too_large(len(line)))
         try:
             self._proc.stdin.write(line)
             self._proc.stdin.flush()
@@ -370,13 +381,14 @@ class PyodideRunner:
         if self.version is None:
             self._ready(self._read())
         reply = self._read()
-        if reply["type"] != "outcomes" or reply.get("id") != request_id:
+        if reply["type"] != "verdict" or reply.get("id") != request_id:
             raise self._failure(f"answered out of turn: {str(reply)[:200]}", "protocol")
-        outcomes = reply.get("outcomes")
-        if not isinstance(outcomes, list) or len(outcomes) != len(cases):
-            raise self._failure(f"sent {str(outcomes)[:100]} for {len(cases)} cases", "protocol")
+        verdict = reply.get("verdict")
+        tests = verdict.get("tests") if isinstance(verdict, dict) else None
+        if not isinstance(tests, list) or len(tests) != len(cases):
+            raise self._failure(f"sent a verdict of {str(tests)[:100]} for {len(cases)} cases", "protocol")
         self.made[str(reply.get("fresh"))] += 1
-        return [_checked(outcome) for outcome in outcomes]
+        return verdict
 
     def _ready(self, reply: dict) -> None:
         """The runner's first reply: Python has started (an error reply, that it could not, was raised already)."""
@@ -456,25 +468,3 @@ class TrustedRunner:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-_OUTCOME_KINDS = {"value": ("value",), "error": ("error",), "timeout": ()}
-
-
-def _checked(outcome) -> dict:
-    """An outcome the host can judge, or an `error` outcome for this one case: a malformed or
-    undecodable outcome never aborts the batch."""
-    problem = "the grader's result for it was malformed"
-    if isinstance(outcome, dict) and outcome.get("kind") in _OUTCOME_KINDS:
-        texts = _OUTCOME_KINDS[outcome["kind"]]
-        if all(isinstance(outcome.get(key), str) for key in texts) and isinstance(outcome.get("output", ""), str):
-            if outcome["kind"] != "value":
-                return outcome
-            try:
-                json.loads(outcome["value"])
-                if "again" in outcome:  # a case that calls twice: the second call's value
-                    json.loads(outcome["again"])
-                return outcome
-            except (TypeError, ValueError, RecursionError) as exc:
-                problem = f"its return value could not be read back ({type(exc).__name__})"
-    return error_outcome(f"This case could not be graded: {problem}.", "grader")

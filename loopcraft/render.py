@@ -26,9 +26,10 @@ from pygments.util import ClassNotFound
 from grader.canonical import canonical_json, digest
 
 from .cache import BuildCache
-from .cases import call_shown, case_key, expectation, expectation_text, expected_text, hidden_expectation, run_spec
+from .cases import call_shown, case_key, expectation_text, expected_text, hidden_expectation
 from .course import MISSING, Case, Exercise, Lesson, Track
 from .errors import BuildError
+from .grading import request_case
 from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SANDBOX, LIVE_TIME_LIMIT, LessonRun
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", style="default")
@@ -258,7 +259,7 @@ def index_context(tracks: list[Track]) -> dict:
 
 def py_repr(value) -> str:
     """Python's repr of a value as the learner's code returns it (dict keys in canonical order), the same text
-    the page's repr (frontend/src/pyvalue.js) makes of a result: tests/test_judge_agreement.py holds them equal."""
+    the page's repr (frontend/src/pyvalue.js) makes of a result."""
     return repr(json.loads(canonical_json(value)))
 
 
@@ -339,16 +340,12 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
     builds_on = dict(zip(("slug", "number", "title"), inputs.builds_on, strict=True)) if inputs.builds_on else None
 
     def page_case(case) -> dict:
-        # The page compares value texts; only Python writes them, so they match the worker's.
-        return {
-            "name": case.name,
-            "hidden": case.hidden,
-            "private": False,  # a private case is never published
-            "call_twice": case.call_twice,
-            "run": run_spec(case, ex.entry),
-            "expect": hidden_expectation(case, ex_salt) if case.hidden else expectation(case),
-            "call_shown": call_shown(case, ex.entry),
-        }
+        # As the host sends a case to the Node runner (grading.request_case), but a hidden case's expectation in the
+        # hidden form: its digest. The page compares value texts; only Python writes them, so they match the worker's.
+        data = request_case(case, ex.entry)
+        if case.hidden:
+            data["expect"] = hidden_expectation(case, ex_salt)
+        return data
 
     return {
         "site_root": site_root,

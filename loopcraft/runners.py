@@ -11,9 +11,11 @@ Kinds:
 - "trusted": Pyodide under Node, one interpreter for all the author's own code (`pyodide.TrustedRunner`, started on
   its first run): the build's checks (solutions, mutants, scenarios, lessons' live code). The guard still checks
   every case.
-- "in-process": this process's CPython running grader.execute directly (`HostRunner`): no Node, no subprocess, tens
-  of milliseconds a submission. For trusted code only, the course's own solutions and fixtures we wrote, NEVER learner
-  code: nothing stands between the code and this process, and there is no time limit (a loop never ends). Its
+- "in-process": this process's CPython running grader.execute directly (`HostRunner`): no Pyodide, tens of
+  milliseconds a submission, its outcomes judged by the one judge in a small Node process of this process's
+  (loopcraft/judging.py: no Pyodide, started once). For trusted code only, the course's own solutions and fixtures
+  we wrote, NEVER learner code: nothing stands between the code and this process, and there is no time limit (a
+  loop never ends). Its
   messages are this Python's, not Pyodide's: statuses agree, traces and error texts may not (json's and traceback's
   wording changed between versions), and a case whose expected value holds such a message fails here (some of the
   course's parse cases). Tests of what we do with verdicts (gradebooks, LMS files, the report) grade in it; tests of
@@ -26,6 +28,7 @@ import json
 import threading
 from typing import Literal, Protocol
 
+from .judging import shared_judge
 from .project import Project
 from .pyodide import PyodideRunner, RunnerError, TrustedRunner
 
@@ -45,12 +48,15 @@ class Runner(Protocol):
         source: str,
         sandbox: str,
         cases: list[dict],
+        mistakes: dict | None = None,
         time_limit: float,
         budget: float | None = None,
-    ) -> list[dict]:
-        """One outcome per case (docs/architecture.md), in order. `cases`: {name, run: its run spec
-        (loopcraft/cases.py)}. `time_limit`: seconds a case may take; `budget`: seconds all of them may
-        take together (none: each case has its limit only)."""
+    ) -> dict:
+        """The verdict of the cases, judged by the one judge (frontend/src/judge.js): the results document, every
+        case's details and hidden values in it (grader/results.py RunResult.to_dict), the cases in order.
+        `cases`: as loopcraft.grading.request_case makes them, each with its run spec and expectation; `mistakes`:
+        the challenge's known mistakes (loopcraft.grading.mistakes_for). `time_limit`: seconds a case may take;
+        `budget`: seconds all of them may take together (none: each case has its limit only)."""
         ...
 
     def close(self) -> None: ...
@@ -75,9 +81,10 @@ _TURN = threading.Lock()
 
 class HostRunner:
     """The "in-process" kind: the cases run here, in this CPython, by grader.execute.run_case, the executor the page and
-    Node run (trusted code only: see the module's docstring). Time limits and budgets are not enforced. Each run
-    leaves the process as it found it, so a runner may stay idle in a pool (loopcraft.grading.Runners) for long.
-    Under a tracer (coverage, a debugger) every case is taken for tampering: the guard allows none."""
+    Node run (trusted code only: see the module's docstring), and are judged by this process's Node judge
+    (loopcraft/judging.py). Time limits and budgets are not enforced. Each run leaves the process as it found it, so
+    a runner may stay idle in a pool (loopcraft.grading.Runners) for long. Under a tracer (coverage, a debugger) every
+    case is taken for tampering: the guard allows none."""
 
     def __init__(self):
         # Imported here: the executor's guard installs an audit hook in the process that imports it, which only this
@@ -86,7 +93,12 @@ class HostRunner:
 
         self._execute = execute
 
-    def run(self, *, source, sandbox, cases, time_limit, budget=None) -> list[dict]:
+    def run(self, *, source, sandbox, cases, mistakes=None, time_limit, budget=None) -> dict:
+        outcomes = self.outcomes(source=source, sandbox=sandbox, cases=cases)
+        return shared_judge().verdict(cases, outcomes, time_limit=time_limit, mistakes=mistakes)
+
+    def outcomes(self, *, source: str, sandbox: str, cases: list[dict]) -> list[dict]:
+        """The cases' outcomes, not yet judged (for a test that changes one before it is judged)."""
         with _TURN, self._execute.baseline_here():  # which keeps the host's heap out of each case's collection
             return [json.loads(self._execute.run_case(source, sandbox, json.dumps(c["run"]))) for c in cases]
 

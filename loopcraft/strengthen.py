@@ -30,10 +30,9 @@ from grader.results import Status
 
 from . import yamlfile
 from .cache import BuildCache
-from .cases import keyword_run
 from .course import MISSING, Case, Exercise
 from .errors import LoopcraftError, Problem, raise_errors
-from .grading import grade
+from .grading import grade, run_only
 from .load import find_exercise
 from .mutate import Score, mutants, runtime_files, source_of
 from .paths import rel_path
@@ -93,20 +92,17 @@ class Differ:
             "scenarios": [s.args_json for s in scenarios],
             "budget": budget,
         }
-        (outcome,) = self.runner.run(
-            source="",
-            sandbox=HARNESS,
-            cases=[{"name": "scenarios", "run": keyword_run("run_scenarios", args)}],
-            time_limit=REQUEST_LIMIT_S,
+        (test,) = run_only(
+            self.runner, source="", sandbox=HARNESS, entry="run_scenarios", args=[args], time_limit=REQUEST_LIMIT_S
         )
-        if outcome["kind"] == "value":
-            return [tuple(item) for item in json.loads(outcome["value"])]
-        if outcome["kind"] == "timeout":  # a loop no jump counter sees: halve until it is one scenario
+        if test.passed:
+            return [tuple(item) for item in test.actual]
+        if test.status is Status.TIMEOUT:  # a loop no jump counter sees: halve until it is one scenario
             if len(scenarios) == 1:
                 return [("timeout", "", 0)]
             half = len(scenarios) // 2
             return self.run(source, scenarios[:half], budget) + self.run(source, scenarios[half:], budget)
-        raise LoopcraftError(f"running scenarios of {self.ex.track}/{self.ex.slug} failed: {outcome['error']}")
+        raise LoopcraftError(f"running scenarios of {self.ex.track}/{self.ex.slug} failed: {test.message}")
 
     def reference(self, scenarios: list[Scenario]) -> list[tuple[str, str, int]]:
         """The reference's outputs, each scenario run once per search."""
@@ -359,7 +355,7 @@ class _Capped:
     def __init__(self, runner, limit: float):
         self._runner, self._limit = runner, limit
 
-    def run(self, **request) -> list[dict]:
+    def run(self, **request) -> dict:
         return self._runner.run(**{**request, "time_limit": min(self._limit, request["time_limit"])})
 
 

@@ -1,5 +1,5 @@
-"""Generated classes, graded by the real judge in the in-process runner (loopcraft/runners.py: the course's own
-solutions, run in this CPython), for the report's and feedback pages' tests (tests/test_class_report.py,
+"""Generated classes, graded by the one judge (frontend/src/judge.js) from the in-process runner's outcomes
+(loopcraft/runners.py: the course's own solutions, run in this CPython), for the report's and feedback pages' tests (tests/test_class_report.py,
 tests/browser/) and the report's benchmark (bench/class_report.py).
 
 `generate` makes a course-sized class: each challenge's reference solution, its wrong solutions, its starter and a
@@ -17,13 +17,14 @@ import re
 from contextlib import closing
 from pathlib import Path
 
-from grader.judge import judge_run
 from grader.results import timeout_outcome
 from loopcraft.classroom import course_exercises, gradebook, write_outputs
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.store import VerdictStore
 from loopcraft.course import Exercise
-from loopcraft.grading import grade, judged_case
+from loopcraft.grading import grade, mistakes_for, request_case
+from loopcraft.judging import judge
+from loopcraft.mistakes import Catalogue, catalogues
 from loopcraft.printable import one_line
 from loopcraft.project import Project
 from loopcraft.runners import Runner, make_runner
@@ -34,11 +35,17 @@ INDEPENDENT = (FIXTURES / "class" / "independent_limit.py").read_text(encoding="
 HOSTILE = one_line('</script><script>alert("name")</script><!-- "&amp; \u202egnp.exe')
 
 
+def known(ex: Exercise) -> Catalogue:
+    """The challenge's known mistakes, as the class's grading sends them (the build cache's: mistakes.catalogues)."""
+    return catalogues(Project(), [ex])[ex.track, ex.slug]
+
+
 def variants(ex: Exercise, runner: Runner) -> list[tuple[str, dict]]:
     """(source, result as the store keeps it) for what learners hand in: the reference, each wrong solution, the
     starter unchanged, a syntax error."""
     sources = [ex.solution_source, *(w.source for w in ex.wrong_solutions), ex.starter_source, f"def {ex.entry}(:\n"]
-    return [(s, grade(ex, s, runner).to_dict(hidden_actual=True)) for s in sources]
+    mistakes = known(ex)
+    return [(s, grade(ex, s, runner, catalogue=mistakes).to_dict(hidden_actual=True)) for s in sources]
 
 
 # Lines a learner adds of their own (in the function: every variant's code starts with its def line).
@@ -145,19 +152,14 @@ def _build(out: Path, exercises: list, learners: int, runner: Runner) -> dict:
         learner = Learner(id=name, name=name, origin=f"{name}/")
         for slug, text in sources.items():
             learner.sources[slug] = Source(f"{name}/{slug}.py", text)
-            result = grade(by_slug[slug], text, runner).to_dict(hidden_actual=True)
+            result = grade(by_slug[slug], text, runner, catalogue=known(by_slug[slug])).to_dict(hidden_actual=True)
             if name == "looper":  # its first case ran out of time (the in-process runner has no time limit)
                 ex = by_slug[slug]
-                outcomes = runner.run(
-                    source=text,
-                    sandbox=ex.sandbox_source,
-                    entry=ex.entry,
-                    cases=[{"name": c.name, "args": c.args} for c in ex.cases],
-                    time_limit=ex.time_limit_seconds,
-                )
+                cases = [request_case(c, ex.entry) for c in ex.cases]
+                outcomes = runner.outcomes(source=text, sandbox=ex.sandbox_source, cases=cases)
                 outcomes[0] = timeout_outcome()
-                judged = [judged_case(c) for c in ex.cases]
-                result = judge_run(judged, outcomes, ex.time_limit_seconds).to_dict(hidden_actual=True)
+                result = judge(cases, outcomes, time_limit=ex.time_limit_seconds, mistakes=mistakes_for(known(ex)))
+                result = result.to_dict(hidden_actual=True)
             store.put(learner, slug, learner.sources[slug], "0" * 64, result)
         rows.append(gradebook.row(learner, totals, store))
     refused = Learner(id="refused", name="refused", origin="refused.json", error="refused.json: not a progress file")

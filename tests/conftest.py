@@ -30,7 +30,6 @@ STARTS_PROCESSES = (
     "tests/test_headers.py",
     "tests/test_hostile_cli.py",
     "tests/test_js.py",
-    "tests/test_judge_agreement.py",
     "tests/test_mutation.py",
     "tests/test_outcomes.py",
     "tests/test_private_cases.py::test_the_built_site_holds_no_trace_of_a_private_case",
@@ -46,9 +45,10 @@ def tier(item) -> str:
     - `bench`: marked so by its module (tests/test_bench.py runs the benchmark);
     - `pyodide`: uses one of PYODIDE_FIXTURES, itself or through a fixture it uses (Node and Pyodide start), or
       is listed in STARTS_PROCESSES;
-    - `unit` otherwise: no interpreter started, no process, no browser (the `in_process_runners` fixture grades in
-      this process, so its tests are unit tests; a class's pages bundle their script with esbuild only when
-      frontend/ changed since the build cache kept it).
+    - `unit` otherwise: no Pyodide, no browser, no process but one: the one judge (frontend/src/judge.js) in a small
+      Node process a test process, started once (loopcraft/judging.py), which judges the `in_process_runners`
+      fixture's outcomes (it runs the code in this process, so its tests are unit tests); a class's pages bundle
+      their script with esbuild only when frontend/ changed since the build cache kept it.
 
     A new test gets its marker without remembering one; a new test that starts a process unseen (through a helper,
     not a fixture) belongs in STARTS_PROCESSES, or `make test-unit` stops taking seconds."""

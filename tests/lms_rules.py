@@ -149,19 +149,123 @@ WORKSHEET_HEADER = [
 ]  # fmt: skip
 
 
-def moodle_worksheet(learners: list[dict], maximum: float, *, decimal_comma: bool = False) -> bytes:
-    """The assignment's grading worksheet (gradingtable.php's columns): `learners` ({"participant", "name",
-    "email", "status"}), every grade empty, Maximum Grade in the site's decimal mark."""
-    top = f"{maximum:.2f}"
-    rows = [WORKSHEET_HEADER]
+def moodle_team_entry(group: str | None, group_id: int | None, file: str) -> str:
+    """A zip entry of a team assignment's download (downloader.php, get_student_prefix: the group's name, "_" made a
+    space, "_" and the group's id; the learners in no group are "Default group", the defaultteam string, with no id),
+    in its folder."""
+    prefix = f"{group.replace('_', ' ')}_{group_id}" if group is not None else "Default group"
+    return f"{_MOODLE_UNCLEAN.sub('', prefix)}_assignsubmission_file/{file}"
+
+
+def moodle_worksheet(
+    learners: list[dict], maximum: float, *, decimal_comma: bool = False, blind: bool = False, teams: bool = False,
+    online: bool = False,
+) -> bytes:  # fmt: skip
+    """The assignment's grading worksheet as Moodle writes it (gradingtable.php's columns, through PHP's fputcsv):
+    `learners` ({"participant", "name", "email", "status", "group", "text"}), every grade empty, Maximum Grade in the
+    site's decimal mark. `blind`: blind marking, for a marker who may not see who is who (Identifier, no name or
+    email); `teams`: a team assignment's Group column (the group's name, or "Default group"); `online`: an online text
+    submission's column."""
+    top = f"{maximum:.2f}".replace(".", "," if decimal_comma else ".")
+    header = ["Identifier"] + ([] if blind else ["Full name", "Email address"]) + ["Status"]
+    header += ["Group"] * teams + ["Grade", "Maximum Grade", "Grade can be changed", "Last modified (submission)"]
+    header += ["Online text"] * online + ["Last modified (grade)", "Feedback comments"]
+    rows = [header]
     for learner in learners:
-        rows.append(
-            [f"Participant {learner['participant']}", learner["name"], learner["email"], learner.get("status", ""),
-             "", top.replace(".", ",") if decimal_comma else top, "Yes", "Monday, 30 November 2026, 9:00 AM", "-", ""]
-        )  # fmt: skip
-    text = io.StringIO()
-    csv.writer(text, lineterminator="\n").writerows(rows)
-    return text.getvalue().encode("utf-8")
+        row = [f"Participant {learner['participant']}"]
+        row += [] if blind else [learner["name"], learner["email"]]
+        row += [learner.get("status", "")] + [learner.get("group") or "Default group"] * teams
+        row += ["", top, "Yes", "Monday, 30 November 2026, 9:00 AM"] + [learner.get("text", "")] * online + ["-", ""]
+        rows.append(row)
+    return php_fputcsv(rows).encode("utf-8")
+
+
+def php_fputcsv(rows: list[list[str]], delimiter: str = ",") -> str:
+    """PHP's fputcsv (php-src, ext/standard/file.c, php_fputcsv), escape character "\\": a field holding the delimiter,
+    a quote, a backslash, "\\n", "\\r", "\\t" or a space is quoted, and inside it a quote is doubled unless the last
+    backslash before it made `escaped` (which only a character other than a backslash or an unescaped quote clears)."""
+    lines = []
+    for row in rows:
+        out = []
+        for field in row:
+            if not any(c in field for c in (delimiter, '"', "\\", "\n", "\r", "\t", " ")):
+                out.append(field)
+                continue
+            text, escaped = '"', False
+            for c in field:
+                if c == "\\":
+                    escaped = True
+                elif not escaped and c == '"':
+                    text += '"'
+                else:
+                    escaped = False
+                text += c
+            out.append(text + '"')
+        lines.append(delimiter.join(out) + "\n")
+    return "".join(lines)
+
+
+def php_fgetcsv_all(text: str, delimiter: str = ",") -> list[list[str]]:
+    """The rows Moodle's upload reads (lib/csvlib.class.php, csv_import_reader::load_csv_content: "\\r\\n" and "\\r" made
+    "\\n", the text trimmed, then fgetcsv line by line, blank lines dropped), each line read by php_fgetcsv's states:
+    0 plain, 1 after the escape character (the next character is taken as it is, the backslash kept), 2 after a
+    quote (a second quote is one quote, anything else ended the quotes; what follows them up to the delimiter is the
+    field's too); a line end inside quotes is the field's, and the next line goes on."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip(" \n\r\t\v\0")
+    lines = [line + "\n" for line in text.split("\n")] if text else []
+    rows, at_line = [], 0
+    while at_line < len(lines):
+        line = lines[at_line][:-1]
+        at_line += 1
+        if line == "":
+            continue
+        row, pos = [], 0
+        while True:
+            start = pos
+            while pos < len(line) and line[pos] in " \t\v\f" and line[pos] != delimiter:
+                pos += 1
+            if not (pos < len(line) and line[pos] == '"'):
+                pos = start
+            if pos < len(line) and line[pos] == '"':
+                pos += 1
+                value, state = "", 0
+                while True:
+                    if pos == len(line):
+                        if state == 2:
+                            break
+                        if at_line == len(lines):  # never closed: the rest is the field
+                            break
+                        value += "\n"
+                        line, pos, state = lines[at_line][:-1], 0, 0
+                        at_line += 1
+                        continue
+                    c = line[pos]
+                    if state == 2 and c != '"':
+                        break
+                    if state == 1:
+                        state = 0
+                    elif state == 2:
+                        state = 0
+                    elif c == '"':
+                        state = 2
+                        pos += 1
+                        continue
+                    elif c == "\\":
+                        state = 1
+                    value += c
+                    pos += 1
+                end = line.find(delimiter, pos)
+                end = len(line) if end < 0 else end
+                row.append(value + line[pos:end])
+            else:
+                end = line.find(delimiter, pos)
+                end = len(line) if end < 0 else end
+                row.append(line[pos:end])
+            if end >= len(line):
+                break
+            pos = end + 1
+        rows.append(row)
+    return rows
 
 
 _CANVAS_TOTALS = re.compile(r"Current Score|Current Points|Current Grade|Final Score|Final Points|Final Grade|Override")

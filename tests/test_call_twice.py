@@ -1,9 +1,10 @@
 """Cases that call the entry twice (`call_twice` in exercise.yaml): loaded from a challenge's default or a case's own
-flag, run by the runners with both calls' values in the outcome, judged by grader.judge. The course's own mutable
+flag, run by the runners with both calls' values in the outcome, judged by the one judge (frontend/src/judge.js).
+The course's own mutable
 default (stage-4-loop's wrong/tools_called_default.py) is caught by its case that calls twice, and by no other.
 
-The grading here is in this process (trusted code: the course's own solutions); tests/test_judge.py holds the rules
-to the page's judge, and the build's check runs the same cases in Pyodide."""
+The grading here is in this process (trusted code: the course's own solutions); tests/js/judge.test.mjs holds the
+judge to its rules, and the build's check runs the same cases in Pyodide."""
 
 from __future__ import annotations
 

@@ -195,7 +195,9 @@ def test_the_class_command_ends_with_a_row_per_learner_and_no_traceback(tmp_path
     proc = run_grader(runners, "class", folder, "--out", out, "--root", course, "--jobs", "1")
     rows = json.loads((out / "gradebook.json").read_text())["learners"]
     # 3: everything written, but some hand-in could not be taken whole (listed for the teacher).
-    assert proc.returncode == (3 if any(r["error"] for r in rows) else 0), proc.stderr
+    # Exit 3 exactly when someone needs the teacher: a hand-in not taken, or one nothing of which could be run.
+    needs = any(r["error"] or any(c["status"] == "unread" for c in r["challenges"].values()) for r in rows)
+    assert proc.returncode == (3 if needs else 0), proc.stderr
     assert "Traceback" not in proc.stderr
     assert len(rows) == len(read_folder(folder, EXERCISES))
 
@@ -233,3 +235,24 @@ def test_a_name_shows_everything_that_sets_it_apart(text):
     assert not shown.startswith(" ") and not shown.endswith(" ") and "  " not in shown
     assert name(shown) == shown
     assert shown == text or "\\" in shown
+
+
+def test_a_folder_of_loose_python_files_is_a_learner_per_file_with_challenge_and_says_what_to_do_without(
+    tmp_path, in_process_runners
+):
+    klass = tmp_path / "class"
+    klass.mkdir()
+    (klass / "ada.py").write_text(REFERENCE.read_text())
+    (klass / "bob.py").write_bytes(b"\xff not text")
+    (klass / "notes.txt").write_text("the teacher's")
+    got = {learner.id: learner for learner in read_folder(klass, EXERCISES, SLUG)}
+    assert set(got) == {"ada", "bob"}  # the teacher's notes are no learner
+    assert got["ada"].sources[SLUG].text == REFERENCE.read_text() and got["ada"].origin == "ada.py"
+    assert "not UTF-8 text" in got["bob"].sources[SLUG].error
+    # Without --challenge nothing says whose challenge a loose file is: the run stops before anything is graded.
+    proc = run_grader(in_process_runners, "class", klass, "--out", tmp_path / "out")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "holds 2 .py file(s) at its top (ada.py, bob.py), taken as one learner each only with --challenge SLUG" in (
+        proc.stderr
+    )
+    assert not (tmp_path / "out").exists()

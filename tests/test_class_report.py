@@ -21,13 +21,21 @@ from hypothesis import strategies as st
 from markupsafe import escape
 
 from grader.canonical import canonical_json
-from grader.judge import judge_run
-from grader.results import PRIVATE_NOTE, RunResult, error_outcome, failed_submission, learner_view, value_outcome
+from grader.results import (
+    PRIVATE_NOTE,
+    SHOWN,
+    RunResult,
+    error_outcome,
+    failed_submission,
+    learner_view,
+    value_outcome,
+)
 from loopcraft.classroom import course_exercises, gradebook, report, similar, write_outputs
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.store import VerdictStore
-from loopcraft.grading import judged_case
-from loopcraft.mistakes import catalogues, matched, said, secrets
+from loopcraft.grading import request_case
+from loopcraft.judging import judge
+from loopcraft.mistakes import catalogues, said
 from loopcraft.project import Project
 from loopcraft.render import py_repr
 from tests.class_fixture import DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
@@ -175,7 +183,7 @@ def test_code_that_never_ran_does_not_make_every_case_discriminate(tmp_path):
     four whose code never did (two files refused, two that do not load). Ranked with them, the four are the
     bottom 27% on every case, and a case every runner passes scored +1.00."""
     ex = next(ex for ex in course_exercises(Project()) if ex.slug == LIMIT)
-    judged = [judged_case(c) for c in ex.cases]
+    judged = [request_case(c, ex.entry) for c in ex.cases]
     store = VerdictStore(tmp_path)
     rows = []
 
@@ -187,16 +195,16 @@ def test_code_that_never_ran_does_not_make_every_case_discriminate(tmp_path):
 
     strengths = [19, 15, 11, 7, 3, 1]
     for i, k in enumerate(strengths):
-        answers = [c["expected_json"] if j < k else '"wrong"' for j, c in enumerate(judged)]
+        answers = [c["expect"]["expected"] if j < k else '"wrong"' for j, c in enumerate(judged)]
         # A case that calls twice (`call_twice`) is judged on both calls' values: the same here.
         outcomes = [
-            value_outcome(a, again=a if c.get("call_twice") else None) for a, c in zip(answers, judged, strict=True)
+            value_outcome(a, again=a if c["call_twice"] else None) for a, c in zip(answers, judged, strict=True)
         ]
-        hand_in(f"ran-{i}", judge_run(judged, outcomes, ex.time_limit_seconds).to_dict(hidden_actual=True))
+        hand_in(f"ran-{i}", judge(judged, outcomes, time_limit=ex.time_limit_seconds).to_dict(hidden_actual=True))
     for i in range(2):
         hand_in(f"refused-{i}", failed_submission(ex.cases, "The file is not Python text.").to_dict())
         loads = [error_outcome("SyntaxError: '(' was never closed", "load") for _ in judged]
-        hand_in(f"syntax-{i}", judge_run(judged, loads, ex.time_limit_seconds).to_dict(hidden_actual=True))
+        hand_in(f"syntax-{i}", judge(judged, loads, time_limit=ex.time_limit_seconds).to_dict(hidden_actual=True))
     rows.append(gradebook.row(Learner(id="absent", name="absent", origin="absent/"), {LIMIT: len(ex.cases)}, store))
     doc = gradebook.book([LIMIT], rows)
     write_outputs(tmp_path, doc, store, [ex])
@@ -328,7 +336,10 @@ def test_every_learner_has_a_feedback_page_with_each_case_as_learner_view_cuts_i
             assert len(challenge["cases"]) == len(tests)
             for case, written in zip(challenge["cases"], tests, strict=True):
                 seen = learner_view(written)
-                assert case["result"] == {k: seen[k] for k in ("status", "message", "output", "hidden", "trace")}
+                # What a learner may see of it, and the values and call of a visible case as Python writes them.
+                kept = ("status", "message", "output", "hidden", "trace", "call_shown", *SHOWN[2:])
+                assert case["result"] == {k: seen[k] for k in kept if k in seen}
+                assert case["hidden"] or {"call_shown", "expected_shown"} <= set(case["result"])
                 if case["private"]:
                     assert case["result"]["message"] == PRIVATE_NOTE and case["result"]["trace"] == []
                     assert set(case) == {"name", "hidden", "private", "result"}
@@ -473,14 +484,14 @@ def test_feedback_pages_are_named_as_people_read_them_and_never_share_a_file():
 
 
 def known_mistakes(klass) -> tuple[dict, dict]:
-    """The course's known mistakes as the class's pages had them (the build cache's: mistakes.catalogues), and what
-    each learner's verdict of each challenge looks like, matched again here: {(learner, slug): [mistake, ...]}."""
+    """The course's known mistakes as the class was graded with them (the build cache's: mistakes.catalogues), and
+    those each learner's stored verdict of each challenge names (the judge's): {(learner, slug): [mistake, ...]}."""
     exercises = {ex.slug: ex for ex in course_exercises(Project()) if ex.slug in (LIMIT, DISPATCH)}
     known = catalogues(Project(), list(exercises.values()))
     looks = {}
     for (learner, slug), record in records(klass).items():
-        ex = exercises[slug]
-        looks[learner, slug] = matched(known[ex.track, slug], RunResult.from_dict(record["result"]), secrets(ex))
+        by_hint = {m["hint"]: m for m in known[exercises[slug].track, slug].known}
+        looks[learner, slug] = [by_hint[hint] for hint in RunResult.from_dict(record["result"]).mistakes]
     return known, looks
 
 

@@ -22,12 +22,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from grader.canonical import canonical_json
-from grader.judge import judge_run
 from grader.results import CASE_CHARS, PRIVATE_NOTE, SUBMISSION_CHARS, value_outcome
 from loopcraft.classroom import gradescope
 from loopcraft.classroom.gradescope import requirements, results, shares
 from loopcraft.classroom.intake import read_submission
-from loopcraft.grading import judged_case
+from loopcraft.grading import request_case
+from loopcraft.judging import judge
 from loopcraft.load import find_exercise, load_course
 from loopcraft.project import Project
 from tests.helpers import ROOT, course_copy
@@ -128,9 +128,12 @@ def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_sit
         assert z.read("requirements.txt").decode() == requirements(ROOT)
         assert json.loads(z.read("autograder.json")) == {"challenges": [LIMIT]}
     assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111
-    assert {"grader/judge.py", "frontend/node-runner.mjs", "package-lock.json", "schemas/exercise.schema.json"} <= set(
-        modes
-    )
+    assert {
+        "frontend/src/judge.js",
+        "frontend/node-runner.mjs",
+        "package-lock.json",
+        "schemas/exercise.schema.json",
+    } <= set(modes)
     assert f"exercises/build-an-agent/{LIMIT}/exercise.yaml" in modes
     # Only what it grades: of the course's solutions and private cases, the one challenge's (issue 38: one hole in
     # the sandbox would have given away every reference solution of the track).
@@ -285,7 +288,7 @@ def test_the_walk_of_a_submission_is_bounded_and_opens_no_fifo(tmp_path):
 def test_the_maxima_add_up_to_the_points_exactly_and_the_score_to_the_tests_scores():
     limit, dispatch = find_exercise(ROOT, LIMIT), find_exercise(ROOT, DISPATCH)
     outcomes = [value_outcome(canonical_json(c.expected if i % 3 else None)) for i, c in enumerate(limit.cases)]
-    result = judge_run([judged_case(c) for c in limit.cases], outcomes, limit.time_limit_seconds)
+    result = judge([request_case(c, limit.entry) for c in limit.cases], outcomes, time_limit=limit.time_limit_seconds)
     doc = results([(limit, 1.0, result), (dispatch, 0.35, "No dispatch-registry.py found")])
     jsonschema.validate(doc, SCHEMA)
     assert len(limit.cases) == 19 and len(doc["tests"]) == 20
@@ -316,7 +319,7 @@ def test_what_a_student_s_code_returns_reaches_results_json_bounded_and_writable
         value_outcome(canonical_json(returned[i % 2]), "printed \udc00", [{"kind": "tool\ud800", "x": "\ud800"}])
         for i in range(len(ex.cases))
     ]
-    result = judge_run([judged_case(c) for c in ex.cases], outcomes, ex.time_limit_seconds)
+    result = judge([request_case(c, ex.entry) for c in ex.cases], outcomes, time_limit=ex.time_limit_seconds)
     doc = results([(ex, 1.0, result)])
     written = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")  # run() writes it so
     jsonschema.validate(json.loads(written), SCHEMA)

@@ -82,7 +82,7 @@ def course(tmp_path_factory, in_process_runners) -> Path:
     roster = [{"name": f"S{user}", "id": user, "sis": f"s{user}", "login": f"l{user}"} for user in (11, 12, 13, 14, 15)]
     (root / "roster.csv").write_bytes(canvas_export(roster, [(title, 901, 2)]))
     one = run(in_process_runners, root, root / "one")
-    assert one.returncode == 0, one.stderr
+    assert one.returncode == 3, one.stderr  # S14's and S15's hand-ins ran nothing, and S12 handed nothing in
     return root
 
 
@@ -103,12 +103,13 @@ def array(runners, root: Path, name: str, tasks: list[tuple[dict[str, str], list
     """Run every task, each into a folder of its own; merge them."""
     for i, (env, extra) in enumerate(tasks):
         proc = run(runners, root, root / name / f"task-{i}", *extra, env=env)
-        assert proc.returncode == 0, proc.stderr
+        # A task names its own learners who need the teacher; the roster's others are the merge's to account for.
+        assert proc.returncode in (0, 3) and "nothing handed in" not in proc.stderr, proc.stderr
         assert f"shard {i + 1}/{len(tasks)}, from " in proc.stderr
     shards = [root / name / f"task-{i}" for i in range(len(tasks))]
     lms = ["--lms", "canvas", "--roster", root / "roster.csv", "--root", root / "course"]
     merged = run_grader(runners, "merge", *shards, "--out", root / name / "merged", *lms)
-    assert merged.returncode == 0, merged.stderr
+    assert merged.returncode == 3 and "S12 (Canvas user 12): nothing handed in" in merged.stderr, merged.stderr
     return root / name / "merged"
 
 
@@ -118,7 +119,7 @@ def test_the_one_machine_run_scores_the_challenge_s_points_times_the_share_of_ca
     book = json.loads((course / "one" / "gradebook.json").read_text())
     cells = {r["lms"].get("canvas"): r["challenges"][LIMIT] for r in book["learners"]}
     scores = {r[1]: r[-1] for r in rows[2:]}
-    assert scores["11"] == "2" and scores["14"] == "0"
+    assert scores["11"] == "2" and "14" not in scores and "15" not in scores  # nothing of theirs ran: no score
     assert float(scores["13"]) == round(2 * cells["13"]["passed"] / cells["13"]["total"], 2) < 2
 
 

@@ -5,7 +5,6 @@ The loop lab's grid is run here too, in Pyodide, through the same single run-cas
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from loopcraft.build import check
 from loopcraft.errors import ExerciseError
+from loopcraft.grading import run_only
 from loopcraft.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, run_lessons
 from loopcraft.load import load_course
 from loopcraft.project import Project
@@ -217,15 +217,10 @@ SEED_004 = {  # habit: [(share, calls) for errors-end, fed-back, guarded]
 
 def run_grid(runner, loop=None) -> dict:
     world = (ROOT / "exercises/build-an-agent/agent_sandbox.py").read_text()
-    (outcome,) = runner.run(
-        source="",
-        sandbox=LAB_SANDBOX,
-        entry=LAB_ENTRY,
-        time_limit=LAB_TIME_LIMIT,
-        cases=[{"name": "grid", "args": {"world": world, "loop": loop}}],
-    )
-    assert outcome["kind"] == "value", outcome
-    return json.loads(outcome["value"])
+    args = {"world": world, "loop": loop}
+    (test,) = run_only(runner, source="", sandbox=LAB_SANDBOX, entry=LAB_ENTRY, time_limit=LAB_TIME_LIMIT, args=[args])
+    assert test.passed, test
+    return test.actual
 
 
 def test_the_lab_grid_in_pyodide_equals_seed_004(pyodide_runner):

@@ -126,14 +126,21 @@ def test_a_canvas_download_is_a_learner_per_canvas_user_each_hazard_its_own_lear
         (17, "its name is marked as UTF-8 and is not"),
         (18, "the zip holds 2 entries of this name"),
     ]:
-        assert cell[keys[user]] == {"status": "error", "passed": 0, "total": cell[keys[11]]["total"]}, user
+        # Nothing of it ran: not a 0 but "unread", named to the teacher with why, and scored for no one.
+        assert cell[keys[user]] == {"status": "unread", "passed": 0, "total": cell[keys[11]]["total"]}, user
         verdict = json.loads((canvas / "out" / "verdicts" / file_name(keys[user]) / f"{LIMIT}.json").read_text())
         assert why in verdict["result"]["message"], (user, verdict["result"]["message"])
-        assert why in stderr
+        assert f"error: {keys[user]}: {LIMIT}: " in stderr and why in stderr
     assert "not named as Canvas names a learner's file" in got["readme.txt"]["error"]
-    needs = stderr[stderr.index("NEEDS YOU: 3 ") :]
+    needs = stderr[stderr.index("NEEDS YOU: 9 ") :]
     assert "readme.txt: submissions.zip: readme.txt: not named as Canvas names" in needs
-    assert f"{keys[17]}: not in canvas-import.csv: Canvas user 17 is not in the roster" in needs
+    assert (
+        f"{keys[17]} (submissions.zip: {keys[17]}_*): not in canvas's files: Canvas user 17 is not in the roster"
+        in needs
+    )
+    for user in (14, 15, 16, 17, 18):
+        assert f"{keys[user]} (submissions.zip: {keys[user]}_*): {LIMIT} not graded: " in needs
+    assert "Absent, Al (Canvas user 99): nothing handed in" in needs
     assert "Exit status 3." in needs
 
 
@@ -144,17 +151,18 @@ def test_the_canvas_import_keeps_the_exports_columns_points_and_scale(canvas):
     # Canvas's importer sets the assignment's points from this row: the export's 10, not the course's 1.
     assert rows[1] == ["Points Possible", "", "", "", "", "10"]
     by_id = {r[1]: r for r in rows[2:]}
-    assert list(by_id) == ["11", "12", "13", "14", "15", "16"]  # the roster's order; 99 handed nothing in
+    # The roster's order; 99 handed nothing in, and 14, 15 and 16 nothing that could be run: no line, no 0, so that
+    # Canvas keeps what it has (a blank would clear a grade given by hand: GradebookImporter#no_change_to_value?).
+    assert list(by_id) == ["11", "12", "13"]
     for user in by_id:
         assert by_id[user][5] == score(got[user]["challenges"][LIMIT], 10), user
     assert by_id["11"][:5] == ["Doe, John", "11", "s11", "l11", "A"]
-    assert by_id["11"][5] == "10" and by_id["13"][5] == "10" and by_id["14"][5] == by_id["15"][5] == "0"
+    assert by_id["11"][5] == "10" and by_id["13"][5] == "10"
     assert 0 < float(by_id["12"][5]) < 10
     # Read as Canvas's importer reads it: the assignment by its id, its points, every learner by their user id.
     points, scores = canvas_import_reads((canvas / "out" / "canvas-import.csv").read_bytes())
     assert points == {"901": 10.0}
     assert scores == {user: {"901": float(row[5])} for user, row in by_id.items()}
-    assert by_id["14"][0] == """'=HYPERLINK("http://x")"""  # a learner's name is never a formula
     unmatched = table(canvas / "out" / "canvas-unmatched.csv")
     assert unmatched[0] == ["learner", "name", "origin", "Canvas user id", "why"]
     why = {r[3]: r[4] for r in unmatched[1:]}
@@ -165,7 +173,6 @@ def test_the_canvas_import_keeps_the_exports_columns_points_and_scale(canvas):
     }
     said = (canvas / "stderr.txt").read_text()
     assert "left out of canvas-import.csv: 3" in said
-    assert "canvas-import.csv: 1 roster learners handed nothing in: left blank (--missing zero writes 0)" in said
 
 
 def test_people_are_named_as_the_roster_names_them_with_their_points_and_the_absent_get_a_row(canvas):
@@ -253,7 +260,7 @@ def test_a_canvas_download_a_browser_unzipped_is_graded_as_its_zip(canvas, tmp_p
     points, scores = canvas_import_reads(written)
     assert points == {"901": 7.5}
     cells = {r["lms"]["canvas"]: r["challenges"][LIMIT] for r in learners(out).values() if r["lms"]}
-    matched = [str(user) for user in PEOPLE if user < 17 and str(user) in cells and user not in (15, 16)]
+    matched = [str(user) for user in PEOPLE if user < 14 and str(user) in cells]  # nothing unread, nothing of no one
     assert scores == {user: {"901": float(score(cells[user], 7.5))} for user in matched}  # no bomb, no climber
     assert "not named as Canvas names a learner's file" in learners(out)["readme.txt"]["error"]
 
@@ -286,7 +293,7 @@ def moodle(tmp_path_factory, in_process_runners) -> Path:
         in_process_runners, "class", root / "submissions.zip", "--out", root / "out",
         "--lms", "moodle", "--roster", root / "worksheet.csv",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 3, proc.stderr  # four hand-ins nothing of which ran, and Gil handed nothing in
     (root / "stderr.txt").write_text(proc.stderr)
     return root
 
@@ -309,9 +316,11 @@ def test_a_moodle_download_is_a_learner_per_participant_each_hazard_its_own_lear
         ("Eve Bomb_505", "more than the 100 to 1 a zip bomb's guard allows"),
         ("Fay Lock_506", "encrypted"),
     ]:
-        assert cell[learner]["status"] == "error", learner
+        assert cell[learner]["status"] == "unread", learner
         verdict = json.loads((moodle / "out" / "verdicts" / file_name(learner) / f"{LIMIT}.json").read_text())
         assert why in verdict["result"]["message"], (learner, verdict["result"]["message"])
+        assert f"  - {learner} (submissions.zip: " in stderr and f"): {LIMIT} not graded: " in stderr
+    assert "  - Gil Gone (Participant 507): nothing handed in" in stderr
     assert {c["status"] for learner in got for slug, c in got[learner]["challenges"].items() if slug != LIMIT} == {
         "missing"
     }
@@ -328,16 +337,21 @@ def test_the_moodle_files_put_the_whole_score_on_the_worksheets_maximum_grade(mo
     rows = table(moodle / "out" / "moodle-import.csv")
     assert rows[0] == ["Full name", "Email address", "Grade"]
     by_name = {r[0]: r[2] for r in rows[1:]}
-    assert list(by_name) == ["John Doe", "Ann Roe", ZOE, "Bob Ray", "Eve Bomb", "Fay Lock"]  # not Gil: nothing in
+    # Not Gil (nothing in), nor the four whose hand-in nothing of could be run: no line, so Moodle keeps its grade.
+    assert list(by_name) == ["John Doe", "Ann Roe"]
     for learner, r in got.items():
-        assert by_name[r["name"]] == expected(r), learner
-    assert by_name["John Doe"] == lms.number(100 / total) and by_name["Fay Lock"] == "0"
+        if r["name"] in by_name:
+            assert by_name[r["name"]] == expected(r), learner
+    assert by_name["John Doe"] == lms.number(100 / total)
     sheet = table(moodle / "out" / "moodle-worksheet.csv")
     assert sheet[0] == WORKSHEET_HEADER  # as Moodle wrote it: its upload finds Identifier, Grade, Last modified
     by_id = {r[0]: dict(zip(sheet[0], r, strict=True)) for r in sheet[1:]}
     assert list(by_id) == [f"Participant {n}" for n in range(501, 508)]
     assert by_id["Participant 501"]["Grade"] == by_name["John Doe"]
-    assert by_id["Participant 507"]["Grade"] == "" and by_id["Participant 507"]["Feedback comments"] == ""
+    for unread in (503, 504, 505, 506, 507):  # as the worksheet had them: Moodle's upload skips a blank grade
+        assert (
+            by_id[f"Participant {unread}"]["Grade"] == "" and by_id[f"Participant {unread}"]["Feedback comments"] == ""
+        )
     assert by_id["Participant 501"]["Last modified (grade)"] == "-"  # left as it was: Moodle's check of edits since
     # Read as Moodle's worksheet upload reads it: a grade per participant, within the Maximum Grade.
     read = moodle_worksheet_reads((moodle / "out" / "moodle-worksheet.csv").read_bytes())
@@ -379,7 +393,7 @@ def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moo
     proc = run_grader(
         in_process_runners, "class", folder, "--out", out, "--lms", "moodle", "--roster", tmp_path / "worksheet.csv"
     )
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 3, proc.stderr  # Bob's FIFO ran nothing; Eve, Fay and Gil are not in this download
     assert "grading 0 with" in proc.stderr  # Moodle's folders read as from the zip
     sheet = {r[0]: r[4] for r in table(out / "moodle-worksheet.csv")[1:]}
     total = len(TRACK.exercises)
@@ -389,7 +403,7 @@ def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moo
     got = learners(out)
     zoe = got[f"{ZOE}_503"]
     assert zoe["challenges"][LIMIT]["status"] == "missing" and "a link; only regular files are read" in zoe["notes"][0]
-    assert got["Bob Ray_504"]["challenges"][LIMIT]["status"] == "error"
+    assert got["Bob Ray_504"]["challenges"][LIMIT]["status"] == "unread"
     bob = json.loads((out / "verdicts" / file_name("Bob Ray_504") / f"{LIMIT}.json").read_text())
     assert "not a regular file" in bob["result"]["message"]
 
@@ -410,7 +424,7 @@ def test_a_moodle_gradebook_export_matches_learners_by_their_one_full_name(moodl
     assert proc.returncode == 3, proc.stderr  # four learners not matched: listed, and the run says so
     rows = table(tmp_path / "out" / "moodle-import.csv")
     assert rows[0][:3] == ["First name", "Last name", "ID number"] and rows[0][3] == "Email address"
-    assert [r[2] for r in rows[1:]] == ["1001", "1004"]
+    assert [r[2] for r in rows[1:]] == ["1001"]  # Zoé (1004) is matched, and nothing of hers could be run
     why = {r[0]: r[4] for r in table(tmp_path / "out" / "moodle-unmatched.csv")[1:]}
     assert why["Ann Roe_502"].startswith("2 roster rows have this name")
     assert why["Bob Ray_504"].startswith("no roster row has this name")

@@ -40,7 +40,7 @@ IDS = st.integers(1, 10**9)
 def learner_rows(read: list) -> dict:
     rows = [
         {"learner": r.id, "name": r.name, "origin": r.origin, "error": r.error, "notes": r.notes, "lms": r.lms,
-         "challenges": {LIMIT: {"status": "fail", "passed": 0, "total": 1}}}
+         "unattributed": r.unattributed, "challenges": {LIMIT: {"status": "fail", "passed": 0, "total": 1}}}
         for r in read
     ]  # fmt: skip
     return {"challenges": [LIMIT], "learners": rows}
@@ -86,7 +86,7 @@ def test_a_canvas_download_gives_each_file_to_its_own_learner_and_never_to_anoth
         assert learner.sources[LIMIT].text == f"# learner {user}" and learner.error is None
         assert ("handed in late (Canvas)" in learner.notes) == late
         assert any(got["lms"]["canvas"] == str(user) for got in matched.rows.values()), (name, user)
-        page = handback.entry_name("canvas", {"lms": learner.lms})
+        page = handback.entry_name("canvas", learner.lms)
         assert canvas_reupload_owner(page) == (str(user), str(attachment))
 
 
@@ -133,7 +133,7 @@ def test_a_moodle_download_gives_each_file_to_its_participant_in_every_form_mood
     assert len(matched.rows) == len(people) and not matched.unmatched
     for row, got in matched.rows.items():
         assert export.roster.rows[row]["Identifier"] == f"Participant {got['lms']['moodle']}"
-        page = handback.entry_name("moodle", got)
+        page = handback.entry_name("moodle", got["lms"])
         assert moodle_import_owner(page) == (got["lms"]["moodle"], "loopcraft-feedback.html")
 
 
@@ -152,8 +152,8 @@ def test_a_name_made_to_read_as_another_learners_ids_never_spoils_their_hand_in(
     (tmp_path / "roster.csv").write_bytes(canvas_export(roster, [(TITLE, 77, 10)]))
     matched = lms.match(learner_rows(read), lms.prepare("canvas", tmp_path / "roster.csv", [TRACK], [LIMIT]))
     assert [got["learner"] for got in matched.rows.values()] == [doe.id]
-    ((eve, why),) = matched.unmatched
-    assert eve["name"] == "eve" and "grade by hand" in why
+    ((eve, why),) = matched.unmatched  # it reads as user 12's (eve) or 13's (eve_12_500_): a row of its own
+    assert eve["name"] == "eve_12_500__13_501_x.py" and "grade it by hand" in why and eve["lms"] == {}
 
 
 def test_a_group_hand_in_is_listed_for_the_teacher_never_given_to_the_member_whose_id_it_bears(tmp_path):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -12,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.results import Status
 from loopcraft import pyodide
-from loopcraft.cases import keyword_run
+from loopcraft.grading import run_only
 from loopcraft.project import INSTALL as ROOT
 from loopcraft.project import Project
 from loopcraft.pyodide import PyodideRunner, RunnerError
@@ -26,13 +26,15 @@ FINISH_S = 10
 STUBBORN = "def f():\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass\n"
 
 
+def run(runner, source, args: list[dict], time_limit=FINISH_S, entry="f", sandbox="", budget=None):
+    """The verdicts of `source` called once per mapping of `args`, each case expecting nothing (a value passes)."""
+    return run_only(
+        runner, source=source, sandbox=sandbox, entry=entry, args=args, time_limit=time_limit, budget=budget
+    )
+
+
 def one(runner, source, time_limit=FINISH_S, entry="f", sandbox="", args=None):
-    return runner.run(
-        source=source,
-        sandbox=sandbox,
-        cases=[{"name": "c", "run": keyword_run(entry, args or {})}],
-        time_limit=time_limit,
-    )[0]
+    return run(runner, source, [args or {}], time_limit, entry, sandbox)[0]
 
 
 def test_verdicts_come_from_python_3_14(pyodide_runner):
@@ -40,51 +42,48 @@ def test_verdicts_come_from_python_3_14(pyodide_runner):
         pyodide_runner,
         "import json, sys\ndef f():\n    try:\n        json.loads('{\"a\": 1,}')\n    except ValueError as e:\n        return [sys.version_info[:2], e.msg]\n",
     )
-    assert outcome["value"] == '[[3,14],"Illegal trailing comma before end of object"]'
+    assert outcome.actual == [[3, 14], "Illegal trailing comma before end of object"]
 
 
 def test_an_infinite_loop_is_interrupted_and_the_next_case_runs(pyodide_runner):
     # The second case finds what the first left in its interpreter: it was interrupted, not replaced.
-    outcomes = pyodide_runner.run(
-        source="import sys\ndef f(n):\n    sys.left = getattr(sys, 'left', 0) + 1\n    while n:\n        pass\n    return sys.left\n",
-        sandbox="",
-        cases=[
-            {"name": "loops", "run": keyword_run("f", {"n": 1})},
-            {"name": "returns", "run": keyword_run("f", {"n": 0})},
-        ],
+    outcomes = run(
+        pyodide_runner,
+        "import sys\ndef f(n):\n    sys.left = getattr(sys, 'left', 0) + 1\n    while n:\n        pass\n    return sys.left\n",
+        [{"n": 1}, {"n": 0}],
         time_limit=0.5,
     )
-    assert [o["kind"] for o in outcomes] == ["timeout", "value"]
-    assert outcomes[1]["value"] == "2"
+    assert [o.status for o in outcomes] == [Status.TIMEOUT, Status.PASS]
+    assert outcomes[1].actual == 2
 
 
 def test_a_loop_that_swallows_the_interrupt_gets_a_new_worker(pyodide_runner):
-    assert one(pyodide_runner, STUBBORN, time_limit=0.25)["kind"] == "timeout"
-    assert one(pyodide_runner, "def f():\n    return 7\n")["value"] == "7"
+    assert one(pyodide_runner, STUBBORN, time_limit=0.25).status is Status.TIMEOUT
+    assert one(pyodide_runner, "def f():\n    return 7\n").actual == 7
 
 
 def test_without_an_interrupt_buffer_the_worker_is_restarted():
     with PyodideRunner(Project(), interrupt=False) as runner:
-        assert one(runner, LOOP, time_limit=0.25)["kind"] == "timeout"
-        assert one(runner, "def f():\n    return 'alive'\n")["value"] == '"alive"'
+        assert one(runner, LOOP, time_limit=0.25).status is Status.TIMEOUT
+        assert one(runner, "def f():\n    return 'alive'\n").actual == "alive"
 
 
 def test_deep_recursion_is_an_error_and_python_survives(pyodide_runner):
     outcome = one(pyodide_runner, "def f(n=0):\n    return f(n + 1)\n")
-    assert outcome["kind"] == "error" and "RecursionError" in outcome["error"]
-    assert one(pyodide_runner, "def f():\n    return 1\n")["value"] == "1"
+    assert outcome.status is Status.ERROR and "RecursionError" in outcome.message
+    assert one(pyodide_runner, "def f():\n    return 1\n").actual == 1
 
 
 def test_no_javascript_object_is_reachable_from_learner_code(pyodide_runner):
     for _ in range(2):  # the first interpreter of the runner and one restored for a later submission
         walk = hostile_corpus.named(hostile_corpus.JAVASCRIPT_WALK).source
-        result = json.loads(one(pyodide_runner, walk, entry="walk_for_javascript", time_limit=60)["value"])
+        result = one(pyodide_runner, walk, entry="walk_for_javascript", time_limit=60).actual
         assert result["walked"] > 20_000 and result["javascript"] == []
 
 
 def test_every_submission_gets_a_fresh_interpreter_and_the_first_is_made_before_learner_code(pyodide_runner):
     leaves = "import sys, builtins\ndef f():\n    seen = [getattr(sys, 'left', None), hasattr(builtins, 'left')]\n    sys.left = 1\n    return seen\n"
-    assert [one(pyodide_runner, leaves)["value"] for _ in range(3)] == ["[null,false]"] * 3
+    assert [one(pyodide_runner, leaves).actual for _ in range(3)] == [[None, False]] * 3
 
 
 def test_runners_started_together_boot_python_once_and_keep_the_snapshot_for_the_next_trusted_or_not(tmp_path):
@@ -94,7 +93,7 @@ def test_runners_started_together_boot_python_once_and_keep_the_snapshot_for_the
 
     def first_submissions(_) -> str:
         with PyodideRunner(project) as runner:
-            assert [one(runner, leaves)["value"] for _ in range(2)] == ["null", "null"]
+            assert [one(runner, leaves).actual for _ in range(2)] == [None, None]
         return runner.snapshot
 
     with ThreadPoolExecutor(2) as pool:  # as `python -m grader class --jobs 2` on a machine without a snapshot
@@ -104,7 +103,7 @@ def test_runners_started_together_boot_python_once_and_keep_the_snapshot_for_the
     assert len(kept) == 1 and kept[0].suffix == ".bin" and kept[0].stat().st_size > 1_000_000  # no temporary left
     with PyodideRunner(project, fresh=False) as trusted:
         # Trusted code shares one interpreter, restored from the snapshot as a fresh runner's first is.
-        assert [one(trusted, counts)["value"] for _ in range(3)] == ["1", "2", "3"]
+        assert [one(trusted, counts).actual for _ in range(3)] == [1, 2, 3]
     assert trusted.snapshot == "kept"
 
 
@@ -113,17 +112,16 @@ def test_a_kept_snapshot_that_cannot_be_restored_is_dropped_and_grading_goes_on(
     broken = pyodide.snapshot_file(pyodide.find_node(project), project)
     broken.write_bytes(b"not a memory snapshot" * 1000)
     with PyodideRunner(project) as runner:
-        assert [one(runner, "def f():\n    return 6 * 7\n")["value"] for _ in range(2)] == ["42", "42"]
+        assert [one(runner, "def f():\n    return 6 * 7\n").actual for _ in range(2)] == [42, 42]
     assert runner.snapshot == "unusable" and not broken.exists()  # the next runner makes one (the test above)
 
 
 def test_cases_of_one_submission_share_the_interpreter_unless_one_tampers(pyodide_runner):
     source = "import sys\ndef f(tamper):\n    sys.count = getattr(sys, 'count', 0) + 1\n    if tamper:\n        sys.setrecursionlimit(50)\n    return sys.count\n"
-    cases = [{"name": str(i), "run": keyword_run("f", {"tamper": i == 1})} for i in range(3)]
-    outcomes = pyodide_runner.run(source=source, sandbox="", cases=cases, time_limit=FINISH_S)
-    assert outcomes[0]["value"] == "1"
-    assert "the recursion limit changed" in outcomes[1]["error"]
-    assert outcomes[2]["value"] == "1"  # the interpreter reset in place after the tampering case
+    outcomes = run(pyodide_runner, source, [{"tamper": i == 1} for i in range(3)])
+    assert outcomes[0].actual == 1
+    assert "the recursion limit changed" in outcomes[1].message
+    assert outcomes[2].actual == 1  # the interpreter reset in place after the tampering case
 
 
 def probe_env(monkeypatch, module: str) -> None:
@@ -176,7 +174,7 @@ def test_the_runner_process_may_not_start_a_child_process_write_or_read_outside_
     assert 'PROBE main {"child":"allowed","write":"allowed","read":"allowed","page":"allowed"}' in unrestricted.stderr
     target.unlink()
     with PyodideRunner(Project()) as runner:
-        assert one(runner, "def f():\n    return 1\n")["value"] == "1"
+        assert one(runner, "def f():\n    return 1\n").actual == 1
         said = "\n".join(runner._diagnostics)
     denied = '{"child":"ERR_ACCESS_DENIED","write":"ERR_ACCESS_DENIED","read":"ERR_ACCESS_DENIED","page":"ERR_ACCESS_DENIED"}'
     assert f"PROBE main {denied}" in said and f"PROBE worker {denied}" in said
@@ -197,8 +195,8 @@ if (!isMainThread) {
 """,
     )
     with PyodideRunner(Project()) as runner:
-        for expected in ("1", "2"):
-            assert one(runner, f"def f():\n    print('{{\"id\": 9}}')\n    return {expected}\n")["value"] == expected
+        for expected in (1, 2):
+            assert one(runner, f"def f():\n    print('{{\"id\": 9}}')\n    return {expected}\n").actual == expected
         assert any("forged" in line for line in runner._diagnostics)
 
 
@@ -220,31 +218,10 @@ if (isMainThread) writeSync(Number(process.argv[process.argv.indexOf("--replies"
 
 def test_a_value_too_deep_or_too_big_is_an_error_for_that_case_only(pyodide_runner):
     deep = "def f(kind):\n    v = []\n    for _ in range(3000):\n        v = [v]\n    return {'deep': v, 'int': 7 ** 5917, 'ok': 1}[kind]\n"
-    outcomes = pyodide_runner.run(
-        source=deep,
-        sandbox="",
-        time_limit=FINISH_S,
-        cases=[{"name": k, "run": keyword_run("f", {"kind": k})} for k in ("deep", "int", "ok")],
-    )
-    assert "nested more than 100 levels deep" in outcomes[0]["error"]
-    assert "an int of more than 1,000 digits" in outcomes[1]["error"]
-    assert outcomes[2]["value"] == "1"
-
-
-def test_an_outcome_the_host_cannot_read_is_an_error_for_that_case_only():
-    from loopcraft.pyodide import _checked
-
-    ok = {"kind": "value", "value": "[1]", "output": "", "trace": []}
-    assert _checked(ok) is ok
-    for bad in (
-        {"kind": "value", "value": "9" * 5000, "output": ""},  # past the host's int-digit limit
-        {"kind": "value", "value": "[" * 5000 + "]" * 5000, "output": ""},  # too deep for json.loads
-        {"kind": "value", "value": 7, "output": ""},
-        {"kind": "forged"},
-        "not an outcome",
-    ):
-        outcome = _checked(bad)
-        assert outcome["kind"] == "error" and outcome["error"].startswith("This case could not be graded")
+    outcomes = run(pyodide_runner, deep, [{"kind": k} for k in ("deep", "int", "ok")])
+    assert "nested more than 100 levels deep" in outcomes[0].message
+    assert "an int of more than 1,000 digits" in outcomes[1].message
+    assert outcomes[2].actual == 1
 
 
 # --- A runner nothing a submission does can end --------------------------------------------------------------------
@@ -272,12 +249,7 @@ ALIVE = "import sys\ndef f(fail=None):\n    return sys.version_info[0]\n"
 
 
 def fail(runner, *hows):
-    return runner.run(
-        source=ALIVE,
-        sandbox="",
-        cases=[{"name": str(how), "run": keyword_run("f", {"fail": how})} for how in hows],
-        time_limit=FINISH_S,
-    )
+    return run(runner, ALIVE, [{"fail": how} for how in hows])
 
 
 @pytest.fixture(scope="module")
@@ -300,45 +272,45 @@ def failing_runner(failing_project):
 
 def test_a_worker_that_dies_during_a_case_costs_that_case_only_and_a_new_worker_goes_on(failing_runner):
     died, after = fail(failing_runner, "die", None)
-    assert died["kind"] == "error" and died["phase"] == "grader"
-    assert died["error"] == (
+    assert died.status is Status.ERROR
+    assert died.message == (
         "The grader's Python stopped while running this case, so it has no result: "
         "its worker thread ended (exit code 7)."
     )
-    assert after["value"] == "3"
-    assert [o["value"] for o in fail(failing_runner, None)] == ["3"]
+    assert after.actual == 3
+    assert [o.actual for o in fail(failing_runner, None)] == [3]
 
 
 def test_a_runner_keeps_the_grader_it_started_with_for_every_worker_it_starts(failing_runner, failing_project):
     """A runner is lent to any project whose grader has the same bytes (loopcraft.grading.Runners.key): a worker it
     starts later must load the grader the runner started with, not whatever the files on disk say by then."""
-    assert fail(failing_runner, None)[0]["value"] == "3"  # started, its grader read
+    assert fail(failing_runner, None)[0].actual == 3  # started, its grader read
     shutil.rmtree(failing_project.grader_root / "grader")
     died, after = fail(failing_runner, "die", None)
-    assert died["phase"] == "grader" and after["value"] == "3"  # the new worker has the grader all the same
+    assert (
+        died.message.startswith("The grader's Python stopped") and after.actual == 3
+    )  # the new worker has the grader all the same
 
 
 def test_a_worker_that_dies_between_submissions_costs_no_verdict(failing_runner):
-    assert [o["value"] for o in fail(failing_runner, "die-at-renew", None)] == ["3", "3"]
+    assert [o.actual for o in fail(failing_runner, "die-at-renew", None)] == [3, 3]
     # The next submission's renew ends the worker; a new one grades it.
-    assert [o["value"] for o in fail(failing_runner, None, None)] == ["3", "3"]
+    assert [o.actual for o in fail(failing_runner, None, None)] == [3, 3]
 
 
 def test_what_fails_in_the_worker_after_a_case_returned_ends_that_case_as_a_crash(failing_runner):
     rejected, thrown, after = fail(failing_runner, "reject", "throw", None)
-    assert rejected["error"] == "Python crashed while running your code: a promise left rejected"
-    assert thrown["error"] == "Python crashed while running your code: thrown after the case"
-    assert after["value"] == "3"
+    assert rejected.message == "Python crashed while running your code: a promise left rejected"
+    assert thrown.message == "Python crashed while running your code: thrown after the case"
+    assert after.actual == 3
 
 
 def test_a_request_over_its_cap_is_not_sent_and_its_cases_are_errors(pyodide_runner):
     huge = "x = 1\n" * (pyodide.REQUEST_BYTES // 6 + 1)
-    outcomes = pyodide_runner.run(
-        source=huge, sandbox="", cases=[{"name": "a", "run": keyword_run("f", {})}] * 2, time_limit=FINISH_S
-    )
-    assert {o["phase"] for o in outcomes} == {"load"}
-    assert outcomes[0]["error"].startswith("This submission is too large to grade: sending it with its cases takes")
-    assert one(pyodide_runner, "def f():\n    return 1\n")["value"] == "1"
+    outcomes = run(pyodide_runner, huge, [{}] * 2)
+    assert {o.status for o in outcomes} == {Status.ERROR}
+    assert outcomes[0].message.startswith("This submission is too large to grade: sending it with its cases takes")
+    assert one(pyodide_runner, "def f():\n    return 1\n").actual == 1
 
 
 def test_the_runner_refuses_a_request_line_over_its_cap_or_not_a_request_and_goes_on(pyodide_runner):
@@ -348,7 +320,7 @@ def test_the_runner_refuses_a_request_line_over_its_cap_or_not_a_request_and_goe
         with pytest.raises(RunnerError) as refused:
             pyodide_runner._read()
         assert refused.value.kind == "refused"
-    assert one(pyodide_runner, "def f():\n    return 1\n")["value"] == "1"
+    assert one(pyodide_runner, "def f():\n    return 1\n").actual == 1
 
 
 @pytest.mark.parametrize(
@@ -375,18 +347,12 @@ def test_the_runner_checks_a_numbers_argument():
 
 
 def test_a_submission_whose_every_case_loops_costs_its_budget(pyodide_runner):
-    outcomes = pyodide_runner.run(
-        source=LOOP,
-        sandbox="",
-        cases=[{"name": str(i), "run": keyword_run("f", {})} for i in range(8)],
-        time_limit=0.25,
-        budget=1,
-    )
-    kinds = [o["kind"] for o in outcomes]
+    outcomes = run(pyodide_runner, LOOP, [{}] * 8, time_limit=0.25, budget=1)
+    kinds = [o.status for o in outcomes]
     # Each case that ran used its whole limit, so at most four fit; the rest did not start.
-    ran = kinds.index("error")
-    assert 1 <= ran <= 4 and kinds == ["timeout"] * ran + ["error"] * (8 - ran)
-    assert outcomes[-1]["error"].startswith("Not run: this submission's cases had used up their 1 s of grading time")
+    ran = kinds.index(Status.ERROR)
+    assert 1 <= ran <= 4 and kinds == [Status.TIMEOUT] * ran + [Status.ERROR] * (8 - ran)
+    assert outcomes[-1].message.startswith("Not run: this submission's cases had used up their 1 s of grading time")
 
 
 def test_a_runner_that_says_nothing_is_stopped_and_reported_not_waited_for(monkeypatch):

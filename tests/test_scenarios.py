@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from loopcraft.grading import run_only
 from loopcraft.scenarios import Pick, find_generator, site
 from loopcraft.strengthen import HARNESS
 from tests.helpers import make_project, the_course
@@ -129,26 +130,16 @@ def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
 
 def run_scenarios(runner, source: str, scenarios: list[dict], budget: int = 1000) -> list[list]:
     """[kind, text] per scenario; the jumps counted are left out (json.loads has loops of its own)."""
-    (outcome,) = runner.run(
-        source="",
-        sandbox=HARNESS,
-        entry="run_scenarios",
-        cases=[
-            {
-                "name": "scenarios",
-                "args": {
-                    "sandbox": "BASE = 10\n",
-                    "source": source,
-                    "entry": "f",
-                    "scenarios": [json.dumps(s) for s in scenarios],
-                    "budget": budget,
-                },
-            }
-        ],
-        time_limit=60,
-    )
-    assert outcome["kind"] == "value", outcome
-    return [result[:2] for result in json.loads(outcome["value"])]
+    args = {
+        "sandbox": "BASE = 10\n",
+        "source": source,
+        "entry": "f",
+        "scenarios": [json.dumps(s) for s in scenarios],
+        "budget": budget,
+    }
+    (test,) = run_only(runner, source="", sandbox=HARNESS, entry="run_scenarios", args=[args], time_limit=60)
+    assert test.passed, test
+    return [result[:2] for result in test.actual]
 
 
 def test_many_scenarios_run_in_one_case_each_in_a_fresh_namespace(pyodide_runner):

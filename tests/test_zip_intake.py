@@ -306,6 +306,10 @@ def test_challenge_takes_each_learners_one_python_file_whatever_its_name(tmp_pat
         "bob/b.py": "2",
         f"cy/{LIMIT}.py": RIGHT,
         "cy/helper.py": "3",
+        "dee/agent.py": RIGHT,  # of two, the one that defines the challenge's function is graded
+        "dee/test_agent.py": "from agent import run_agent\nassert run_agent",
+        "eve/one.py": RIGHT,
+        "eve/two.py": RIGHT,  # both define it: which one is eve's answer is hers to say
     }.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
@@ -314,10 +318,16 @@ def test_challenge_takes_each_learners_one_python_file_whatever_its_name(tmp_pat
     assert got["ada"].sources[LIMIT].text == RIGHT
     assert (
         got["bob"].sources[LIMIT].error
-        == "2 files could be the solution of consecutive-error-limit (a.py, b.py); hand in one"
+        == "2 files could be the solution of consecutive-error-limit (a.py, b.py); hand in one, and none of them "
+        "defines run_agent: nothing was graded"
     )
     assert got["cy"].sources[LIMIT].text == RIGHT  # named after the challenge: that one
     assert got["cy"].notes == [f"{LIMIT}: graded {LIMIT}.py (left aside: helper.py)"]
+    assert got["dee"].sources[LIMIT].text == RIGHT
+    assert got["dee"].notes == [
+        f"{LIMIT}: graded agent.py, the one of 2 .py files that defines run_agent (left aside: test_agent.py)"
+    ]
+    assert got["eve"].sources[LIMIT].error.endswith("hand in one, and 2 of them define run_agent: nothing was graded")
 
 
 def test_canvas_keeps_a_learners_latest_resubmission_and_moodle_a_participants_folder(tmp_path):
@@ -432,9 +442,11 @@ def test_the_class_command_on_a_hostile_zip_ends_with_a_row_per_learner_and_no_t
     assert "Traceback" not in proc.stderr and "grading 0 with" in proc.stderr
     rows = json.loads((tmp / "out" / "gradebook.json").read_text())["learners"]
     # 3: everything written, but a hand-in refused whole or a stray entry is listed for the teacher.
-    assert proc.returncode == (3 if any(r["error"] for r in rows) else 0), proc.stderr
+    # Exit 3 exactly when someone needs the teacher: a hand-in not taken, or one nothing of which could be run.
+    needs = any(r["error"] or any(c["status"] == "unread" for c in r["challenges"].values()) for r in rows)
+    assert proc.returncode == (3 if needs else 0), proc.stderr
     statuses = {c["status"] for r in rows for c in r["challenges"].values()}
-    assert statuses <= {"error", "missing"}
+    assert statuses <= {"unread", "missing"}  # nothing of a hostile entry ran
     assert len(rows) == len({r["learner"] for r in rows}) >= 1
 
 

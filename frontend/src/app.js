@@ -4,15 +4,14 @@
 import { createPageSession } from "./page-session.js";
 import { formatSeconds, judgeCase } from "./judge.js";
 import { canRun, endsTheRun, failingOf, initialState, isLoadError, mistakesOf, next, statusOf } from "./run-state.js";
-import { passed, tally } from "./verdict.js";
+import { passed, publicVerdict, tally } from "./verdict.js";
 import { FONT_SIZES, createEditor } from "./editor.js";
 import {
   challengeVersion, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveCopy,
   saveFontSize, savedBase, storageKey,
 } from "./storage.js";
 import { createResults, hangLines, mistakeNotes } from "./results.js";
-import { knownMistakes } from "./mistakes.js";
-import { parsePy } from "./pyvalue.js";
+import { nameMistakes } from "./mistakes.js";
 import { createBatch, focusableScrollers, h } from "./dom.js";
 import { setupHints } from "./hints.js";
 import { unlockSolution } from "./solution.js";
@@ -29,6 +28,8 @@ const NOTE_MS = 8000;
 
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 const data = JSON.parse(document.getElementById("exercise-data").textContent);
+// The challenge's known mistakes as the judge takes them: the page's hidden cases carry the salt their digests use.
+const catalogue = { salt: data.cases.find((c) => c.expect.salt !== undefined)?.expect.salt ?? "", known: data.mistakes ?? [] };
 const ui = {
   run: byTestId("run"),
   stop: byTestId("stop"),
@@ -366,15 +367,12 @@ async function startRun() {
         onCaseDone(index, outcome) {
           apply({ type: "case-finished", index, outcome });
           const testCase = data.cases[index];
-          const values = testCase.hidden ? null : {
-            expected: parsePy(testCase.expected_json),
-            actual: outcome.kind === "value" ? parsePy(outcome.value) : undefined,
-          };
           // Code that cannot be loaded is said once, above the cases (showLoadError), not in a card. A card's body is
           // made at once, while the worker runs the next case; the page draws it with the others (createBatch).
           const shown = !isLoadError(outcome);
           verdicts[index] = judgeCase(testCase, outcome, data.time_limit_seconds).then((result) => {
             if (shown) {
+              const values = result.hidden ? null : { expected: result.expected?.text ?? null, actual: result.actual?.text ?? null };
               const body = results.body(testCase, result, values);
               progress.add(() => results.show(index, result, body));
             }
@@ -392,7 +390,7 @@ async function startRun() {
       await onPassed(outcomes);
     } else {
       // Named before the run ends, so that "ready" means the status is final.
-      const hints = await knownMistakes(data.mistakes, data.cases, state.verdict, outcomes);
+      const { hints } = await nameMistakes(state.verdict, catalogue);
       apply({ type: "mistakes-named", hints });
     }
   } catch (err) {
@@ -413,7 +411,7 @@ async function startRun() {
 function showVerdict() {
   const { verdict, ended } = state;
   // The results document, in the CLI's --json shape (the cases that ran), for tests and anyone scripting the page.
-  window.loopcraft = { lastResult: verdict };
+  window.loopcraft = { lastResult: publicVerdict(verdict) };
   const { notRun } = tally(verdict, state.total);
   // The cards left without a verdict; code that did not load has none in any card.
   if (notRun > 0 || verdict.status === "error") results.notRun();

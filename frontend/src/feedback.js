@@ -2,7 +2,6 @@
 // every challenge drawn by the results list of the challenge page, from the data the page carries (each case
 // already cut down to what a learner may see, by grader/results.py's learner_view).
 import { resultRow } from "./results.js";
-import { parsePy } from "./pyvalue.js";
 import { setupThemeToggle } from "./theme.js";
 
 const data = JSON.parse(document.getElementById("feedback-data").textContent);
@@ -12,10 +11,7 @@ const lists = document.querySelectorAll("[data-feedback-cases]");
 function caseRow(c) {
   const testCase = { name: c.name, hidden: c.hidden, private: c.private, input_text: c.input_text };
   try {
-    const values = c.hidden ? null : {
-      expected: parsePy(c.expected_json),
-      actual: c.actual_json === null ? undefined : parsePy(c.actual_json),
-    };
+    const values = c.hidden ? null : { expected: c.expected_json, actual: c.actual_json };
     return resultRow(testCase, c.result, values);
   } catch (error) {
     const said = c.result.message ? `${c.result.message}\n\n` : "";

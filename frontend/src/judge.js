@@ -7,7 +7,7 @@
 // call_shown}; its expectation `expect` in the full form {expected?, expected_shown, raises?, stdout?, tolerance?}
 // or, for a hidden case without tolerance, the hidden form {salt, digest, checks} (docs/architecture.md, "Verdicts").
 
-import { timeoutMessage } from "./outcomes.js";
+import { errorOutcome, timeoutMessage } from "./outcomes.js";
 import { asciiJson, keyRepr, PyDict, PyFloat, PySet, repr, stringRepr, typePhrase, valueOf, valueText } from "./pyvalue.js";
 import { nameMistakes, sha256Hex } from "./mistakes.js";
 import { runResult, tally, ValueText } from "./verdict.js";
@@ -235,6 +235,24 @@ export async function judgeCase(testCase, outcome, timeLimit) {
   return result;
 }
 
+/** `outcome` if the judge can read it, else an error outcome for this one case: a malformed one (the worker's,
+ * whatever the code it ran did) never takes the rest of a run with it. */
+export function readable(outcome) {
+  let problem = "the grader's result for it was malformed";
+  const isObject = outcome !== null && typeof outcome === "object" && !Array.isArray(outcome);
+  if (isObject && ["value", "error", "timeout"].includes(outcome.kind) && typeof (outcome.output ?? "") === "string") {
+    if (outcome.kind === "timeout") return outcome;
+    if (outcome.kind === "error" && typeof outcome.error === "string") return outcome;
+    try {
+      for (const text of [outcome.value, outcome.again ?? "null"]) valueOf(text);
+      return outcome;
+    } catch (error) {
+      problem = `its return value could not be read back (${error.name})`;
+    }
+  }
+  return errorOutcome(`This case could not be graded: ${problem}.`, "grader");
+}
+
 // Why a run ended before its last case, and what its verdict says of it: a run stopped by the learner, or at its
 // first case that ran out of time (the page's rule: a loop then costs one time limit, not one a case).
 const EARLY_END = {
@@ -269,6 +287,8 @@ export async function judgeRun(cases, outcomes, { timeLimit, ended = null, catal
   const tests = [];
   for (const [i, outcome] of outcomes.entries()) tests.push(await judgeCase(cases[i], outcome, timeLimit));
   const verdict = summarize(tests, outcomes, { total: cases.length, ended });
-  await nameMistakes(verdict, catalogue);
-  return verdict;
+  const { hints, named } = await nameMistakes(verdict, catalogue);
+  // The results document names them (grader/results.py RunResult.mistakes, CaseResult.mistake), where there are any.
+  const withMistakes = tests.map((test) => (Object.hasOwn(named, test.name) ? { ...test, mistake: named[test.name] } : test));
+  return hints.length ? { ...verdict, tests: withMistakes, mistakes: hints } : verdict;
 }

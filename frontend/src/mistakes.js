@@ -65,15 +65,16 @@ export async function fingerprints(verdict, salt) {
   return ran;
 }
 
-/** The hints of the known mistakes a judged run looks like, best first: none for a run that passed, or whose code
- * could not be loaded. `catalogue`: {salt, known}, or null. Each case a mistake explains gets its hint as `mistake`
- * (the best one's, where two explain it). */
+/** The known mistakes a judged run looks like: `hints`, best first, and `named`, {case name: the hint of the best
+ * one that explains it}. None for a run that passed, or whose code could not be loaded. `catalogue`: {salt, known},
+ * or null. */
 export async function nameMistakes(verdict, catalogue) {
-  if (!catalogue?.known?.length || verdict.status !== "fail") return [];
+  if (!catalogue?.known?.length || verdict.status !== "fail") return { hints: [], named: {} };
   const matches = matchMistakes(catalogue.known, await fingerprints(verdict, catalogue.salt));
+  const named = {};
   for (const test of verdict.tests) {
     const best = matches.find(({ compared }) => compared.has(test.name));
-    if (best) test.mistake = best.mistake.hint;
+    if (best) named[test.name] = best.mistake.hint;
   }
-  return matches.map(({ mistake }) => mistake.hint);
+  return { hints: matches.map(({ mistake }) => mistake.hint), named };
 }

@@ -2,10 +2,10 @@
 // case shows as one line (its name and badge), one that does not pass opens on what went wrong.
 // Everything learner-produced is inserted as text (see dom.js).
 import { h } from "./dom.js";
-import { diff, prettyLines } from "./pretty.js";
-import { parsePy } from "./pyvalue.js";
+import { prettyLines } from "./pretty.js";
+import { valueOf } from "./pyvalue.js";
 import { renderTrace } from "./trace.js";
-import { timeoutMessage } from "./judge.js";
+import { diff, timeoutMessage } from "./judge.js";
 import { passed } from "./verdict.js";
 import { HANG } from "./indent.js";
 import { said } from "./mistakes.js";
@@ -44,8 +44,8 @@ export function createResults(container) {
       setStatus(rows[index], "running");
     },
     /** The body of a case's card, made as soon as its verdict is in (while the next case runs, not when the page
-     * draws): result, the judge's verdict; values, its expected and actual values, Python-typed (pyvalue.js: what
-     * is shown must be what Python holds), for a visible case. */
+     * draws): result, the judge's verdict; values, the value texts of its expected and actual values ({expected,
+     * actual}, each null where there is none), for a visible case. */
     body: (testCase, result, values) => renderBody(testCase, result, values).filter(Boolean), // parts left out are null
     /** Puts the verdict of the case at index, and its body (above), in its card. */
     show(index, result, body) {
@@ -92,7 +92,7 @@ export function mistakeNotes(hints) {
 
 /** A finished case as the results list shows it, for pages that show results made elsewhere (a learner's
  * feedback page from the class's grading run): testCase {name, hidden, private, input_text}, result and values
- * as for show(). Open, whatever its status: such a page is read through, not run. */
+ * as for body(). Open, whatever its status: such a page is read through, not run. */
 export function resultRow(testCase, result, values) {
   const row = createRow(testCase);
   setStatus(row, result.status);
@@ -148,14 +148,16 @@ function renderBody(testCase, result, values) {
   // nor its output: what templates/challenge.html says of hidden cases, word for word.
   if (result.hidden) return [...parts, renderTrace(result.trace)];
 
-  const returned = values.actual !== undefined;
-  const node = result.status === "fail" && returned ? diff(values.expected, values.actual) : null;
-  const expected = prettyLines(values.expected, node, "expected");
-  const actual = returned ? prettyLines(values.actual, node, "actual") : null;
+  // The case as the learner would write it, and both sides as Python writes them; where the values differ inside,
+  // they are laid out line by line with the judge's differences marked.
+  const { expected, actual } = shownValues(testCase, result, values);
+  const printed = result.expected_stdout !== undefined && result.expected_stdout !== null;
   parts.push(h("div", { class: "case-io" },
-    pane("Input", null, unmarked(testCase.input_text)),
-    pane("Expected", "expected", expected),
-    actual ? pane("Your result", "actual", actual) : null));
+    pane("Call", "call", unmarked(result.call_shown || testCase.input_text)),
+    expected ? pane("Expected", "expected", expected) : null,
+    actual ? pane("Your result", "actual", actual) : null,
+    printed ? pane("Expected output", "expected-stdout", unmarked(result.expected_stdout)) : null,
+    printed ? pane("Your output", "actual-stdout", unmarked(result.stdout ?? "")) : null));
 
   const marks = new Set([...expected, ...(actual ?? [])].map((line) => line.mark).filter(Boolean));
   if (marks.size) {
@@ -171,7 +173,7 @@ function renderBody(testCase, result, values) {
 export function renderScenarioResult(outcome, timeLimit) {
   const parts = [];
   if (outcome.kind === "value") {
-    parts.push(pane("Your code returned", "scenario-value", prettyLines(parsePy(outcome.value))));
+    parts.push(pane("Your code returned", "scenario-value", prettyLines(valueOf(outcome.value))));
   } else if (outcome.kind === "timeout") {
     parts.push(h("p", { class: "case-message", "data-testid": "message" }, timeoutMessage(timeLimit)));
   } else {
@@ -182,6 +184,22 @@ export function renderScenarioResult(outcome, timeLimit) {
   if (trace) trace.open = true;
   parts.push(trace);
   return parts.filter(Boolean);
+}
+
+// The lines of a visible case's expected and actual sides: the judge's walk marks where two values differ inside (a
+// dict's key, a list's item, a set's members); otherwise each side is its text as Python writes it (`shown`).
+function shownValues(testCase, result, values) {
+  const shown = (text) => (text === undefined || text === null || text === "" ? null : unmarked(text));
+  // Read whenever they are there: a value the page cannot read is said so (feedback.js), not drawn as if it were.
+  const expectedValue = values?.expected ? valueOf(values.expected) : null;
+  const actualValue = values?.actual ? valueOf(values.actual) : null;
+  const both = expectedValue !== null && actualValue !== null;
+  const node = result.status === "fail" && both ? diff(expectedValue, actualValue, testCase.expect?.tolerance ?? null) : null;
+  if (node === null || typeof node !== "object" || node.missing) {
+    const expected = shown(result.expected_shown) ?? (expectedValue !== null ? prettyLines(expectedValue) : null);
+    return { expected, actual: shown(result.actual_shown) };
+  }
+  return { expected: prettyLines(expectedValue, node, "expected"), actual: prettyLines(actualValue, node, "actual") };
 }
 
 function output(text, open) {

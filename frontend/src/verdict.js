@@ -29,8 +29,19 @@ export function verdictText(verdict) {
   return json.replace(new RegExp(`${quoted.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")}(\\d+)"`, "g"), (_, i) => texts[Number(i)]);
 }
 
-/** The results document as plain JSON data (the page's window.loopcraft.lastResult, for tests and scripts). */
+/** The results document as plain JSON data. */
 export const plainVerdict = (verdict) => JSON.parse(verdictText(verdict));
+
+// What a hidden case never shows a reader: grader/results.py's SHOWN.
+const SHOWN = ["expected", "actual", "expected_shown", "actual_shown", "expected_stdout", "stdout"];
+
+/** The results document as the command line's --json writes it for the learner (grader/results.py to_dict, its
+ * hidden cases without values): the page's window.loopcraft.lastResult, for tests and scripts. */
+export function publicVerdict(verdict) {
+  const plain = plainVerdict(verdict);
+  const tests = plain.tests.map((test) => (test.hidden ? Object.fromEntries(Object.entries(test).filter(([key]) => !SHOWN.includes(key))) : test));
+  return { ...plain, tests };
+}
 
 /** Whether a verdict is a pass: a case's (judge.js judgeCase, a case of a written result) or a whole run's. */
 export const passed = (verdict) => verdict.status === "pass";

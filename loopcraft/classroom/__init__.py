@@ -37,6 +37,7 @@ from ..course import Exercise, Track
 from ..errors import LoopcraftError
 from ..grading import Grader, Runners
 from ..load import load_course
+from ..mistakes import catalogues
 from ..printable import one_line
 from ..project import Project
 from . import gradebook, handback, intake, lms, report, signing, zipped
@@ -77,9 +78,11 @@ def _say(text: str) -> None:
 def _grade_all(
     todo: list[Submission], jobs: int, store: VerdictStore, project: Project, runners: Runners | None
 ) -> list[str]:
-    """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes;
-    returns what the runner said about each submission that broke it (their verdicts are errors, stored like any
-    other)."""
+    """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes, with
+    the known mistakes it looks like named in it (mistakes.catalogues, of the challenges graded); returns what the
+    runner said about each submission that broke it (their verdicts are errors, stored like any other)."""
+    graded = list({sub.exercise.slug: sub.exercise for sub in todo}.values())
+    known = catalogues(project, graded) if graded else {}
     local = threading.local()
     graders: list[Grader] = []
     lock = threading.Lock()
@@ -89,7 +92,8 @@ def _grade_all(
             local.grader = Grader(project, runners)
             with lock:
                 graders.append(local.grader)
-        result = local.grader.grade(sub.exercise, sub.source.text)
+        ex = sub.exercise
+        result = local.grader.grade(ex, sub.source.text, catalogue=known[ex.track, ex.slug])
         store.put(sub.learner, sub.exercise.slug, sub.source, sub.key, result.to_dict(hidden_actual=True))
 
     try:
@@ -113,6 +117,8 @@ def write_outputs(
     exercises: list[Exercise],
     export: lms.Export | None = None,
     worth: dict[str, float] | None = None,
+    *,
+    shard: bool = False,
 ) -> tuple[list[str], list[str]]:
     """Everything a class run leaves for the teacher, from the gradebook's rows, the store and the course alone
     (and, for an LMS's files, its roster); `worth` is each challenge's points (track.yaml's, 1 unless set), unless
@@ -129,14 +135,11 @@ def write_outputs(
     view = gradebook.shown(doc, worth, people, absent)
     gradebook.write_book(out, doc, view)
     report.write_class_pages(out, view, store, exercises)
-    said, attention = [], [f"{r['learner']}: {r['error']}" for r in doc["learners"] if r["error"]]
+    said, attention = [], needs_you(doc, store, export, matched if export is not None else None, shard=shard)
     if export is not None:
         said = lms.write(out, doc, export, {ex.slug: ex.title for ex in exercises}, matched)
-        attention += [
-            f"{r['learner']}: not in {export.lms}-import.csv: {why}" for r, why in matched.unmatched if not r["error"]
-        ]
         pages = {row["learner"]: row["page"] for row in view["learners"]}
-        said += handback.write(out, export.lms, list(matched.rows.values()), pages)
+        said += handback.write(out, export.lms, lms.handback_ids(export, matched), pages)
     # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
     for path in sorted(out / name for name in _lms_files() - (_lms_files(export) if export else set())):
         if path.exists():
@@ -149,12 +152,67 @@ def write_outputs(
 
 def _lms_files(export: lms.Export | None = None) -> set[str]:
     """The files an LMS's export writes (every LMS's, without one)."""
-    names = [export.lms] if export is not None else lms.LMSS
-    files = {f"{name}-{kind}.csv" for name in names for kind in ("import", "unmatched")}
-    files |= {handback.FILES[name] for name in names}
-    if "moodle" in names and (export is None or export.roster.worksheet):
-        files.add("moodle-worksheet.csv")
-    return files
+    if export is not None:
+        return lms.files(export) | {handback.FILES[export.lms]}
+    names = {f"{name}-{kind}.csv" for name in lms.LMSS for kind in ("import", "unmatched")}
+    return names | set(handback.FILES.values()) | {"moodle-worksheet.csv"}
+
+
+def _who(row: dict) -> str:
+    """A gradebook row's learner as NEEDS YOU names them: their id, and where their hand-in came from."""
+    return (
+        f"{row['learner']} ({row['origin']})"
+        if row["origin"] and row["origin"] not in row["learner"]
+        else row["learner"]
+    )
+
+
+def needs_you(
+    doc: dict, store: VerdictStore, export: lms.Export | None, matched: lms.Matched | None, *, shard: bool = False
+) -> list[str]:
+    """Accounting, at the end of every run: each learner and file the teacher must see to, with why. Every row of the
+    download is graded, or here (a hand-in that could not be taken, a challenge of it that nothing could be run of,
+    one no roster learner is confirmed for); with an LMS, every roster learner is graded and in its import, or here
+    (nothing handed in, unless --missing zero scores that 0; a hand-in not known to be theirs). The run exits 0 only
+    when this is empty. A `shard` holds some of the class: the roster learners it lacks are `merge`'s to account for."""
+    said = []
+    for r in doc["learners"]:
+        if r["error"]:  # its reason names where it came from
+            said.append(f"{r['learner']}: {r['error']}")
+            continue
+        for slug, c in r["challenges"].items():
+            if c["status"] == gradebook.UNREAD:
+                said.append(f"{_who(r)}: {slug} not graded: {store.result(r['learner'], slug).message}")
+    if export is None or matched is None:
+        return said
+    for r, why in matched.unmatched:
+        if not r["error"]:
+            said.append(f"{_who(r)}: not in {export.lms}'s files: {why}")
+    if export.missing == "blank" and not shard:
+        for i in range(len(export.roster.rows)):
+            if i not in matched.claimed:
+                said.append(
+                    f"{lms.roster_label(export, i)}: nothing handed in, so nothing is imported for them (--missing "
+                    "zero imports 0)"
+                )
+    _accounted(doc, export, matched)
+    return said
+
+
+def _accounted(doc: dict, export: lms.Export, matched: lms.Matched) -> None:
+    """The proof the import rests on, checked at every run: each roster row receives at most one hand-in, only a
+    hand-in whose reading the roster confirms for it, and each hand-in is either given to the roster or listed."""
+    given = {id(r) for r in matched.rows.values()}
+    listed = {id(r) for r, _ in matched.unmatched}
+    for r in doc["learners"]:
+        if id(r) not in given and id(r) not in listed:
+            raise AssertionError(f"{r['learner']}: neither given to a roster learner nor listed")
+    for i, learner in matched.rows.items():
+        found = lms.identify(export, lms.readings_of(learner, export.lms))
+        if i not in found.rows:
+            raise AssertionError(
+                f"roster row {i + 1} was given {learner['learner']}, which the roster does not confirm"
+            )
 
 
 ATTENTION = 3  # the exit status of a run that wrote everything but lost or could not match a learner
@@ -233,10 +291,12 @@ def grade_class(
         if not exercises:
             raise LoopcraftError(f"--challenge {challenge}: no such challenge in the course")
     export = _export(tracks, [ex.slug for ex in exercises], **lms_options)
+    # With a roster, an LMS's entries go only to learners it confirms (lms.identify); without, by their names alone.
+    identify = lms.identifier(export) if export is not None else zipped.by_name_alone
     if submissions.is_file():
-        everyone = zipped.read_zip(submissions, exercises, challenge)
+        everyone = zipped.read_zip(submissions, exercises, challenge, identify)
     else:  # a class folder, or an LMS's download that a browser unzipped
-        everyone = zipped.read_download(submissions, exercises, challenge)
+        everyone = zipped.read_download(submissions, exercises, challenge, identify)
         if everyone is None:
             everyone = intake.read_folder(submissions, exercises, challenge)
     k, n = shard
@@ -246,7 +306,7 @@ def grade_class(
     todo, kept, refused, unsigned = [], 0, 0, []
     for learner in mine:
         if learner.error is not None:
-            _say(f"error: {one_line(learner.error)}; every challenge of {one_line(learner.id)} is an error")
+            _say(f"error: {one_line(learner.id)}: {one_line(learner.error)}; none of their challenges is graded")
             continue
         for ex in exercises:
             source = learner.sources.get(ex.slug)
@@ -264,7 +324,7 @@ def grade_class(
                 refused += 1
                 result = failed_submission(ex.cases, source.error)
                 store.put(learner, ex.slug, source, sub.key, result.to_dict())
-                _say(f"error: {one_line(source.error)}")
+                _say(f"error: {one_line(learner.id)}: {ex.slug}: {one_line(source.error)}")
             else:
                 todo.append(sub)
     jobs = jobs or os.cpu_count() or 1
@@ -285,7 +345,7 @@ def grade_class(
     doc = store.signer.sign_book(
         gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
     )
-    said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks))
+    said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks), shard=n > 1)
     _say(f"gradebook: {out / 'gradebook.csv'} and gradebook.json; report: {out / 'report' / 'index.html'}")
     return _tell(said, attention)
 
@@ -304,7 +364,7 @@ def _agrees(record: dict, cell: dict, ex: Exercise) -> str | None:
     theirs = [(t.name, t.hidden, t.private) for t in result.tests]
     if theirs != [(c.name, c.hidden or c.private, c.private) for c in ex.cases]:
         return "its cases are not the course's (graded with another version of the challenge?); grade it again"
-    made = gradebook.cell(result, cell["total"])
+    made = gradebook.cell(result, cell["total"], read=record["source"] is not None)
     if made != cell:
         said, found = (f"{c['status']} {c['passed']}/{c['total']}" for c in (cell, made))
         return f"the gradebook says {said}, the verdict {found}"
@@ -414,7 +474,7 @@ class _Merging:
         else:
             if self.grader is None:
                 self.grader = stack.enter_context(Grader(self.project, self.runners))
-            done = self.grader.grade(ex, source.text)
+            done = self.grader.grade(ex, source.text, catalogue=catalogues(self.project, [ex])[ex.track, ex.slug])
             result = done.to_dict(hidden_actual=True)
         staged.put(Learner(learner, row["name"], row["origin"]), slug, source, made, result)
         row["challenges"][slug] = gradebook.cell(done, len(ex.cases))

@@ -6,18 +6,18 @@ actual values, differences marked, and its trace; a hidden case with no value (n
 printed and its trace, whose last step is what the learner's own code returned); a private case with its name and
 status. What a case may show is grader/results.py's rule (`learner_view`), asked here for every case: nothing else
 of a verdict reaches the page. Inputs come from the course, for visible cases only (the site publishes them). Below a
-failed challenge's status, each known mistake the verdict looks like (loopcraft/mistakes.py), by its hint alone.
+failed challenge's status, each known mistake its verdict names (the judge's, when it was graded), by its hint alone.
 """
 
 from __future__ import annotations
 
 import jinja2
 
-from grader.results import RunResult, learner_view, stored_json
+from grader.results import SHOWN, RunResult, learner_view, stored_json
 
 from ..cases import call_shown
 from ..course import Exercise
-from ..mistakes import Catalogue, matched, said, secrets
+from ..mistakes import said
 from ..printable import lines, one_line
 from . import gradebook
 from .pages import script
@@ -34,7 +34,8 @@ def case_data(case: dict, inputs: dict[str, str]) -> dict:
     """What the page's script is given of one written case: learner_view's cut, the values as canonical JSON."""
     seen = learner_view(case)
     data = {"name": seen["name"], "hidden": bool(seen.get("hidden")), "private": bool(seen.get("private"))}
-    data["result"] = {k: seen[k] for k in ("status", "message", "output", "hidden", "trace") if k in seen}
+    kept = ("status", "message", "output", "hidden", "trace", "call_shown", *SHOWN[2:])
+    data["result"] = {k: seen[k] for k in kept if k in seen}
     if not data["hidden"]:
         data["input_text"] = inputs.get(seen["name"], "")
         data["expected_json"] = stored_json(seen.get("expected"))
@@ -48,12 +49,10 @@ def challenge_data(
     verdict: dict | None,
     ex: Exercise | None,
     inputs: dict[str, str],
-    catalogue: Catalogue | None = None,
 ) -> dict:
-    """What the page shows of one challenge of a gradebook row (`gradebook.shown`'s: with its points); `catalogue`,
-    the challenge's known mistakes."""
+    """What the page shows of one challenge of a gradebook row (`gradebook.shown`'s: with its points), the known
+    mistakes its verdict names among them."""
     result = RunResult.from_dict(verdict["result"]) if verdict else None
-    known = matched(catalogue, result, secrets(ex)) if result and ex and catalogue else []
     cell = row["challenges"][slug]
     return {
         "slug": slug,
@@ -66,7 +65,7 @@ def challenge_data(
         "message": lines(result.message) if result and result.message else None,
         "cases": [case_data(t, inputs) for t in result.to_dict()["tests"]] if result else [],
         "code": lines(verdict["source"]) if verdict and verdict.get("source") is not None else None,
-        "mistakes": [lines(said(mistake["hint"])) for mistake in known],
+        "mistakes": [lines(said(hint)) for hint in result.mistakes] if result else [],
     }
 
 
@@ -77,15 +76,12 @@ def page(
     slugs: list[str],
     course: dict[str, Exercise],
     inputs: dict[str, dict[str, str]],
-    catalogues: dict[tuple[str, str], Catalogue] | None = None,
 ) -> str:
     """The feedback page of the learner of gradebook row `row` (`gradebook.shown`'s: named as the LMS names them, with
-    points on its scale); `inputs` is course_inputs(course); `catalogues`, the known mistakes by (track, slug)."""
+    points on its scale); `inputs` is course_inputs(course)."""
 
     def data(slug: str) -> dict:
-        ex = course.get(slug)
-        known = (catalogues or {}).get((ex.track, ex.slug)) if ex else None
-        return challenge_data(slug, row, verdicts.get(slug), ex, inputs.get(slug, {}), known)
+        return challenge_data(slug, row, verdicts.get(slug), course.get(slug), inputs.get(slug, {}))
 
     challenges = [data(slug) for slug in slugs]
     data = {"challenges": [{"slug": c["slug"], "cases": c["cases"]} for c in challenges if c["cases"]]}

@@ -18,14 +18,20 @@ from .pages import page_names
 from .store import VerdictStore, read_json, write_atomically
 
 MISSING = "missing"
+# Handed in, but nothing of it could be run: a file that could not be read or taken as the challenge's (not UTF-8,
+# too large, a link, several candidates, an LMS's text entry). Not a 0: no score goes to the LMS, and the teacher is
+# told (NEEDS YOU), since the learner may well have done the work.
+UNREAD = "unread"
 BOOK_BYTES = 1 << 30  # a row is about 2 KB: room for half a million learners, not for /dev/zero
 
 
-def cell(result: RunResult | None, total: int) -> dict:
+def cell(result: RunResult | None, total: int, *, read: bool = True) -> dict:
     """A gradebook cell: the verdict's status, but "timeout" for a failing run that a case's time limit stopped (an
-    endless loop is not a wrong answer), and how many cases passed."""
+    endless loop is not a wrong answer), and how many cases passed; UNREAD where the hand-in was not `read`."""
     if result is None:
         return {"status": MISSING, "passed": 0, "total": total}
+    if not read:
+        return {"status": UNREAD, "passed": 0, "total": total}
     status = Status.TIMEOUT if result.status is Status.FAIL and result.timed_out else result.status
     return {"status": status.value, "passed": result.passed_count, "total": result.total}
 
@@ -38,13 +44,13 @@ def row(learner: Learner, totals: dict[str, int], store: VerdictStore) -> dict:
     """The learner's row, from their intake record and their verdicts in the store."""
     problems = [s.error for s in learner.sources.values() if s.error is not None]
     if learner.error is not None:
-        cells = {slug: {"status": "error", "passed": 0, "total": total} for slug, total in totals.items()}
+        cells = {slug: {"status": UNREAD, "passed": 0, "total": total} for slug, total in totals.items()}
     else:
         cells = {}
         for slug, total in totals.items():
             result = store.result(learner.id, slug) if slug in learner.sources else None
-            cells[slug] = cell(result, total)
             source = learner.sources.get(slug)
+            cells[slug] = cell(result, total, read=source is None or source.error is None)
             if result and result.status is Status.ERROR and result.message and source and source.error is None:
                 # A syntax or import error: its last line says which, in the CSV as on the feedback page.
                 problems.append(f"{slug}: could not be run: {_last_line(result.message)[:300]}")
@@ -56,13 +62,15 @@ def row(learner: Learner, totals: dict[str, int], store: VerdictStore) -> dict:
         # Why a submission could not be graded, beside the learner's own notes: the teacher reads it in the CSV.
         "notes": learner.notes + problems,
         "lms": learner.lms,
+        "unattributed": learner.unattributed,
         "challenges": cells,
     }
 
 
 def points(cell_: dict, worth: float) -> float | None:
-    """What a cell scores out of `worth`: its share of cases passed; None if nothing was handed in."""
-    if cell_["status"] == MISSING:
+    """What a cell scores out of `worth`: its share of cases passed; None if nothing was handed in, or nothing of it
+    could be run."""
+    if cell_["status"] in (MISSING, UNREAD):
         return None
     return worth * cell_["passed"] / cell_["total"] if cell_["total"] else 0.0
 

@@ -26,9 +26,9 @@ _EPOCH = (1980, 1, 1, 0, 0, 0)  # every entry's time: the same pages give the sa
 FILES = {"canvas": "canvas-comments.zip", "moodle": "moodle-feedback.zip"}
 
 
-def entry_name(lms: str, row: dict) -> str | None:
-    """The name of a learner's page in the LMS's upload, or None if the LMS cannot take one for them."""
-    ids = row["lms"]
+def entry_name(lms: str, ids: dict[str, str]) -> str | None:
+    """The name of a learner's page in the LMS's upload, by their ids there (lms.handback_ids), or None if the LMS
+    cannot take one for them."""
     if lms == "canvas":
         if "canvas_attachment" not in ids or not ids.get("canvas", "").isdigit():
             return None
@@ -38,13 +38,14 @@ def entry_name(lms: str, row: dict) -> str | None:
     return f"feedback_{ids['moodle']}_assignfeedback_file/loopcraft-feedback.html"
 
 
-def write(out: Path, lms: str, rows: list[dict], pages: dict[str, str]) -> list[str]:
-    """OUT/canvas-comments.zip or OUT/moodle-feedback.zip of the learners `rows` (those matched with the roster),
-    `pages` naming each one's page in OUT/feedback/; returns what the teacher should be told."""
+def write(out: Path, lms: str, rows: list[tuple[dict[str, str], dict]], pages: dict[str, str]) -> list[str]:
+    """OUT/canvas-comments.zip or OUT/moodle-feedback.zip of the learners `rows` ((their ids in the LMS, their
+    gradebook row) for each roster learner matched: a team's page goes to each member), `pages` naming each one's
+    page in OUT/feedback/; returns what the teacher should be told."""
     packed, without = io.BytesIO(), []
     with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as z:
-        for row in rows:
-            name = entry_name(lms, row)
+        for ids, row in rows:
+            name = entry_name(lms, ids)
             if name is None:
                 without.append(row["learner"])
                 continue

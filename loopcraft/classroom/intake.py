@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -61,6 +62,9 @@ class Learner:
     error: str | None = None  # the whole hand-in could not be taken: every challenge is an error
     notes: list[str] = field(default_factory=list)  # worth telling the teacher (e.g. which resubmission was kept)
     lms: dict[str, str] = field(default_factory=dict)  # ids the learner has in an LMS, to match its gradebook
+    # Why an LMS's download gives this hand-in to no learner of its roster, or None: its name reads as two
+    # learners', or as none the roster confirms (zipped.py, lms.identify). Graded, and put in no LMS file.
+    unattributed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,7 @@ class HandedIn:
     refused: str | None = None  # why it cannot be read at all (a link, a path out of the zip, ...), for the learner
     stem: str | None = None  # its name without an LMS's resubmission suffix ("limit.py" for "limit-2.py")
     version: tuple = ()  # of the files of one stem, the one with the highest version is the latest: it is kept
+    online: str | None = None  # what an LMS's online entry is ("a text entry", "online text"), not a file
 
     @property
     def base(self) -> str:
@@ -214,6 +219,42 @@ def _latest(files: list[HandedIn], what: str) -> tuple[HandedIn | None, str | No
     return kept, None, note
 
 
+def _defines(text: str, entry) -> bool:
+    """Whether `text` defines the challenge's entry at its top level (every name of it, for several)."""
+    names = [entry] if isinstance(entry, str) else list(entry)
+    return bool(names) and all(
+        re.search(rf"^(?:def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*=", text, re.M) for name in names
+    )
+
+
+def _defining(files: list[HandedIn], entry, slug: str, problem: str) -> tuple[HandedIn | None, str, str | None]:
+    """Of several Python files, none named SLUG.py, the one that defines the challenge's entry (the latest version
+    of each name read): (it, "", a note) if exactly one does; else (None, why, None), the learner's hand-in not graded."""
+    latest = {}
+    for f in files:
+        if f.base not in latest or f.version > latest[f.base].version:
+            latest[f.base] = f
+    defining = []
+    for f in latest.values():
+        source = _read_source(f)
+        if source.text is not None and _defines(source.text, entry):
+            defining.append(f)
+    shown = entry if isinstance(entry, str) else ", ".join(entry)
+    if len(defining) == 1:
+        others = sorted(set(latest) - {defining[0].base})
+        return (
+            defining[0],
+            "",
+            f"{slug}: graded {defining[0].name}, the one of {len(latest)} .py files that defines {shown} (left aside: {_listed(others)})",
+        )
+    which = "none" if not defining else f"{len(defining)}"
+    return (
+        None,
+        f"{problem}, and {which} of them {'define' if len(defining) > 1 else 'defines'} {shown}: nothing was graded",
+        None,
+    )
+
+
 def _read_source(file: HandedIn) -> Source:
     if file.refused is not None:
         return Source(file.origin, error=file.refused)
@@ -245,9 +286,12 @@ def take(learner: Learner, files: list[HandedIn], exercises: list[Exercise], cha
             progress.append(file)
         else:
             aside.append(file)
+    entries = {ex.slug: ex.entry for ex in exercises}
     for slug, candidates in by_slug.items():
         named = [f for f in candidates if f.base == f"{slug}.py"]
         kept, problem, note = _latest(named or candidates, f"the solution of {slug}")
+        if kept is None and not named:
+            kept, problem, note = _defining(candidates, entries.get(slug, ""), slug, problem)
         learner.sources[slug] = _read_source(kept) if kept else Source(learner.origin, error=problem)
         if note:
             learner.notes.append(note)
@@ -274,6 +318,18 @@ def take(learner: Learner, files: list[HandedIn], exercises: list[Exercise], cha
                     learner.notes.append(f"{ex.slug}: graded {learner.sources[ex.slug].origin}, not {kept.name}'s code")
                 elif source is not None:
                     learner.sources[ex.slug] = source
+    online = [f for f in aside if f.online]
+    if online and not learner.sources:
+        # An LMS's text box holds no file to run: said by learner, never graded as a 0 (nor skipped in silence).
+        kinds = sorted({f.online for f in online})
+        reason = (
+            f"handed in {' and '.join(kinds)} ({_listed([f.origin for f in online])}), not a .py file: nothing was "
+            "graded; grade it by hand, or ask for the code as a file"
+        )
+        if challenge is not None:
+            learner.sources[challenge] = Source(online[0].origin, error=reason)
+        else:
+            learner.error = reason
     refused = [f"{f.origin} ({f.refused})" for f in aside if f.refused is not None]
     if refused:
         learner.notes.append(f"refused: {_listed(refused)}")
@@ -286,14 +342,16 @@ def take(learner: Learner, files: list[HandedIn], exercises: list[Exercise], cha
 
 def read_folder(folder: Path, exercises: list[Exercise], challenge: str | None = None) -> list[Learner]:
     """The learners of a class handed in as a folder: a folder per learner holding SLUG.py files (or, with
-    `challenge`, one Python file), or a progress file per learner (LEARNER.json). Anything else at the top is left
-    alone; a link there is its learner's error."""
+    `challenge`, one Python file), a progress file per learner (LEARNER.json), or, with `challenge`, a Python file
+    per learner (LEARNER.py, the commonest thing a teacher has). Anything else at the top is left alone; a link there
+    is its learner's error."""
     try:
         top_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
         raise LoopcraftError(
             f"{folder}: not a folder ({exc.strerror}); it should hold a folder or a progress file per learner"
         ) from None
+    loose = []
     try:
         learners = []
         for raw, info in _entries(top_fd):
@@ -301,14 +359,35 @@ def read_folder(folder: Path, exercises: list[Exercise], challenge: str | None =
                 learners.append(_learner_folder(top_fd, raw, exercises, challenge))
             elif raw.endswith(b".json") and len(raw) > len(b".json"):
                 learners.append(_learner_progress(top_fd, raw, exercises, challenge))
+            elif raw.endswith(b".py") and len(raw) > len(b".py"):
+                loose.append(name_from_bytes(raw))
+                if challenge is not None:
+                    learners.append(_learner_file(top_fd, raw, exercises, challenge))
             elif stat.S_ISLNK(info.st_mode):
                 name = name_from_bytes(raw)
                 learners.append(Learner(id=name, name=name, origin=name, error=f"{name}: a link; it was not followed"))
     finally:
         os.close(top_fd)
+    if loose and challenge is None and not learners:
+        slugs = ", ".join(ex.slug for ex in exercises[:3]) + (", ..." if len(exercises) > 3 else "")
+        raise LoopcraftError(
+            f"{folder}: holds {len(loose)} .py file(s) at its top ({_listed(loose)}), taken as one learner each only "
+            f"with --challenge SLUG, which says whose challenge they are ({slugs}); or put each learner's files in a "
+            "folder of their own, named SLUG.py"
+        )
     if not learners:
-        raise LoopcraftError(f"{folder}: no learner folders or progress files in it")
+        raise LoopcraftError(f"{folder}: no learner folders, progress files or .py files in it")
     return distinct(learners)
+
+
+def _learner_file(top_fd: int, raw: bytes, exercises: list[Exercise], challenge: str) -> Learner:
+    """A learner handed in as one Python file at the class folder's top: named after it, it is their solution."""
+    file = name_from_bytes(raw, normalise=False)
+    name = name_from_bytes(raw[: -len(b".py")])
+    learner = Learner(id=name, name=name, origin=file)
+    return take(
+        learner, [HandedIn(file, file, partial(read_regular, top_fd, os.fsdecode(raw), file))], exercises, challenge
+    )
 
 
 _NO_LINK_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC

@@ -36,10 +36,13 @@ from pathlib import Path
 
 from ..errors import LoopcraftError
 from ..printable import csv_cell
+from . import phpcsv
+from .gradebook import MISSING, UNREAD
 from .store import write_atomically
+from .zipped import Reading, by_name_alone
 
 LMSS = ("canvas", "moodle")
-MISSING = ("blank", "zero")
+MISSING_RULES = ("blank", "zero")
 ROSTER_BYTES = 50 * 1024 * 1024
 CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section"]
 # Canvas's importer leaves out any column whose title holds one of these (GradebookImporter#strip_non_assignment_columns).
@@ -48,7 +51,10 @@ MOODLE_IDENTITY = ["Full name", "First name", "Last name", "ID number", "Usernam
 MOODLE_KEYS = ["Email address", "ID number", "Username"]  # what Moodle's import can match a user by
 MOODLE_MAXIMUM = ("Maximum Grade", "Maximum grade")  # the worksheet's header, as Moodle's English strings have it
 MOODLE_FEEDBACK = "Feedback comments"
-_PARTICIPANT = re.compile(r"\S+ (\d+)")  # "Participant 123456", in the site's language
+# A team assignment's worksheet has the member's group (mod/assign/gradingtable.php, col_team: the group's name, or
+# the "Default group" string for a learner in none), headed get_string('submissionteam', 'assign').
+MOODLE_GROUP = "Group"
+_PARTICIPANT = re.compile(r"(\S+) (\d+)")  # "Participant 123456", in the site's language
 _NUMBER = re.compile(r"-?[\d.,]+")
 
 
@@ -63,6 +69,11 @@ class Roster:
     @property
     def worksheet(self) -> bool:
         return "Identifier" in self.header
+
+    @property
+    def teams(self) -> bool:
+        """A team assignment's worksheet: its download holds a folder per group, none per learner."""
+        return self.worksheet and MOODLE_GROUP in self.header
 
     @property
     def mark(self) -> str:
@@ -140,10 +151,13 @@ def read_roster(lms: str, path: Path) -> Roster:
     except UnicodeDecodeError as exc:
         raise LoopcraftError(f"{path}: not UTF-8 (byte 0x{data[exc.start]:02x}); export it again as UTF-8") from None
     delimiter = _delimiter(text)
-    try:
-        table = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
-    except csv.Error as exc:
-        raise LoopcraftError(f"{path}: not CSV ({exc})") from None
+    if lms == "moodle":  # written by PHP's fputcsv, read back by Moodle with fgetcsv: PHP's dialect (phpcsv.py)
+        table = phpcsv.read(text, delimiter)
+    else:
+        try:
+            table = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+        except csv.Error as exc:
+            raise LoopcraftError(f"{path}: not CSV ({exc})") from None
     if not table:
         raise LoopcraftError(f"{path}: empty")
     header = [cell.strip() for cell in table[0]]
@@ -301,28 +315,196 @@ def _letters(name: str) -> str:
 _ESCAPE = re.compile(r"\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|U([0-9a-f]{8}))")
 
 
+_MOODLE_UNCLEAN = re.compile(r"[\x00-\x1f\x7f&<>\"`|':\\/]")
+
+
+def _moodle_folder(group: str) -> str:
+    """A group's name as Moodle's download writes it in its folder's name (downloader.php, get_student_prefix: "_"
+    made a space, then clean_filename, lib/classes/param.php: PARAM_FILE's characters removed), NFC as read."""
+    return unicodedata.normalize("NFC", _MOODLE_UNCLEAN.sub("", group.replace("_", " ")))
+
+
 def _unescaped(name: str) -> str:
     """A name of a Canvas download as the file had it: names are read with what shows nothing escaped
     (`printable.name`), and a Canvas name holds no backslash of its own (only word characters)."""
     return _ESCAPE.sub(lambda m: chr(int(next(g for g in m.groups() if g), 16)), name)
 
 
-def _roster_keys(export: Export) -> dict[str, list[int]]:
-    """Roster row numbers by the key learners are matched with."""
-    keys: dict[str, list[int]] = {}
-    for i, row in enumerate(export.roster.rows):
-        if export.lms == "canvas":
-            found = [row["ID"].strip()]
-        elif export.roster.worksheet:
-            found = [_PARTICIPANT.fullmatch(row["Identifier"].strip())[1]]
-        elif "Full name" in row:
-            found = [_key(row["Full name"])]
+def _participant(row: dict[str, str]) -> tuple[str, str]:
+    """(the site's word, the participant id) of a worksheet row's Identifier ("Participant 123")."""
+    word, number = _PARTICIPANT.fullmatch(row["Identifier"].strip()).groups()
+    return word, number
+
+
+@dataclass(frozen=True)
+class Identified:
+    """Whom a hand-in's readings give it to: the roster rows (a team's members, or one learner), by which reading, or
+    none and why."""
+
+    reading: Reading | None
+    rows: tuple[int, ...] = ()
+    why: str | None = None
+    # Not attributed, but of one learner by the name alone (a reading the roster does not confirm, or a user it does
+    # not hold): that learner's files stay one hand-in, given to no one. None where the name reads as two learners'.
+    near: Reading | None = None
+
+
+def identifier(export: Export):
+    """`identify` bound to the export's roster, as intake asks it (zipped.read_zip: whose each entry is)."""
+    index = _Index(export)
+
+    def identify_entry(readings: list[Reading]) -> tuple[Reading | None, str | None]:
+        found = identify(export, readings, index)
+        return (found.reading, None) if found.reading else (found.near, found.why)
+
+    return identify_entry
+
+
+class _Index:
+    """The roster's rows by what a download's names are matched with."""
+
+    def __init__(self, export: Export):
+        rows = export.roster.rows
+        self.by_id: dict[str, int] = {}
+        self.by_name: dict[str, list[int]] = {}
+        self.by_group: dict[str, list[int]] = {}
+        for i, row in enumerate(rows):
+            if export.lms == "canvas":
+                self.by_id[row["ID"].strip()] = i
+            elif export.roster.worksheet:
+                self.by_id[_participant(row)[1]] = i
+                if export.roster.teams:
+                    self.by_group.setdefault(_moodle_folder(row[MOODLE_GROUP]), []).append(i)
+            else:
+                first, last = row.get("First name", ""), row.get("Last name", "")
+                names = (
+                    [_key(row["Full name"])]
+                    if "Full name" in row
+                    else {_key(f"{first} {last}"), _key(f"{last} {first}")}
+                )
+                for name in sorted(names):
+                    self.by_name.setdefault(name, []).append(i)
+
+
+def identify(export: Export, readings: list[Reading], index: _Index | None = None) -> Identified:
+    """Attribution as a proof: a hand-in reaches roster rows only through a reading of its name that the LMS's rules
+    allow (zipped.canvas_readings, moodle_readings) and the roster confirms. Every reading is tried: one whose id is a
+    roster learner's *names* that learner, and is *confirmed* when the name it gives is that learner's as the download
+    writes it (Canvas) or as the worksheet has it (Moodle; under blind marking, the site's "Participant"). The hand-in
+    is attributed only when exactly one learner (or team) is named and confirmed; a name that names two, or one it
+    does not confirm, or none, is attributed to no one, and why is said (NEEDS YOU)."""
+    index = index or _Index(export)
+    if export.lms == "canvas":
+        return _canvas_identify(export, readings, index)
+    return _moodle_identify(export, readings, index)
+
+
+def _canvas_identify(export: Export, readings: list[Reading], index: _Index) -> Identified:
+    rows = export.roster.rows
+    named: dict[str, list[tuple[Reading, bool]]] = {}
+    for r in readings:
+        i = index.by_id.get(r.user) if r.kind == "user" else None
+        if i is not None:
+            named.setdefault(r.user, []).append((r, _letters(_unescaped(r.name)) == _letters(rows[i]["Student"])))
+    if not named:
+        near = by_name_alone(readings)[0]
+        if any(r.kind == "anonymous" for r in readings):
+            why = "an anonymous download names no Canvas user: download the submissions with anonymity off"
         else:
-            first, last = row.get("First name", ""), row.get("Last name", "")
-            found = sorted({_key(f"{first} {last}"), _key(f"{last} {first}")})
-        for key in found:
-            keys.setdefault(key, []).append(i)
-    return keys
+            why = f"Canvas user {' or '.join(sorted({r.user for r in readings}))} is not in the roster"
+        return Identified(None, why=why, near=near)
+    if len(named) > 1:
+        said = " or as ".join(f"Canvas user {user} ({rows[index.by_id[user]]['Student']!r})" for user in sorted(named))
+        why = f"its name reads, by Canvas's rules, as {said}, each a learner of the roster: given to neither; grade it by hand"
+        return Identified(None, why=why)
+    user, found = named.popitem()
+    confirmed = [r for r, same in found if same]
+    if confirmed:
+        return Identified(confirmed[0], (index.by_id[user],))
+    r = found[0][0]
+    why = (
+        f"the download names Canvas user {user} {r.name!r}, the roster {rows[index.by_id[user]]['Student']!r}: a "
+        "group's hand-in (Canvas names it after the group and one member), a learner renamed since the export, or a "
+        "name made to look like another learner's file; grade by hand"
+    )
+    return Identified(None, why=why, near=r)
+
+
+def _moodle_identify(export: Export, readings: list[Reading], index: _Index) -> Identified:
+    roster = export.roster
+    if roster.teams:  # a team assignment: every folder is a group's (downloader.php, get_student_prefix)
+        team = next((r for r in readings if r.kind == "team"), None)
+        if team is None:
+            return Identified(
+                None, why="not a team's folder, and this worksheet is a team assignment's", near=readings[0]
+            )
+        members = index.by_group.get(_moodle_folder(team.name), [])
+        groups = {roster.rows[i][MOODLE_GROUP] for i in members}
+        if len(groups) > 1:  # groups whose names Moodle's download writes alike: whose folder it is, nobody can say
+            why = f"{team.says()}: the folder of any of {len(groups)} groups of the worksheet ({', '.join(sorted(groups))})"
+            return Identified(None, why=why + "; grade by hand", near=team)
+        if members:
+            return Identified(team, tuple(members))
+        return Identified(None, why=f"{team.says()}: no learner of the worksheet is in this group", near=team)
+    participants = [r for r in readings if r.kind == "user"]
+    if not participants:
+        why = (
+            f"{readings[0].says()}: a team's folder, and the roster does not say who is in it (a team assignment's "
+            "grading worksheet has a Group column: give it as --roster); grade by hand"
+        )
+        return Identified(None, why=why, near=readings[0])
+    r = participants[0]
+    if not roster.worksheet:
+        rows = index.by_name.get(_key(r.name), [])
+        if len(rows) == 1:
+            return Identified(r, (rows[0],))
+        found = "no roster row has this name" if not rows else f"{len(rows)} roster rows have this name"
+        why = f"{found} (the roster is a gradebook export: matched by full name; the grading worksheet has ids)"
+        return Identified(None, why=why, near=r)
+    i = index.by_id.get(r.user)
+    if i is None:
+        return Identified(None, why=f"Moodle participant {r.user} is not in the roster", near=r)
+    word, full = _participant(roster.rows[i])[0], roster.rows[i].get("Full name")
+    # Blind marking names every folder with the site's word for a participant, the worksheet's Identifier's.
+    if r.name == word or (full is not None and _letters(_unescaped(r.name)) == _letters(full)):
+        return Identified(r, (i,))
+    if full is None:
+        why = (
+            f"the download names participant {r.user} {r.name!r}, and the worksheet names no one (blind marking), where "
+            f"Moodle names every folder {word!r}: a team's hand-in (Moodle names it after the group and its id) or not "
+            "Moodle's; grade by hand"
+        )
+    else:
+        why = (
+            f"the download names participant {r.user} {r.name!r}, the worksheet {full!r}: a team's hand-in (Moodle "
+            "names it after the group and its id) or a learner renamed since; grade by hand"
+        )
+    return Identified(None, why=why, near=r)
+
+
+def roster_label(export: Export, i: int) -> str:
+    """A roster learner as the teacher finds them in the LMS: their name and id there."""
+    row = export.roster.rows[i]
+    if export.lms == "canvas":
+        return f"{row['Student']} (Canvas user {row['ID'].strip()})"
+    if export.roster.worksheet:
+        return f"{roster_name(export, row)} ({row['Identifier'].strip()})"
+    return f"{roster_name(export, row)} (the roster's learner {i + 1})"
+
+
+def readings_of(row: dict, lms: str) -> list[Reading]:
+    """The readings a gradebook row was attributed by (its ids, as its download named it), to be confirmed again
+    against a roster: a Moodle folder taken for a participant's without a roster may be a team's."""
+    ids, name = row["lms"], row["name"]
+    if lms == "canvas" and "canvas" in ids:
+        kind = "anonymous" if ids["canvas"].startswith("anon_") else "user"
+        return [Reading("canvas", kind, ids["canvas"], name, ids.get("canvas_prefix", ""),
+                        attachment=ids.get("canvas_attachment"))]  # fmt: skip
+    if lms == "moodle" and "moodle" in ids:
+        return [Reading("moodle", "user", ids["moodle"], name), Reading("moodle", "team", ids["moodle"], name)]
+    if lms == "moodle" and "moodle_group" in ids:
+        return [Reading("moodle", "team", ids["moodle_group"], name)]
+    return []
 
 
 def roster_name(export: Export, row: dict[str, str]) -> str:
@@ -334,44 +516,6 @@ def roster_name(export: Export, row: dict[str, str]) -> str:
     if "First name" in row:
         return f"{row.get('First name', '')} {row.get('Last name', '')}".strip()
     return row.get("Identifier", "")
-
-
-def _match(learner: dict, export: Export, keys: dict[str, list[int]]) -> tuple[int | None, str]:
-    """(the roster row of a gradebook row, or None; why not)."""
-    lms = "Canvas" if export.lms == "canvas" else "Moodle"
-    user = learner["lms"].get(export.lms)
-    if user is None:
-        return None, f"no {lms} id: not handed in through {lms}'s download"
-    if user.startswith("anon_"):
-        return None, "an anonymous download names no Canvas user: download the submissions with anonymity off"
-    by_name = export.lms == "moodle" and not export.roster.worksheet
-    key = _key(learner["name"]) if by_name else user
-    rows = keys.get(key, [])
-    if len(rows) == 1:
-        if export.lms == "canvas":
-            # The download's name is the learner's own (sortable, reduced): one that does not reduce to the roster's
-            # name for this id may be a name made to look like another learner's ids ("x_ 12_ 34_" reduces so).
-            roster = export.roster.rows[rows[0]]["Student"]
-            if _letters(_unescaped(learner["name"])) != _letters(roster):
-                return None, (
-                    f"the download names Canvas user {user} {learner['name']!r}, the roster {roster!r}: a group's "
-                    "hand-in (Canvas names it after the group and one member), a learner renamed since the export, or "
-                    "a name made to look like another learner's file; grade by hand"
-                )
-        if export.roster.worksheet and learner["name"] != "Participant" and "Full name" in export.roster.header:
-            # A team's folder bears the group's name and id (mod/assign/classes/downloader.php), and a group's id
-            # may be a participant's too; blind marking writes "Participant" and the worksheet no names.
-            roster = export.roster.rows[rows[0]]["Full name"]
-            if _letters(_unescaped(learner["name"])) != _letters(roster):
-                return None, (
-                    f"the download names participant {user} {learner['name']!r}, the worksheet {roster!r}: a team's "
-                    "hand-in (Moodle names it after the group and its id) or a learner renamed since; grade by hand"
-                )
-        return rows[0], ""
-    if by_name:
-        found = "no roster row has this name" if not rows else f"{len(rows)} roster rows have this name"
-        return None, f"{found} (the roster is a gradebook export: matched by full name; the grading worksheet has ids)"
-    return None, f"{'Canvas user' if export.lms == 'canvas' else 'Moodle participant'} {user} is not in the roster"
 
 
 def _unsafe_key(export: Export, roster_row: dict[str, str]) -> str | None:
@@ -393,13 +537,18 @@ def _unsafe_key(export: Export, roster_row: dict[str, str]) -> str | None:
 
 
 def score(cells: dict[str, dict], column: Column, missing: str = "blank") -> float | None:
-    """A learner's score in `column` from their gradebook cells: None (blank) if they handed in nothing for it."""
-    if all(cells[slug]["status"] == "missing" for slug in column.weights):
+    """A learner's score in `column` from their gradebook cells: None (no score: the LMS keeps what it has) if they
+    handed in nothing for it (unless `missing` is "zero"), or if a hand-in of it could not be read (nothing ran: the
+    teacher is told, and decides)."""
+    statuses = [cells[slug]["status"] for slug in column.weights]
+    if UNREAD in statuses:
+        return None
+    if all(status == MISSING for status in statuses):
         return 0.0 if missing == "zero" else None
     share = sum(
         weight * cells[slug]["passed"] / cells[slug]["total"]
         for slug, weight in column.weights.items()
-        if cells[slug]["status"] != "missing" and cells[slug]["total"]
+        if cells[slug]["status"] != MISSING and cells[slug]["total"]
     )
     return column.points * share / sum(column.weights.values())
 
@@ -411,11 +560,14 @@ def number(value: float | None, mark: str = ".") -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".").replace(".", mark)
 
 
-def _csv(rows: list[list], delimiter: str = ",") -> str:
+def _csv(rows: list[list], delimiter: str = ",", lms: str = "canvas") -> str:
+    """A file for the LMS to read, every cell safe to open in a spreadsheet: Canvas reads RFC 4180 (Ruby's CSV),
+    Moodle PHP's dialect (phpcsv.py)."""
+    cells = [[csv_cell(cell) for cell in row] for row in rows]
+    if lms == "moodle":
+        return phpcsv.write(cells, delimiter)
     text = io.StringIO()
-    csv.writer(text, delimiter=delimiter, lineterminator="\n").writerows(
-        [[csv_cell(cell) for cell in row] for row in rows]
-    )
+    csv.writer(text, delimiter=delimiter, lineterminator="\n").writerows(cells)
     return text.getvalue()
 
 
@@ -423,29 +575,51 @@ def _csv(rows: list[list], delimiter: str = ",") -> str:
 class Matched:
     """The gradebook rows matched with the roster's, and those that are not (with why)."""
 
-    rows: dict[int, dict] = field(default_factory=dict)  # by roster row
+    rows: dict[int, dict] = field(default_factory=dict)  # by roster row: the learner (a team's row for each member)
     unmatched: list[tuple[dict, str]] = field(default_factory=list)
     claimed: set[int] = field(default_factory=set)  # roster rows some learner matched, kept in `rows` or not
 
 
 def match(doc: dict, export: Export) -> Matched:
-    keys = _roster_keys(export)
+    """Each gradebook row given to the roster rows its reading is confirmed for (`identify`, again: a row graded
+    without this roster was attributed by its name alone); no roster row receives two."""
+    index = _Index(export)
+    lms = "Canvas" if export.lms == "canvas" else "Moodle"
     found: dict[int, list[dict]] = {}
     out = Matched()
     for learner in doc["learners"]:
-        row, why = _match(learner, export, keys)
-        if row is None:
-            out.unmatched.append((learner, why))
-        else:
+        if learner.get("unattributed"):
+            out.unmatched.append((learner, learner["unattributed"]))
+            continue
+        readings = readings_of(learner, export.lms)
+        if not readings:
+            out.unmatched.append((learner, f"no {lms} id: not handed in through {lms}'s download"))
+            continue
+        got = identify(export, readings, index)
+        if got.reading is None:
+            out.unmatched.append((learner, got.why))
+            continue
+        for row in got.rows:
             found.setdefault(row, []).append(learner)
     out.claimed = set(found)
+    spoiled = {id(learner) for learners in found.values() if len(learners) > 1 for learner in learners}
     for row, learners in found.items():
-        if len(learners) > 1:  # several learners for one roster row: none of them is known to be its
-            out.unmatched.extend((learner, f"{len(learners)} learners match one roster row") for learner in learners)
-        elif (unsafe := _unsafe_key(export, export.roster.rows[row])) is not None:
-            out.unmatched.append((learners[0], unsafe))
+        if len(learners) > 1:
+            continue
+        (learner,) = learners
+        if (
+            id(learner) in spoiled
+        ):  # a team, one of whose members another hand-in claims too: none is known to be theirs
+            continue
+        if (unsafe := _unsafe_key(export, export.roster.rows[row])) is not None:
+            out.unmatched.append((learner, unsafe))
         else:
-            out.rows[row] = learners[0]
+            out.rows[row] = learner
+    for learner in doc["learners"]:
+        if id(learner) in spoiled:  # several hand-ins for one roster row: none of them is known to be its
+            out.unmatched.append((learner, "another hand-in of the download is given to the same roster learner"))
+    # Each row receives one learner at most: the import writes one line a roster row, so nothing else can hold.
+    assert all(len(v) == 1 for k, v in found.items() if k in out.rows)
     return out
 
 
@@ -458,22 +632,47 @@ def _comments(learner: dict | None, titles: dict[str, str], worth: dict[str, flo
         return "Your hand-in could not be graded: your feedback page says why."
     said = []
     for slug, cell in learner["challenges"].items():
-        if cell["status"] == "missing" or slug not in worth:
+        if cell["status"] == MISSING or slug not in worth:
+            continue
+        title = titles.get(slug, slug)
+        if cell["status"] == UNREAD:
+            said.append(
+                f"{title}: not graded, since nothing of your hand-in could be run (your feedback page says why)"
+            )
             continue
         got = worth[slug] * cell["passed"] / cell["total"] if cell["total"] else 0.0
         said.append(
-            f"{titles.get(slug, slug)}: {number(got, mark) or '0'} of {number(worth[slug], mark)} points, "
+            f"{title}: {number(got, mark) or '0'} of {number(worth[slug], mark)} points, "
             f"{cell['passed']} of {cell['total']} cases passed"
-            + {"timeout": " (a case ran out of time)", "error": " (the code could not be run)"}.get(cell["status"], "")
+            + {"timeout": " (a case ran out of time)", "error": " (the code raised an error)"}.get(cell["status"], "")
         )
     return ". ".join(said) + "." if said else ""
+
+
+def matchable(export: Export) -> bool:
+    """Whether Moodle's grade import can match `moodle-import.csv`'s rows: by a column it matches users by (grade/
+    import/csv: Email address, ID number or Username), which a blind worksheet has none of."""
+    return export.lms == "canvas" or any(key in export.roster.header for key in MOODLE_KEYS)
+
+
+def files(export: Export) -> set[str]:
+    """The files an export writes into OUT."""
+    names = {f"{export.lms}-unmatched.csv"}
+    if matchable(export):
+        names.add(f"{export.lms}-import.csv")
+    if export.lms == "moodle" and export.roster.worksheet:
+        names.add("moodle-worksheet.csv")
+    return names
 
 
 def write(
     out: Path, doc: dict, export: Export, titles: dict[str, str] | None = None, matched: Matched | None = None
 ) -> list[str]:
     """OUT/<lms>-import.csv (and, from a Moodle worksheet, OUT/moodle-worksheet.csv) and OUT/<lms>-unmatched.csv;
-    returns what the teacher should be told."""
+    returns what the teacher should be told. A line is written only for a learner with a score to give: a blank
+    where the LMS has a grade would clear it (Canvas: GradebookImporter#no_change_to_value? takes a blank beside a
+    score for a change), so a learner with nothing to score is left out, and in a line of several columns a column
+    with no score holds the export's own value, which the LMS reads as no change."""
     matched = matched or match(doc, export)
     roster = export.roster
     known = CANVAS_IDENTITY if export.lms == "canvas" else MOODLE_IDENTITY
@@ -487,30 +686,39 @@ def write(
     for i, roster_row in enumerate(roster.rows):
         learner = matched.rows.get(i)
         if learner is None and (export.missing == "blank" or i in matched.claimed):
-            continue  # nothing handed in: left out, so that the LMS keeps what it has (Canvas's importer takes a
-            # blank where it has a score for a change)
-        cells = learner["challenges"] if learner else {slug: {"status": "missing"} for slug in doc["challenges"]}
+            continue  # nothing handed in (or not known to be theirs): left out, so that the LMS keeps what it has
+        cells = learner["challenges"] if learner else {slug: {"status": MISSING} for slug in doc["challenges"]}
         if learner is None and _unsafe_key(export, roster_row):
             continue
-        scores = [number(score(cells, c, export.missing), roster.mark) for c in columns]
-        table.append([roster_row[name] for name in identity] + scores)
+        scores = [score(cells, c, export.missing) for c in columns]
+        if all(value is None for value in scores):
+            continue
+        shown = [
+            number(v, roster.mark) if v is not None else roster_row.get(c.heading, "")
+            for v, c in zip(scores, columns, strict=True)
+        ]
+        table.append([roster_row[name] for name in identity] + shown)
         written += 1
     name = f"{export.lms}-import.csv"
-    files = {name: _csv(table, roster.delimiter)}
+    out_files = {}
+    said = []
+    if matchable(export):
+        out_files[name] = _csv(table, roster.delimiter, export.lms)
+        said.append(f"{name}: {written} of the roster's {len(roster.rows)} learners")
+    else:
+        said.append(
+            f"{name} not written: the worksheet names no learner by a column Moodle's grade import matches users by "
+            f"({', '.join(MOODLE_KEYS)}; blind marking shows none): upload moodle-worksheet.csv instead (the "
+            "assignment's Upload grading worksheet)"
+        )
     if export.lms == "moodle" and roster.worksheet:
-        files["moodle-worksheet.csv"] = _worksheet(matched, export, titles or {})
+        out_files["moodle-worksheet.csv"] = _worksheet(matched, export, titles or {})
     lms_id = f"{'Canvas user' if export.lms == 'canvas' else 'Moodle participant'} id"
     listing = [["learner", "name", "origin", lms_id, "why"]]
-    listing += [
-        [r["learner"], r["name"], r["origin"], r["lms"].get(export.lms, ""), why] for r, why in matched.unmatched
-    ]
-    files[f"{export.lms}-unmatched.csv"] = _csv(listing)
-    for file, text in files.items():
+    listing += [[r["learner"], r["name"], r["origin"], _lms_id(r, export.lms), why] for r, why in matched.unmatched]
+    out_files[f"{export.lms}-unmatched.csv"] = _csv(listing)
+    for file, text in out_files.items():
         write_atomically(out / file, text)
-    said = [f"{name}: {written} of the roster's {len(roster.rows)} learners"]
-    nothing = len(roster.rows) - len(matched.claimed)
-    if nothing and export.missing == "blank":
-        said.append(f"{name}: {nothing} roster learners handed nothing in: left blank (--missing zero writes 0)")
     for column in columns:
         if column.new:
             said.append(
@@ -522,11 +730,18 @@ def write(
     return said
 
 
+def _lms_id(row: dict, lms: str) -> str:
+    ids = row["lms"]
+    if lms == "moodle" and "moodle_group" in ids:
+        return f"group {ids['moodle_group']}" if ids["moodle_group"] else "no group"
+    return ids.get(lms, "")
+
+
 def _worksheet(matched: Matched, export: Export, titles: dict[str, str]) -> str:
     """The grading worksheet as Moodle wrote it, `Grade` and `Feedback comments` filled for the learners graded: its
     upload (importgradeslib.php) matches a row by its Identifier, reads Grade with the site's decimal mark (the one
-    the worksheet's own numbers use), and skips a row whose grade changed in Moodle since the worksheet's `Last
-    modified (grade)`, unless told to ignore that."""
+    the worksheet's own numbers use), skips a row whose Grade is blank, and skips a row whose grade changed in
+    Moodle since the worksheet's `Last modified (grade)`, unless told to ignore that."""
     roster = export.roster
     header = roster.header + ([MOODLE_FEEDBACK] if MOODLE_FEEDBACK not in roster.header else [])
     mark = roster.mark
@@ -536,25 +751,34 @@ def _worksheet(matched: Matched, export: Export, titles: dict[str, str]) -> str:
         row = {**roster_row, MOODLE_FEEDBACK: roster_row.get(MOODLE_FEEDBACK, "")}
         learner = matched.rows.get(i)
         if learner is not None or (export.missing == "zero" and i not in matched.claimed):
-            cells = learner["challenges"] if learner else {slug: {"status": "missing"} for slug in worth}
-            row["Grade"] = number(score(cells, export.columns[0], export.missing), mark) or row.get("Grade", "")
-            row[MOODLE_FEEDBACK] = _comments(learner, titles, worth, mark)
+            cells = learner["challenges"] if learner else {slug: {"status": MISSING} for slug in worth}
+            given = score(cells, export.columns[0], export.missing)
+            if given is not None:
+                row["Grade"] = number(given, mark)
+                row[MOODLE_FEEDBACK] = _comments(learner, titles, worth, mark)
         rows.append([row.get(name, "") for name in header])
-    return _csv(rows, roster.delimiter)
+    return _csv(rows, roster.delimiter, "moodle")
 
 
 def people(
     doc: dict, export: Export, totals: dict[str, int], matched: Matched | None = None
 ) -> tuple[dict[str, dict], list[dict]]:
-    """Who the gradebook's learners are in the LMS ({learner: {"name": as the roster names them, "lms_id"}}), and a
-    gradebook row for each roster learner no hand-in matched (nothing handed in: every challenge missing)."""
+    """Who the gradebook's learners are in the LMS ({learner: {"name": as the roster names them (a team: its group,
+    and its members), "lms_id"}}), and a gradebook row for each roster learner no hand-in matched (nothing handed
+    in: every challenge missing)."""
     matched = matched or match(doc, export)
-    found = {r["learner"]: {"lms_id": r["lms"].get(export.lms, "")} for r, _ in matched.unmatched}
+    found = {r["learner"]: {"lms_id": _lms_id(r, export.lms)} for r, _ in matched.unmatched}
+    members: dict[str, list[int]] = {}
     for i, learner in matched.rows.items():
-        found[learner["learner"]] = {
-            "name": roster_name(export, export.roster.rows[i]),
-            "lms_id": learner["lms"][export.lms],
-        }
+        members.setdefault(learner["learner"], []).append(i)
+    by_learner = {r["learner"]: r for r in doc["learners"]}
+    for key, rows in members.items():
+        learner = by_learner[key]
+        names = [roster_name(export, export.roster.rows[i]) for i in rows]
+        if "moodle_group" in learner["lms"]:
+            found[key] = {"name": f"{learner['name']}: {', '.join(names)}", "lms_id": _lms_id(learner, export.lms)}
+        else:
+            found[key] = {"name": names[0], "lms_id": learner["lms"][export.lms]}
     taken = {r["learner"] for r in doc["learners"]}
     absent = []
     for i, row in enumerate(export.roster.rows):
@@ -563,7 +787,7 @@ def people(
         name = roster_name(export, row)
         lms_id = row["ID"].strip() if export.lms == "canvas" else ""
         if export.roster.worksheet:
-            lms_id = _PARTICIPANT.fullmatch(row["Identifier"].strip())[1]
+            lms_id = _participant(row)[1]
         learner = f"{name} ({lms_id})" if lms_id else name
         while learner in taken:
             learner += " (roster)"
@@ -577,7 +801,19 @@ def people(
                 "error": None,
                 "notes": ["nothing handed in: on the roster, not in the download"],
                 "lms": {export.lms: lms_id} if lms_id else {},
-                "challenges": {slug: {"status": "missing", "passed": 0, "total": totals[slug]} for slug in totals},
+                "challenges": {slug: {"status": MISSING, "passed": 0, "total": totals[slug]} for slug in totals},
             }
         )
     return found, absent
+
+
+def handback_ids(export: Export, matched: Matched) -> list[tuple[dict[str, str], dict]]:
+    """(the ids the LMS's bulk upload names a page by, the learner's row) for every roster learner matched: a team's
+    page goes to each of its members, by their own participant id."""
+    out = []
+    for i, learner in sorted(matched.rows.items()):
+        if export.lms == "moodle" and export.roster.worksheet:
+            out.append(({"moodle": _participant(export.roster.rows[i])[1]}, learner))
+        else:
+            out.append((learner["lms"], learner))
+    return out

@@ -16,7 +16,7 @@ What it counts, from the gradebook's rows and the verdicts alone (tests/test_cla
   most common wrong answers of the submissions that ran: values returned by failing cases grouped by their
   canonical JSON (hidden cases too: the store keeps what they returned; never private ones: the store keeps nothing
   of them), and errors grouped by their last line;
-- per challenge, the learners whose submission looks like each named known mistake (loopcraft/mistakes.py: the
+- per challenge, the learners whose verdict names each known mistake (named by the judge as it graded: the
   course's wrong solutions, matched by what failing cases returned; a learner may count toward more than one);
 - similar submissions per challenge (similar.py).
 """
@@ -37,7 +37,7 @@ from grader.canonical import NotJSONError
 from grader.results import CaseResult, RunResult, Status, stored_json
 
 from ..course import Exercise
-from ..mistakes import Catalogue, catalogues, matched, secrets
+from ..mistakes import Catalogue, catalogues
 from ..printable import lines, one_line
 from ..project import Project
 from ..render import py_repr
@@ -118,13 +118,12 @@ class ChallengeTally:
     pairs: list[similar.Pair] = field(default_factory=list)  # the most similar, as many as are shown
     pair_count: int = 0
     catalogue: Catalogue | None = None  # the challenge's known mistakes
-    secret: dict[str, bool] = field(default_factory=dict)  # mistakes.secrets of the challenge
-    mistakes: dict[str, int] = field(default_factory=dict)  # learners whose submission looks like it, by file
+    mistakes: dict[str, int] = field(default_factory=dict)  # learners whose verdict names it, by hint
 
     def add(self, learner: str, verdict: dict) -> None:
         result = RunResult.from_dict(verdict["result"])
-        for mistake in matched(self.catalogue, result, self.secret) if self.catalogue else []:
-            self.mistakes[mistake["file"]] = self.mistakes.get(mistake["file"], 0) + 1
+        for hint in result.mistakes:
+            self.mistakes[hint] = self.mistakes.get(hint, 0) + 1
         self.submitted += 1
         self.passed += result.passed
         self.errors += result.status is Status.ERROR
@@ -164,7 +163,6 @@ class Tally:
             )
             if ex and known and (ex.track, ex.slug) in known:
                 self.challenges[slug].catalogue = known[ex.track, ex.slug]
-                self.challenges[slug].secret = secrets(ex)
 
     def add(self, row: dict, verdicts: dict[str, dict]) -> None:
         cells = row["challenges"]
@@ -243,7 +241,7 @@ def _pair_view(ch: ChallengeTally, pair: similar.Pair, names: dict[str, str]) ->
 def _mistakes(ch: ChallengeTally) -> list[dict]:
     """The known mistakes some learner's submission looks like: most learners first, then in exercise.yaml's order."""
     known = ch.catalogue.known if ch.catalogue else []
-    counted = [{**m, "count": ch.mistakes[m["file"]]} for m in known if ch.mistakes.get(m["file"])]
+    counted = [{**m, "count": ch.mistakes[m["hint"]]} for m in known if ch.mistakes.get(m["hint"])]
     return [
         {"file": m["file"], "hint": lines(m["hint"]), "count": m["count"]}
         for m in sorted(counted, key=lambda m: -m["count"])
@@ -356,7 +354,7 @@ def write_class_pages(
                     verdicts[slug] = store.read(row["learner"], slug)
         tally.add(row, verdicts)
         name = row["page"]
-        page_ = feedback.page(env, row, verdicts, doc["challenges"], course, inputs, known)
+        page_ = feedback.page(env, row, verdicts, doc["challenges"], course, inputs)
         write_atomically(out / "feedback" / name, page_)
         written.add(name)
     for old in (out / "feedback").glob("*.html"):

@@ -244,18 +244,20 @@ class Reader:
 # (so that Canvas's own re-upload finds the ids: Assignment#infer_comment_context_from_filename takes the first two
 # parts that are all digits); Canvas before 2019 lower-cased the whole name ("_late_"). Anonymous grading writes
 # "anon_<anonymous id>" for the user id and no name; a text entry is "<prefix>_text.html", a URL "<prefix>_link.html".
-# Read leftmost, as Canvas's re-upload reads it.
-_CANVAS = re.compile(
-    r"(?:(?P<name>[^/]*?)_)??(?:(?P<late>LATE|late)_)?(?P<user>\d+|anon_[A-Za-z0-9]+)_"
-    r"(?:(?P<attachment>\d+)_(?P<file>.+)|(?P<online>text|link)\.html)",
-    re.S,
-)
-# Moodle's "Download all submissions" (moodle/moodle, mod/assign/locallib.php, assign::download_submissions):
-# "<full name>_<participant id>_<plugin>" (Moodle before 4.1 added a "_"; mod/assign/classes/downloader.php now), any
-# "_" in the name made a space, a folder holding the files ("..._<plugin>_<file>" flat, without the download-as-folders
-# preference); blind marking writes "Participant" for the name, a team submission its group's name and id.
+# A name may still end in "_<digits>" (sanitize_user_name only joins runs between two underscores, and its removal of
+# other characters makes new ones), so one entry's name can read several ways: `canvas_readings` gives every one.
+_DIGITS = re.compile(r"[0-9]+")
+_ANONYMOUS = re.compile(r"[A-Za-z0-9]+")
+# A name that reads as Canvas's: used only to tell the layout (the readings decide whose each entry is).
+_CANVAS = re.compile(r"(?:[^/]*_)?(?:[0-9]+|anon_[A-Za-z0-9]+)_(?:[0-9]+_.+|(?:text|link)\.html)", re.S)
+# Moodle's "Download all submissions" (moodle/moodle, mod/assign/classes/downloader.php, get_student_prefix and
+# load_submissionplugin_filelist): "<full name>_<participant id>_<plugin>", any "_" in the name made a space (Moodle
+# before 4.1 added a "_"), a folder holding the files ("..._<plugin>_<file>" flat, without the download-as-folders
+# preference); blind marking writes "Participant" (the site's string) for the name; a team submission writes its
+# group's name and id, or, for the learners in no group, the "Default group" string and no id at all.
 _MOODLE = re.compile(
-    r"(?P<name>[^_/]+)_(?P<user>\d+)_(?P<plugin>assign(?:submission|feedback)_[a-z]+)(?:_(?P<file>.*))?", re.S
+    r"(?P<name>[^_/]+?)(?:_(?P<user>[0-9]+))?_(?P<plugin>assign(?:submission|feedback)_[a-z]+)(?:_(?P<file>.*))?",
+    re.S,
 )
 _RESUBMITTED = re.compile(r"(?P<stem>.+)-(?P<number>\d+)(?P<ext>\.[A-Za-z0-9]+)", re.S)
 _ABSOLUTE = re.compile(rb"[/\\]|[A-Za-z]:")  # at a name's start: "/etc", "\\server", "C:"
@@ -281,6 +283,89 @@ class Named:
         # A Moodle learner's folder is named after them, and a name may start with a dot (Canvas's never does).
         parts = self.parts[1:] if self.parts and _MOODLE.fullmatch(self.parts[0]) else self.parts
         return any(part.startswith(".") or part == "__MACOSX" for part in parts)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way an LMS's rules read a download entry's name: whose hand-in it is, and the file's own name. Which
+    reading is the entry's is for the roster to confirm (loopcraft/classroom/lms.py, `identify`), never guessed."""
+
+    lms: str  # "canvas" or "moodle"
+    kind: str  # "user" (a Canvas user, a Moodle participant), "team" (a Moodle group), "anonymous" (Canvas)
+    user: str  # the id the name gives: Canvas's user id or "anon_<id>"; Moodle's participant or group id ("": none)
+    name: str  # the name as the download wrote it
+    prefix: str = ""  # Canvas: the part of the name every file of this reading's user starts with
+    late: bool = False
+    attachment: str | None = None  # Canvas: the id of the file in the user's submission
+    file: str = ""  # the file's own name under this reading
+    online: str | None = None  # Canvas: "text" (a text entry) or "link" (a website URL)
+
+    def says(self) -> str:
+        """This reading as the teacher reads it: "Canvas user 12 (smithann)"."""
+        if self.kind == "anonymous":
+            return f"Canvas's anonymous {self.user}"
+        if self.kind == "team":  # without an id: Moodle's team of the learners in no group ("Default group")
+            return (
+                f"Moodle group {self.user} ({self.name})"
+                if self.user
+                else f"Moodle's team of the learners in no group ({self.name})"
+            )
+        return f"{'Canvas user' if self.lms == 'canvas' else 'Moodle participant'} {self.user} ({self.name})"
+
+
+def canvas_readings(top: str) -> list[Reading]:
+    """Every reading of a Canvas download's entry name that Canvas's rules allow (see _CANVAS's comment): the user id
+    may be any all-digit part, with the name before it, "LATE" between, and an attachment id and a file (or
+    "text.html", "link.html") after it."""
+    parts = top.split("_")
+    found = []
+    for i, part in enumerate(parts):
+        anonymous = i >= 1 and parts[i - 1] == "anon" and _ANONYMOUS.fullmatch(part) is not None
+        if not (anonymous or _DIGITS.fullmatch(part)):
+            continue
+        head, user = (parts[: i - 1], f"anon_{part}") if anonymous else (parts[:i], part)
+        rest = parts[i + 1 :]
+        if rest in (["text.html"], ["link.html"]):
+            attachment, file, online = None, rest[0], rest[0][: -len(".html")]
+        elif len(rest) >= 2 and _DIGITS.fullmatch(rest[0]) and "_".join(rest[1:]):
+            attachment, file, online = rest[0], "_".join(rest[1:]), None
+        else:
+            continue
+        prefix = "_".join(parts[: i + 1])
+        # "LATE" is the flag (the name is lower case); "late" may be the flag (Canvas before 2019) or the name's.
+        ways = [(head, False)]
+        if head and head[-1] in ("LATE", "late"):
+            ways = [(head[:-1], True)] + (ways if head[-1] == "late" else [])
+        for name_parts, late in ways:
+            if anonymous and name_parts:  # an anonymous download names no one
+                continue
+            kind = "anonymous" if anonymous else "user"
+            found.append(Reading("canvas", kind, user, "_".join(name_parts), prefix, late, attachment, file, online))
+    return found
+
+
+def moodle_readings(top: str) -> list[Reading]:
+    """The readings of a Moodle download's folder (or flat file) name: a participant's, or a team's (the download
+    writes both alike; the roster tells which the assignment has), or Moodle's default team (no id)."""
+    match = _MOODLE.fullmatch(top)
+    if match is None:
+        return []
+    name, user = match["name"], match["user"] or ""
+    teams = [Reading("moodle", "team", user, name)]
+    return ([Reading("moodle", "user", user, name)] if user else []) + teams
+
+
+def by_name_alone(readings: list[Reading]) -> tuple[Reading | None, str | None]:
+    """Whose an entry is without a roster to confirm it: its one reading (for Moodle, a participant's before a team's,
+    as most assignments are); None, and why, for a name that reads as two learners', which only a roster can tell
+    apart. A hand-in read so is never put in an LMS's files unless a roster confirms it later (`lms.match`)."""
+    users = {(r.kind, r.user) for r in readings if r.lms == "canvas"}
+    if len(users) > 1:
+        return None, (
+            f"its name reads as {len(users)} learners' by Canvas's rules ({', '.join(r.says() for r in readings)}); "
+            "give --lms canvas and --roster to tell which, or grade it by hand"
+        )
+    return (readings[0] if readings else None), None
 
 
 def _name(entry: Entry, zip_name: str) -> Named:
@@ -355,8 +440,11 @@ def _stray(named: Named, zip_name: str, why: str) -> Learner:
     return Learner(id=named.name, name=named.name, origin=origin, error=named.refused or f"{origin}: {why}")
 
 
-def read_zip(path: Path, exercises: list[Exercise], challenge: str | None = None) -> list[Learner]:
-    """The learners of a class handed in as one zip (see the module's docstring)."""
+def read_zip(
+    path: Path, exercises: list[Exercise], challenge: str | None = None, identify: Identify = by_name_alone
+) -> list[Learner]:
+    """The learners of a class handed in as one zip (see the module's docstring); an LMS's entries go to the
+    learners `identify` gives their readings to (the roster's rules, lms.identifier, or the name alone)."""
     path = Path(path)
     zip_name = name_from_bytes(path.name.encode("utf-8", "surrogateescape"))
     try:
@@ -369,11 +457,14 @@ def read_zip(path: Path, exercises: list[Exercise], challenge: str | None = None
         reader = Reader(f, start, size)
         names = [_name(entry, zip_name) for entry in entries]
         slugs = {ex.slug for ex in exercises}
-        learners = _learners(names, lambda n, origin: partial(reader.read, n.entry, origin), zip_name, "zip", slugs)
+        read_of = lambda n, origin: partial(reader.read, n.entry, origin)  # noqa: E731
+        learners = _learners(names, read_of, zip_name, "zip", slugs, identify)
         return _taken(learners, path, exercises, challenge)
 
 
-def read_download(folder: Path, exercises: list[Exercise], challenge: str | None = None) -> list[Learner] | None:
+def read_download(
+    folder: Path, exercises: list[Exercise], challenge: str | None = None, identify: Identify = by_name_alone
+) -> list[Learner] | None:
     """The learners of an LMS's download that a browser unzipped (Canvas's flat files, Moodle's folders), read by the
     rules of its zip, what a zip's index says of an entry being what lstat says of the file; None if the folder is
     not laid out as an LMS's download (a class folder: intake.read_folder)."""
@@ -397,7 +488,7 @@ def read_download(folder: Path, exercises: list[Exercise], challenge: str | None
             return None
         slugs = {ex.slug for ex in exercises}
         read_of = lambda n, origin: partial(read_beneath, top_fd, entries[n.entry.raw][0], origin)  # noqa: E731
-        return _taken(_learners(names, read_of, where, "folder", slugs), folder, exercises, challenge)
+        return _taken(_learners(names, read_of, where, "folder", slugs, identify), folder, exercises, challenge)
     finally:
         os.close(top_fd)
 
@@ -405,7 +496,9 @@ def read_download(folder: Path, exercises: list[Exercise], challenge: str | None
 MAX_DEPTH = 8  # of folders in an unzipped download: Moodle's are two deep
 
 
-def _learners(names: list[Named], read_of, where: str, kind: str, slugs: set[str]) -> tuple[list[_Hand], list[Learner]]:
+def _learners(
+    names: list[Named], read_of, where: str, kind: str, slugs: set[str], identify: Identify
+) -> tuple[list[_Hand], list[Learner]]:
     """The hand-ins of the entries `names` (a zip's, or a folder's as a zip would name them), read with
     `read_of(named, origin)`; and the rows of entries that belong to no learner."""
     # Hidden entries (".DS_Store", "__MACOSX/") are left alone, as a folder's are, unless they are a hazard.
@@ -422,13 +515,13 @@ def _learners(names: list[Named], read_of, where: str, kind: str, slugs: set[str
     for n in names:
         if n.directory and (not n.parts or n.refused or layout == "canvas"):
             continue
-        place = _place(n, layout, where, slugs)
+        place = _place(n, layout, where, slugs, identify)
         if place == SKIP:
             continue
         if place is None:
             strays.append(_stray(n, where, _STRAY[layout]))
             continue
-        key, learner, file_name, stem, version, notes = place
+        key, learner, file_name, stem, version, notes, online = place
         hand = hands.setdefault(key, _Hand(learner, []))
         if learner.name < hand.learner.name and learner.lms:  # one LMS user under two names: a crafted zip
             hand.learner.name = learner.name
@@ -444,7 +537,7 @@ def _learners(names: list[Named], read_of, where: str, kind: str, slugs: set[str
                 continue
             origin = f"{learner.origin.rstrip('/')}/{file_name[:-1]}"
             file_name, read = file_name[:-1], partial(_folder, origin)
-        hand.files.append(HandedIn(file_name, origin, read, n.refused, stem, version))
+        hand.files.append(HandedIn(file_name, origin, read, n.refused, stem, version, online))
     return list(hands.values()), strays
 
 
@@ -458,7 +551,9 @@ def _taken(found: tuple[list[_Hand], list[Learner]], path: Path, exercises, chal
     for learner in learners:
         if learner.lms:
             user = next(iter(learner.lms.values()))
-            learner.id = f"{learner.name}_{user}" if learner.name and learner.name != user else user
+            learner.id = (
+                f"{learner.name}_{user}" if learner.name and user and learner.name != user else learner.name or user
+            )
     return distinct(learners, strays)
 
 
@@ -476,61 +571,82 @@ _STRAY = {
 SKIP = "skip"  # an entry the layout leaves alone (a stray file at a plain zip's top, as a folder's is)
 
 
-def _place(n: Named, layout: str, zip_name: str, slugs: set[str]):
-    """(learner key, a Learner for them, the file's own name, stem, version, notes) for an entry, or None if it is
-    no learner's."""
+Identify = Callable[[list[Reading]], tuple[Reading | None, str | None]]
+_ONLINE = {"text": "a text entry", "link": "a website URL"}
+
+
+def _place(n: Named, layout: str, zip_name: str, slugs: set[str], identify: Identify):
+    """(learner key, a Learner for them, the file's own name, stem, version, notes, what online entry it is or None)
+    for an entry, or None if it is no learner's. An LMS's entry goes to the learner `identify` gives for its readings;
+    one it gives to no one is a hand-in of its own, for no one (`Learner.unattributed` says why)."""
     if not n.parts:
         return None
     top = n.parts[0]
     if layout == "canvas":
-        match = _CANVAS.fullmatch(top)
-        if match is None:
+        readings = canvas_readings(top)
+        if not readings:
             return None
-        user = match["user"]
-        name = user if user.startswith("anon_") else match["name"] or ""  # an anonymous download names no one
-        prefix = top[: match.start("attachment") - 1] if match["attachment"] else top[: match.start("online") - 1]
-        lms = {"canvas": user, "canvas_prefix": prefix}
-        if match["attachment"]:  # Canvas's re-upload attaches a comment to a learner by one of their files' ids
-            lms["canvas_attachment"] = match["attachment"]
-            file = "/".join([match["file"], *n.parts[1:]])  # a folder only in a crafted zip
+        reading, why = identify(readings)
+        seen = reading or readings[0]  # for no one: the file as its first reading names it, for the teacher to read
+        if seen.online:
+            file = f"{seen.file} ({_ONLINE[seen.online]})"
         else:
-            file = f"{match['online']}.html ({'a text entry' if match['online'] == 'text' else 'a website URL'})"
-        learner = Learner(id="", name=name, origin=f"{zip_name}: {prefix}_*", lms=lms)
-        notes = ["handed in late (Canvas)"] if match["late"] else []
+            file = "/".join([seen.file, *n.parts[1:]])  # a folder only in a crafted zip
         stem, number = file, 0
         again = _RESUBMITTED.fullmatch(file)
         if again and not (file.endswith(".py") and file[:-3] in slugs):
             stem, number = again["stem"] + again["ext"], int(again["number"])
+        version = (number, int(seen.attachment or 0))
+        online = _ONLINE.get(seen.online)
+        if reading is None:  # a name that reads as two learners': a hand-in of its own
+            learner = Learner(id=top, name=top, origin=f"{zip_name}: {top}", unattributed=why)
+            return ("unattributed", n.raw_parts[0]), learner, file, stem, version, [], online
+        notes = ["handed in late (Canvas)"] if reading.late else []
+        name = reading.user if reading.kind == "anonymous" else reading.name
+        lms = {"canvas": reading.user, "canvas_prefix": reading.prefix}
+        if reading.attachment:  # Canvas's re-upload attaches a comment to a learner by one of their files' ids
+            lms["canvas_attachment"] = reading.attachment
+        # One learner's by its name; `why`: one the roster does not confirm, whose ids are kept for the teacher to
+        # look up, and who is given to no one (lms.match takes `unattributed` first).
+        learner = Learner(id="", name=name, origin=f"{zip_name}: {reading.prefix}_*", lms=lms, unattributed=why)
         # Keyed by the name too: Canvas writes one name for all of a user's files, and a name made to read as
         # another learner's ids ("eve_ 12_ 500_" reduces to "eve_12_500_...") is then a learner of its own, whose name
         # the roster's for that id does not match, instead of spoiling that learner's hand-in with a second file.
-        return ("canvas", user, name), learner, file, stem, (number, int(match["attachment"] or 0)), notes
+        key = ("canvas" if why is None else "unattributed", reading.user, name)
+        return key, learner, file, stem, version, notes, online
     if layout == "moodle":
         match = _MOODLE.fullmatch(top)
         if match is None:
             return None
-        user = match["user"]
-        learner = Learner(id="", name=match["name"], origin=f"{zip_name}: {top}", lms={"moodle": user})
+        reading, why = identify(moodle_readings(top))
+        if reading is None:  # not given by identify: kept as the folder names it, given to no one
+            reading = moodle_readings(top)[0]
+            why = why or "not attributed"
+        ids = {"moodle": reading.user} if reading.kind == "user" else {"moodle_group": reading.user}
+        learner = Learner(id="", name=reading.name, origin=f"{zip_name}: {top}", lms=ids, unattributed=why)
+        key = ("moodle" if why is None else "unattributed", reading.kind, reading.user, reading.name)
         if n.directory:  # the learner's folder, or one in it: files count wherever they are
-            return ("moodle", user), learner, None, None, (), []
+            return key, learner, None, None, (), [], None
         file = n.parts[-1] if len(n.parts) > 1 else match["file"] or ""
+        online = None
         if match["plugin"] != "assignsubmission_file" or not file:  # online text, feedback: not files to grade
+            online = "online text" if match["plugin"] == "assignsubmission_onlinetext" else None
             file = f"{file} ({match['plugin']})"
-        return ("moodle", user), learner, file, None, (), []
+        return key, learner, file, None, (), [], online
     if top == ".." or n.absolute:
         return None
     if len(n.parts) == 1 and not n.directory:  # at the top: a progress file is a learner, anything else is left alone
         if top.endswith(".json") and top != ".json":
             name = top[: -len(".json")]
             learner = Learner(id=name, name=name, origin=f"{zip_name}: {top}")
-            return ("plain", n.raw_parts[0], ".json"), learner, top, None, (), []
+            return ("plain", n.raw_parts[0], ".json"), learner, top, None, (), [], None
         return None if n.refused else SKIP
     learner = Learner(id=top, name=top, origin=f"{zip_name}: {top}/")
     key = ("plain", n.raw_parts[0])  # by its bytes: names that differ only so are distinct()'s to tell apart
     if n.directory:  # the learner's folder, or a folder in it
-        return key, learner, f"{n.parts[1]}/" if len(n.parts) > 1 else None, None, (), []
+        return key, learner, f"{n.parts[1]}/" if len(n.parts) > 1 else None, None, (), [], None
     if len(n.parts) == 2:
         file = n.parts[1]
     else:  # deeper, as a folder reader sees it: a folder in the learner's folder (or the path, if refused)
         file = "/".join(n.parts[1:]) if n.refused else f"{n.parts[1]}/"
-    return key, learner, file, None, (), []
+    return key, learner, file, None, (), [], None

@@ -4,8 +4,8 @@
 import os
 
 EXPECT = {
-    "pat": {"status": "error", "message": "a link; only regular files are read"},
-    "pem": {"status": "error", "message": "a link; only regular files are read"},
+    "pat": {"status": "unread", "message": "a link; only regular files are read"},
+    "pem": {"status": "unread", "message": "a link; only regular files are read"},
 }
 
 

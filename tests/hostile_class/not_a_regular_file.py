@@ -3,8 +3,8 @@
 import os
 
 EXPECT = {
-    "fifi": {"status": "error", "message": "not a regular file"},
-    "dora": {"status": "error", "message": "not a regular file"},
+    "fifi": {"status": "unread", "message": "not a regular file"},
+    "dora": {"status": "unread", "message": "not a regular file"},
 }
 
 

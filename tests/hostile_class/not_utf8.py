@@ -2,7 +2,7 @@
 name escaped, and every later step still writes its files)."""
 
 EXPECT = {
-    "uma": {"status": "error", "message": "not UTF-8 text (byte 0xff at offset 4)"},
+    "uma": {"status": "unread", "message": "not UTF-8 text (byte 0xff at offset 4)"},
     "caf\\xe9": {"status": "pass"},
 }
 

@@ -2,8 +2,8 @@
 text would pass V8's string limit in the runner's request."""
 
 EXPECT = {
-    "olga": {"status": "error", "message": "over the 262,144 bytes a submission may have"},
-    "otto": {"status": "error", "message": "over the 262,144 bytes a submission may have"},
+    "olga": {"status": "unread", "message": "over the 262,144 bytes a submission may have"},
+    "otto": {"status": "unread", "message": "over the 262,144 bytes a submission may have"},
 }
 
 

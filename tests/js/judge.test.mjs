@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
-import { diff, differences, failMessage, judgeCase, judgeRun, printedMessage, summarize } from "../../frontend/src/judge.js";
+import { diff, differences, failMessage, judgeCase, judgeRun, printedMessage, readable, summarize } from "../../frontend/src/judge.js";
 import { valueOf } from "../../frontend/src/pyvalue.js";
 import { plainVerdict, RESULT_VERSION } from "../../frontend/src/verdict.js";
 
@@ -72,4 +72,22 @@ test("difference paths are written as Python subscripts, over tagged values too"
 test("a message says where two printed texts first differ", () => {
   assert.equal(printedMessage("ab\ncd\n", "ab\nce\n"), "Printed text differs from expected at line 2, column 2: expected 'd\\n', got 'e\\n'.");
   assert.equal(failMessage(valueOf("1"), valueOf("true")), "Expected an int, got a bool.");
+});
+
+test("an outcome the judge cannot read is an error for that case only", () => {
+  const ok = { kind: "value", value: "[1]", output: "", trace: [] };
+  assert.equal(readable(ok), ok);
+  for (const bad of [
+    { kind: "value", value: "[" + "1,".repeat(3) + "", output: "" }, // not a value text
+    { kind: "value", value: 7, output: "" },
+    { kind: "value", value: "1", again: "{", output: "" },
+    { kind: "error", output: "" },
+    { kind: "forged" },
+    "not an outcome",
+    null,
+  ]) {
+    const outcome = readable(bad);
+    assert.equal(outcome.kind, "error");
+    assert.match(outcome.error, /^This case could not be graded/);
+  }
 });

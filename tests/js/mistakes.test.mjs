@@ -23,10 +23,7 @@ test("a known mistake is said as the command line says it", () => {
 for (const vector of vectors.runs) {
   test(`a judged run names its known mistakes: ${vector.title}`, async () => {
     const verdict = await judgeRun(vector.cases, vector.outcomes, { timeLimit: 1.5, ended: vector.ended });
-    const answer = {
-      hints: await nameMistakes(verdict, vectors.catalogue),
-      named: Object.fromEntries(verdict.tests.filter((t) => t.mistake).map((t) => [t.name, t.mistake])),
-    };
+    const answer = await nameMistakes(verdict, vectors.catalogue);
     if (regen) Object.assign(vector, answer);
     assert.deepEqual({ hints: vector.hints, named: vector.named }, answer);
   });
@@ -46,6 +43,8 @@ test("judgeRun names a run's known mistakes in its cases", async () => {
   const [vector] = vectors.runs.filter((v) => v.title.startsWith("two mistakes at once"));
   const verdict = await judgeRun(vector.cases, vector.outcomes, { timeLimit: 1.5, catalogue: vectors.catalogue });
   assert.deepEqual(Object.fromEntries(verdict.tests.filter((t) => t.mistake).map((t) => [t.name, t.mistake])), vector.named);
+  assert.deepEqual(verdict.mistakes, vector.hints);
+  assert.equal((await judgeRun(vector.cases, vector.outcomes, { timeLimit: 1.5 })).mistakes, undefined);
 });
 
 test("a run without known mistakes names none", async () => {
@@ -53,8 +52,8 @@ test("a run without known mistakes names none", async () => {
   const outcomes = [valueOutcome("2")];
   const verdict = summarize([await judgeCase(cases[0], outcomes[0], 1)], outcomes);
   assert.equal(verdict.status, "fail");
-  assert.deepEqual(await nameMistakes(verdict, null), []);
-  assert.deepEqual(await nameMistakes(verdict, { salt: "s", known: [] }), []);
+  assert.deepEqual(await nameMistakes(verdict, null), { hints: [], named: {} });
+  assert.deepEqual(await nameMistakes(verdict, { salt: "s", known: [] }), { hints: [], named: {} });
 });
 
 // The run state keeps the hints a run's end named, and the status says them only once that run is over and failed.

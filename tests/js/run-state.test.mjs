@@ -9,7 +9,7 @@ import { canRun, failingOf, initialState, next, statusOf } from "../../frontend/
 import { RESTART_REASONS } from "../../frontend/src/session.js";
 
 // Three visible cases, each expecting 1.
-const CASES = ["a", "b", "c"].map((name) => ({ name, hidden: false, expected_json: "1" }));
+const CASES = ["a", "b", "c"].map((name) => ({ name, hidden: false, expect: { expected: "1", expected_shown: "1" } }));
 const PASS = valueOutcome("1");
 const FAIL = valueOutcome("2");
 

@@ -22,3 +22,11 @@ test("a results document in the CLI's shape, its version written once", () => {
     { version: RESULT_VERSION, status: "error", message: "SyntaxError: x", tests: [] });
   assert.equal(RESULT_VERSION, 3);
 });
+
+test("the page's public verdict shows a hidden case's status and message, none of its values", async () => {
+  const { publicVerdict, ValueText } = await import("../../frontend/src/verdict.js");
+  const hidden = { name: "h", status: "fail", message: "Hidden case: ...", hidden: true, actual: new ValueText("[1]"), actual_shown: "[1]" };
+  const visible = { name: "v", status: "pass", message: "", hidden: false, expected: new ValueText("2"), actual: new ValueText("2") };
+  const { tests } = publicVerdict(runResult("fail", null, [hidden, visible]));
+  assert.deepEqual(tests, [{ name: "h", status: "fail", message: "Hidden case: ...", hidden: true }, { ...visible, expected: 2, actual: 2 }]);
+});
