@@ -20,6 +20,7 @@ from pathlib import Path
 from .build import build, check
 from .cases import expected_text
 from .classroom import gradescope
+from .course import MISSING
 from .errors import ExerciseError, LoopcraftError, raise_errors
 from .grading import Runners, runner_for
 from .project import INSTALL, Project
@@ -238,7 +239,8 @@ def _new(root: Path, name: str, *, lesson: bool = False, kind: str = "function")
 def _record(project: Project, name: str) -> None:
     yaml, recorded = record(project, name)
     for case in recorded:
-        print(f"{yaml.as_posix()}:{case.line}: case {case.name!r}: {expected_text(case)}")
+        said = ("expected " if case.expected is not MISSING else "") + expected_text(case)
+        print(f"{yaml.as_posix()}:{case.line}: case {case.name!r}: {said}")
     if recorded:
         print(
             f"Recorded {len(recorded)} expected value(s) from the reference solution: review them, then run "

@@ -8,16 +8,18 @@ collections). The author reviews them: a recorded value is only as right as solu
 
 from __future__ import annotations
 
-import json
+import ast
+import dataclasses
 from pathlib import Path
 
 from grader.canonical import from_tagged
+from grader.results import CaseResult, Status
 
 from . import yamlfile
-from .course import Case
+from .course import Case, Raises
 from .errors import LoopcraftError, Problem, raise_errors
-from .grading import request_case
-from .load import find_exercise
+from .grading import grade
+from .load import builtin_exception, find_exercise
 from .paths import rel_path
 from .project import Project
 from .runners import make_runner
@@ -37,18 +39,17 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
     missing = [(i, case) for i, case in enumerate(ex.cases) if case.unrecorded]
     if not missing:
         return rel, []
+    # Each case run to tell what it does: expecting a raise of any exception and no printed text, its verdict says
+    # what it raised, or what it returned (as a failure), and what it printed.
+    probes = [dataclasses.replace(case, raises=Raises("BaseException"), stdout="") for _, case in missing]
     with make_runner("fresh", project) as runner:
-        outcomes = runner.run(
-            source=ex.solution_source,
-            sandbox=ex.sandbox_source,
-            # Every stdout kept: `record` decides from it whether the case compares stdout.
-            cases=[_keeping_stdout(request_case(case, ex.entry)) for _, case in missing],
-            time_limit=ex.time_limit_seconds,
-        )
+        result = grade(ex, ex.solution_source, runner, cases=probes, reveal_hidden=True)
+    if result.status is Status.ERROR:
+        raise_errors([reference_load_problem(root, ex, result.message)])
     problems = []
     recorded = []
-    for (_, case), outcome in zip(missing, outcomes, strict=True):
-        if outcome["kind"] == "timeout":
+    for (_, case), test in zip(missing, result.tests, strict=True):
+        if test.status is Status.TIMEOUT:
             problems.append(
                 Problem(
                     rel,
@@ -57,11 +58,10 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
                     f"(time_limit_seconds: {ex.time_limit_seconds:g})",
                 )
             )
-        elif outcome["kind"] == "error" and outcome["phase"] == "load":
-            raise_errors([reference_load_problem(root, ex, outcome["error"])])
-        elif outcome["kind"] == "error" and "exception" not in outcome:
-            problems.append(reference_case_problem(rel, case, outcome["error"]))
-        recorded.append(_recorded(case, outcome))
+        elif test.status is Status.ERROR:
+            problems.append(reference_case_problem(rel, case, test.message))
+        else:
+            recorded.append(_recorded(case, test, ex.solution_source))
     raise_errors(problems)
 
     lines = yaml_path.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -85,23 +85,31 @@ def record(project: Project, name: str) -> tuple[Path, list[Case]]:
     return rel, [reloaded.cases[i] for i, _ in missing]
 
 
-def _keeping_stdout(request: dict) -> dict:
-    return {**request, "run": {**request["run"], "keep_stdout": True}}
-
-
-def _recorded(case: Case, outcome: dict) -> dict:
-    """What a case gets from the reference solution's outcome: `raises` (the first built-in class of what it
+def _recorded(case: Case, test: CaseResult, solution: str) -> dict:
+    """What a case gets from the reference solution's probe (see record): `raises` (the built-in class of what it
     raised, and its message), `stdout` (a case with stdin, or a reference that printed and returned None), else
     `expected`."""
-    if outcome["kind"] != "value":
-        exception = outcome.get("exception") or {"mro": ["Exception"], "message": None}
-        raised = {"type": exception["mro"][0]}
-        if exception["message"] is not None:
-            raised["message"] = exception["message"]
-        return {"raises": raised}
-    if case.stdin is not None or (outcome["value"] == "null" and outcome["stdout"]):
-        return {"stdout": outcome["stdout"]}
-    return {"expected": from_tagged(json.loads(outcome["value"]))}
+    if test.actual is None and test.actual_shown not in (None, "None"):
+        name, _, message = test.actual_shown.partition(": ")
+        return {"raises": {"type": _builtin_base(name, solution), **({"message": message} if message else {})}}
+    if case.stdin is not None or (test.actual is None and test.stdout):
+        return {"stdout": test.stdout}
+    return {"expected": from_tagged(test.actual)}
+
+
+def _builtin_base(name: str, solution: str) -> str:
+    """The built-in exception a class of the reference solution's derives from (`class Off(ValueError)`: ValueError),
+    through its bases in the solution's source; `name` itself if built-in, else Exception."""
+    bases = {
+        node.name: [base.id for base in node.bases if isinstance(base, ast.Name)]
+        for node in ast.walk(ast.parse(solution))
+        if isinstance(node, ast.ClassDef)
+    }
+    seen = set()
+    while not builtin_exception(name) and name in bases and bases[name] and name not in seen:
+        seen.add(name)
+        name = bases[name][0]
+    return name if builtin_exception(name) else "Exception"
 
 
 # The keys that say what a case runs; what it expects goes after the last of them.
