@@ -1,6 +1,6 @@
-"""The case kinds through the real Node runner (Pyodide, Python 3.14): positional and keyword args, a call with
-setup, a class with operators, a program fed by stdin, a generator consumed by its call, exceptions and what the
-judge reads of them, printed output kept head and tail; and the value text, the same in Pyodide as on the host,
+"""The case kinds through the real Node runner (Pyodide, Python 3.14) and its judge: positional and keyword args, a
+call with setup, a class with operators, a program fed by stdin, a generator consumed by its call, exceptions and
+what is judged of them, printed output kept head and tail; and the value text, the same in Pyodide as on the host,
 held to tests/golden/value_vectors.json (LOOPCRAFT_REGEN_GOLDEN=1 rewrites it)."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 
 from grader.canonical import encode
-from loopcraft.cases import keyword_run
+from grader.results import RunResult, Status
+from loopcraft.course import MISSING, Case, Raises
+from loopcraft.grading import request_case
 from tests.helpers import ROOT, check_golden
 
 GOLDEN = ROOT / "tests" / "golden" / "value_vectors.json"
@@ -39,21 +41,14 @@ VALUES = [
 ]
 
 
-def _spec(entry, *, args=None, call=None, setup=None, stdin=None, call_twice=False, keep_stdout=False):
-    return {
-        "entry": entry,
-        "args": args,
-        "call": call,
-        "setup": setup,
-        "stdin": stdin,
-        "call_twice": call_twice,
-        "keep_stdout": keep_stdout,
-    }
+def case(name, *, args=None, expected=MISSING, **kinds) -> Case:
+    return Case(name, args, expected, hidden=False, line=0, **kinds)
 
 
-def _run(runner, source, *specs):
-    cases = [{"name": str(i), "run": spec} for i, spec in enumerate(specs)]
-    return runner.run(source=source, sandbox="", cases=cases, time_limit=FINISH_S)
+def judged(runner, source: str, entry, *cases: Case) -> list:
+    """The one judge's verdict of each case, as the host reads it."""
+    document = runner.run(source=source, sandbox="", cases=[request_case(c, entry) for c in cases], time_limit=FINISH_S)
+    return RunResult.from_dict(document).tests
 
 
 def test_the_value_text_and_shown_are_the_golden_ones_on_the_host_and_in_pyodide(pyodide_runner):
@@ -61,8 +56,8 @@ def test_the_value_text_and_shown_are_the_golden_ones_on_the_host_and_in_pyodide
     check_golden(GOLDEN, json.dumps(made, indent=1) + "\n")
     source = "def values():\n    return [" + ", ".join(VALUES) + "]\n"
     source += "from grader.canonical import encode\ndef texts():\n    return [list(encode(v)) for v in values()]\n"
-    (outcome,) = _run(pyodide_runner, source, _spec("texts", args="[]"))
-    assert [[e, *pair] for e, pair in zip(VALUES, json.loads(outcome["value"]), strict=True)] == made
+    (test,) = judged(pyodide_runner, source, "texts", case("texts", args=[]))
+    assert [[e, *pair] for e, pair in zip(VALUES, test.actual, strict=True)] == made
 
 
 CLOCK = """
@@ -82,54 +77,55 @@ class Clock:
 
 
 def test_a_class_with_operators_runs_by_its_call_after_its_setup(pyodide_runner):
-    value, equal, broken = _run(
+    added, equal, raised, unexpected, wrong = judged(
         pyodide_runner,
         CLOCK,
-        _spec("Clock", call="str(Clock(8, 0) + 3)"),
-        _spec("Clock", setup="a = Clock(23, 59)\nb = a + 2", call="b == Clock(0, 1)"),
-        _spec("Clock", setup="a = Clock(1, 0)", call="a - 1"),
+        "Clock",
+        case("added", call="str(Clock(8, 0) + 3)", expected="08:03"),
+        case("equal", setup="a = Clock(23, 59)\nb = a + 2", call="b == Clock(0, 1)", expected=True),
+        case("raised", call="Clock(1, 0) - 1", raises=Raises("TypeError")),
+        case("unexpected", setup="a = Clock(1, 0)", call="a - 1", expected=0),
+        case("wrong", call="str(Clock(8, 0) + 3)", expected="08:04"),
     )
-    assert (value["value"], value["shown"]) == ('"08:03"', "'08:03'")
-    assert (equal["value"], equal["shown"]) == ("true", "True")
-    assert broken["kind"] == "error" and broken["phase"] == "call"
-    assert broken["exception"] == {
-        "type": "TypeError",
-        "mro": ["TypeError", "Exception", "BaseException"],
-        "message": "unsupported operand type(s) for -: 'Clock' and 'int'",
-    }
-    assert 'File "<case>", line 2' in broken["error"]  # the call's line, after the setup's
+    assert [t.status for t in (added, equal, raised)] == [Status.PASS] * 3
+    assert (added.call_shown, added.actual_shown) == ("str(Clock(8, 0) + 3)", "'08:03'")
+    # Raised where a value is expected: the case's error, its traceback through the case's own lines.
+    assert unexpected.status is Status.ERROR and 'File "<case>", line 2' in unexpected.message
+    assert unexpected.message.endswith("TypeError: unsupported operand type(s) for -: 'Clock' and 'int'")
+    assert wrong.status is Status.FAIL
 
 
 def test_positional_and_keyword_args_and_a_generator_consumed_by_its_call(pyodide_runner):
     source = (
         "def pair(a, b=0):\n    return (a, b)\n\ndef countdown(n):\n    while n:\n        yield n\n        n -= 1\n"
     )
-    positional, keyword, generator, bare = _run(
+    positional, keyword, generator = judged(
         pyodide_runner,
         source,
-        _spec("pair", args=encode([{1: "x"}, {2, 3}])[0]),
-        {**keyword_run("pair", {"a": 1.5}), "call_twice": True},
-        _spec("countdown", call="list(countdown(3))"),
-        _spec("countdown", args="[2]"),
+        "pair",
+        case("positional", args=[{1: "x"}, {2, 3}], expected=[{1: "x"}, {3, 2}]),
+        case("keyword", args={"a": 1.5}, expected=[1.5, 0], call_twice=True),
+        case("generator", call="list(countdown(3))", expected=[3, 2, 1]),
     )
-    assert positional["value"] == '[{"$dict":[[1,"x"]]},{"$set":[2,3]}]'
-    assert positional["shown"] == "({1: 'x'}, {2, 3})"
-    assert (keyword["value"], keyword["again"]) == ("[1.5,0]", "[1.5,0]")
-    assert generator["value"] == "[3,2,1]"
-    assert bare["phase"] == "return" and "generator" in bare["error"]
+    assert [t.status for t in (positional, keyword, generator)] == [Status.PASS] * 3
+    assert positional.call_shown == "pair({1: 'x'}, {2, 3})"
+    (bare,) = judged(pyodide_runner, source, "countdown", case("bare", args=[2], expected=[2, 1]))
+    assert bare.status is Status.ERROR and "countdown returned a generator" in bare.message
 
 
-def test_a_program_reads_stdin_and_its_stdout_is_kept_apart_from_stderr(pyodide_runner):
+def test_a_program_reads_stdin_and_is_judged_by_its_stdout_alone(pyodide_runner):
     source = "import sys\n\ndef main():\n    a = int(input())\n    b = int(input('b? '))\n    print('warned', file=sys.stderr)\n    print(a + b)\n"
-    fed, starved = _run(
+    fed, wrong, starved = judged(
         pyodide_runner,
         source,
-        _spec("main", call="main()", stdin="3\n4\n", keep_stdout=True),
-        _spec("main", call="main()"),
+        "main",
+        case("fed", call="main()", stdin="3\n4\n", stdout="b? 7\n"),
+        case("wrong", call="main()", stdin="3\n5\n", stdout="b? 7\n"),
+        case("starved", call="main()", raises=Raises("EOFError", "EOF when reading a line")),
     )
-    assert (fed["value"], fed["stdout"]) == ("null", "b? 7\n")
-    assert fed["output"] == "b? warned\n7\n"
-    assert starved["exception"]["type"] == "EOFError" and starved["exception"]["message"] == "EOF when reading a line"
+    assert fed.status is Status.PASS and fed.output == "b? warned\n7\n"  # stderr shown, never compared
+    assert wrong.status is Status.FAIL and "line 1, column 4" in wrong.message
+    assert starved.status is Status.PASS
 
 
 def test_a_hostile_exception_and_hostile_values_never_have_their_methods_called(pyodide_runner):
@@ -139,21 +135,28 @@ def test_a_hostile_exception_and_hostile_values_never_have_their_methods_called(
         "    def __eq__(self, other):\n        raise RuntimeError('no eq')\n    __hash__ = int.__hash__\n\n"
         "class Named(type):\n    __name__ = property(lambda cls: 'ValueError')\n\n"
         "class Liar(Exception, metaclass=Named):\n    pass\n\n"
-        "def boom():\n    raise Boom()\n\ndef liar():\n    raise Liar('x')\n\ndef sly():\n    return [Sly(7), {Sly(2): 'k'}]\n"
+        "def boom():\n    raise Boom()\n\ndef liar():\n    raise Liar('x')\n\ndef sly():\n"
+        "    return [Sly(7), {Sly(2): 'k'}]\n"
     )
-    boom, liar, sly = _run(
-        pyodide_runner, source, _spec("boom", args="[]"), _spec("liar", args="[]"), _spec("sly", args="[]")
+    boom, boom_said, liar, sly = judged(
+        pyodide_runner,
+        source,
+        ["boom", "liar", "sly"],
+        case("boom", call="boom()", raises=Raises("ValueError")),
+        case("boom said", call="boom()", raises=Raises("ValueError", "")),
+        case("liar", call="liar()", raises=Raises("ValueError")),
+        case("sly", call="sly()", expected=[7, {2: "k"}]),
     )
-    assert boom["exception"] == {"type": "Boom", "mro": ["ValueError", "Exception", "BaseException"], "message": None}
-    # A class may say any name of itself: its type is read as the interpreter made it, its mro by identity.
-    assert liar["exception"] == {"type": "Liar", "mro": ["Exception", "BaseException"], "message": "x"}
-    assert (sly["value"], sly["shown"]) == ('[7,{"$dict":[[2,"k"]]}]', "[7, {2: 'k'}]")
+    assert boom.status is Status.PASS
+    assert boom_said.status is Status.FAIL and "its message could not be read" in boom_said.message
+    # A class may say any name of itself: what it derives from is read by identity, so it is no ValueError.
+    assert liar.status is Status.FAIL and "but it raised Liar: x" in liar.message
+    assert sly.status is Status.PASS and sly.actual_shown == "[7, {2: 'k'}]"
 
 
 def test_a_ten_megabyte_print_keeps_the_head_and_the_tail_and_says_how_much_was_left_out(pyodide_runner):
     source = "def f():\n    print('<' + 'x' * 10_000_000 + '>')\n"
-    (outcome,) = _run(pyodide_runner, source, _spec("f", call="f()", keep_stdout=True))
-    output = outcome["output"]
-    assert output.startswith("<xxx") and output.endswith("xxx>\n")
-    assert "[... 9,980,003 characters of output not shown ...]" in output and len(output) < 21_000
-    assert len(outcome["stdout"]) == 1_000_000 and outcome["stdout_cut"] is True
+    (test,) = judged(pyodide_runner, source, "f", case("prints", call="f()", stdout="<>\n"))
+    assert test.output.startswith("<xxx") and test.output.endswith("xxx>\n")
+    assert "[... 9,980,003 characters of output not shown ...]" in test.output
+    assert test.status is Status.FAIL and "printed" in test.message.lower()

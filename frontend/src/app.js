@@ -300,7 +300,7 @@ async function onPassed(outcomes) {
   ui.solvedBadge.hidden = false;
   if (ui.solution.querySelector('[data-testid="solution"]')) return;
   try {
-    const source = await unlockSolution(data.solution, outcomes.map((o) => o.value));
+    const source = await unlockSolution(data.solution, data.cases, outcomes);
     ui.solution.replaceChildren(h("details", { class: "solution", "data-testid": "solution" },
       h("summary", {}, "Reference solution (unlocked)"),
       h("p", { class: "hint" }, "One way to solve it. Compare it with yours: there is more than one right answer."),
