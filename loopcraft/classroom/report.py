@@ -57,7 +57,7 @@ class CaseTally:
     name: str
     hidden: bool
     private: bool
-    expected: str | None  # what it expects, from the course (the teacher's copy); None for a private case
+    expected: str | None  # repr, from the course (the teacher's copy); None for a private case
     passed: int = 0
     attempted: int = 0
     # {group key: [count, kind ("value" or "error"), text shown]}
@@ -158,7 +158,6 @@ class Tally:
             cases = {}
             for c in ex.cases if ex else []:
                 # A private case is its name and status in everything made from verdicts (docs/threat-model.md).
-                # What it expects as the page says it: a value, an exception to raise, text to print.
                 cases[c.name] = CaseTally(c.name, c.hidden, c.private, None if c.private else expected_text(c))
             self.challenges[slug] = ChallengeTally(
                 slug, ex.title if ex else slug, ex.starter_source if ex else "", cases
