@@ -89,6 +89,7 @@ def _run(runner, codes: list[str]) -> dict[str, BlockRun]:
         runner,
         source="",
         sandbox=LIVE_SANDBOX,
+        entry=LIVE_ENTRY,
         time_limit=LIVE_TIME_LIMIT,
         args=[{"code": code} for code in codes],
     )

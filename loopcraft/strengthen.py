@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from grader.canonical import from_tagged
 from grader.results import Status
 
 from . import yamlfile
@@ -346,7 +347,7 @@ def _graded_cases(runner, ex: Exercise, scenarios: list[Scenario]) -> list[Case]
     cases = [Case(s.name(), s.args, MISSING, True, 0) for s in scenarios]
     result = grade(ex, ex.solution_source, runner, cases=cases, reveal_hidden=True)
     return [
-        Case(c.name, c.args, test.actual if test.status is Status.PASS else MISSING, True, 0)
+        Case(c.name, c.args, from_tagged(test.actual) if test.status is Status.PASS else MISSING, True, 0)
         for c, test in zip(cases, result.tests, strict=True)
     ]
 
