@@ -127,8 +127,11 @@ _SHARES = {
     "trace": 0.3,
     "expected_stdout": 0.1,
     "stdout": 0.1,
+    "call_shown": 0.05,
+    "expected_shown": 0.05,
+    "actual_shown": 0.05,
 }
-_TEXTS = ("message", "output", "expected_stdout", "stdout")
+_TEXTS = ("message", "output", "expected_stdout", "stdout", "call_shown", "expected_shown", "actual_shown")
 # What a visible case shows of its values, and a hidden one never does: the values, as Python writes them, and the
 # printed text it expects and got.
 SHOWN = ("expected", "actual", "expected_shown", "actual_shown", "expected_stdout", "stdout")

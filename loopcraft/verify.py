@@ -148,10 +148,11 @@ def reference_passes(root: Path, yaml: Path, ex: Exercise, result: RunResult) ->
         return [reference_load_problem(root, ex, result.message)]
     problems = []
     for case, test in zip(ex.cases, result.tests, strict=True):
-        if test.status is Status.FAIL and case.expected is not MISSING:
-            why = f"expected {json.dumps(json.loads(canonical_json(case.expected)))}, got {json.dumps(_returned(test))}"
-        elif test.status is Status.FAIL:
-            why = test.message
+        if test.status is Status.FAIL:
+            if case.expected is MISSING:  # it expects a raise or printed text: the judge's message says how it differs
+                why = test.message
+            else:
+                why = f"expected {json.dumps(json.loads(canonical_json(case.expected)))}, got {json.dumps(_returned(test))}"
             problems.append(reference_case_problem(yaml, case, why))
         elif test.status is not Status.PASS:
             problems.append(reference_case_problem(yaml, case, test.message))

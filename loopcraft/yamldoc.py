@@ -1,8 +1,9 @@
 """An author's YAML file (track.yaml, exercise.yaml, lesson.yaml) as a Document: plain JSON data, checked against its
 schema in schemas/, with the line of every key, so that each problem is reported as `path:line: message`.
 
-Each file is parsed with ruamel's round-trip loader (which keeps line numbers) and turned into plain JSON data;
-schema errors are mapped back to lines. A file that loads without errors is kept in the build cache (its data and
+Each file is parsed with ruamel's round-trip loader (which keeps line numbers) and turned into plain JSON data (a
+case's values, whose dict keys may be numbers or lists and which may hold sets, in the tagged form of the value text,
+grader/canonical.py); schema errors are mapped back to lines. A file that loads without errors is kept in the build cache (its data and
 the line of each key), keyed by its text and its schema, so a rebuild parses only the files that changed.
 """
 

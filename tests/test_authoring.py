@@ -213,7 +213,7 @@ OK: 1 track(s), 3 challenge(s), all verified
 """
     )
     assert [line for line in err.splitlines() if "sum-evens" in line] == [
-        f"{NEW_YAML}:61: note: case 'empty' catches none of the wrong solutions"
+        f"{NEW_YAML}:62: note: case 'empty' catches none of the wrong solutions"
     ]
 
     code, out, err = author_cli("check", "--root", root, "sum-evens")

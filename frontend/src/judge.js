@@ -26,6 +26,14 @@ export const HIDDEN_AGAIN_FAIL = "Hidden case: called a second time with the sam
 export const NOT_CALLED_TWICE = "This case calls the function twice, but the grader called it once: it has no verdict.";
 // How much of a text a message quotes where two printed texts first differ.
 const QUOTED = 40;
+// A value as Python writes it, for display only: the outcome's `shown`, or (an outcome made without one) the page's
+// repr of its value text, cut as grader/canonical.py cuts `shown`.
+const SHOWN_CHARS = 2_000;
+const shownOf = (text, shown) => {
+  if (shown !== undefined && shown !== null) return shown;
+  const written = repr(valueOf(text));
+  return written.length > SHOWN_CHARS ? `${written.slice(0, SHOWN_CHARS - 3)}...` : written;
+};
 
 // Where in a value a difference is, as the learner would write it: `counts['the']`, `x[2]`, `[0]['a']`; a str key at
 // the top that is a name stands alone (`errors`).
@@ -215,7 +223,7 @@ export async function judgeCase(testCase, outcome, timeLimit) {
   }
   if (outcome.kind === "value") {
     result.actual = new ValueText(outcome.value);
-    result.actual_shown = outcome.shown ?? repr(valueOf(outcome.value));
+    result.actual_shown = shownOf(outcome.value, outcome.shown);
   } else if (judged(expect, outcome)) {
     result.actual_shown = raisedShown(outcome.exception);
   }
@@ -249,7 +257,7 @@ export async function judgeCase(testCase, outcome, timeLimit) {
   if (result.status === "pass" && again !== null && again !== outcome.value) {
     // Shown as a failed case is, with the second call's value as the actual one (the first's is the expected).
     result.actual = new ValueText(again);
-    result.actual_shown = outcome.again_shown ?? repr(valueOf(again));
+    result.actual_shown = shownOf(again, outcome.again_shown);
     fail(hidden ? HIDDEN_AGAIN_FAIL : AGAIN_FAIL + failMessage(valueOf(outcome.value), valueOf(again)));
   }
   return result;

@@ -10,6 +10,7 @@ from playwright.sync_api import Page
 from loopcraft.scaffold import new_challenge
 from tests.browser.test_editor import type_body
 from tests.browser.test_learner import open_challenge, run_and_wait
+from tests.helpers import ROOT
 from tests.support import build_site, serve, stop
 
 pytestmark = pytest.mark.browser
@@ -20,6 +21,8 @@ def kinds_url(tmp_path_factory):
     """A course of one class challenge and one program challenge, built as `new` writes them, and served
     cross-origin isolated."""
     root = tmp_path_factory.mktemp("kinds")
+    for part in ("templates", "frontend", "grader", "node_modules"):  # the real site's, for this course
+        (root / part).symlink_to(ROOT / part)
     (root / "exercises").mkdir()
     new_challenge(root, "kinds/vector", "class")
     new_challenge(root, "kinds/totals", "program")

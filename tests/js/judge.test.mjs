@@ -91,3 +91,11 @@ test("an outcome the judge cannot read is an error for that case only", () => {
     assert.match(outcome.error, /^This case could not be graded/);
   }
 });
+
+test("a value made without its shown text is shown as the page writes it, cut as Python cuts it", async () => {
+  const long = JSON.stringify([..."x".repeat(5000)]);
+  const testCase = { name: "a", hidden: false, expect: { expected: "1", expected_shown: "1" } };
+  const result = await judgeCase(testCase, { kind: "value", value: long, output: "", trace: [] }, 1);
+  assert.equal(result.actual_shown.length, 2000);
+  assert.ok(result.actual_shown.startsWith("['x', 'x'") && result.actual_shown.endsWith("..."));
+});
