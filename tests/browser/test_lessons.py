@@ -164,7 +164,7 @@ def test_a_question_answered_wrong_then_right_then_the_lesson_marked_complete(pa
     done = page.locator(f'[data-testid="challenge-link"][data-slug="{LESSON}"]')
     expect(done).to_have_attribute("data-solved", "true")
     expect(done.get_by_test_id("solved-mark")).to_have_text("Complete")
-    kinds = page.get_by_test_id("kind").all_inner_texts()
+    kinds = page.locator(FIRST_TRACK).get_by_test_id("kind").all_inner_texts()
     assert kinds.count("Lesson") == len(track.lessons) and kinds.count("Challenge") == len(track.exercises)
 
 
