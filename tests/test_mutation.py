@@ -117,7 +117,7 @@ def test_making_mutants_changes_neither_the_solution_nor_an_earlier_mutant():
         made = [mutated for _, _, mutated, _ in mutate._mutations(tree)]
         assert ast.dump(tree, include_attributes=True) == before, path
         assert [ast.unparse(mutated) for mutated in made] == read_at_once, path
-        assert len(read_at_once) > 20, path
+        assert len(read_at_once) > 5, path  # the second course's one-line solutions make 8 or more
 
 
 def test_strong_cases_pass_the_bar_and_check_prints_the_score(checked):
