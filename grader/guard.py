@@ -12,9 +12,11 @@ verdict of another. docs/threat-model.md says what this does and does not promis
 from __future__ import annotations
 
 import _signal
+import errno
 import gc
 import itertools
 import operator
+import os
 import signal
 import sys
 import types
@@ -321,6 +323,10 @@ def _no_javascript(cls, *args, **kwargs):
     raise TypeError("JavaScript errors cannot be made here: solutions have no way to JavaScript")
 
 
+def _no_command(command):
+    raise OSError(errno.ENOSYS, "The grader runs no commands: a solution has no shell")
+
+
 def cut_javascript() -> int | None:
     """In Pyodide, take from Python every way to JavaScript that Pyodide leaves once started: run before any
     learner code, the JavaScript side being done by worker-core.js (closeWayToJavaScript).
@@ -334,6 +340,9 @@ def cut_javascript() -> int | None:
       `_imp.create_builtin` make it again is emptied by the worker.
     - JsException(name, message), which makes a new JavaScript Error: its constructor is replaced for good (every
       other JavaScript type refuses to be instantiated, and so does this one once its own `__new__` is gone).
+    - os.system (posix.system): C's system() is Emscripten's, which under Node spawns a shell. The worker answers it
+      "no shell" (CUT_IMPORTS), and here it raises, so that a solution calling it gets an error, not -1. os.popen and
+      subprocess need fork, which Emscripten refuses ("does not support processes").
 
     From any of these, learner code could climb to the JavaScript global scope (the worker, or Node.js and its
     file system) or leave JavaScript work that fails later (a rejected promise) and takes the runner down.
@@ -346,6 +355,9 @@ def cut_javascript() -> int | None:
     from pyodide.ffi import JsProxy
 
     core.JsException.__new__ = staticmethod(_no_javascript)
+    import posix
+
+    posix.system = os.system = _no_command
     function = types.BuiltinFunctionType
     # A builtin function is equal to another only if both are the same module's same function.
     makers = {value for value in vars(core).values() if type(value) is function}

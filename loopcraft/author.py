@@ -148,10 +148,7 @@ def main(argv: list[str] | None = None, prog: str = "build.py", *, runners: Runn
         else:
             out = (args.out or root / "site").resolve()
             report = build(project, out, verify=not args.no_verify, runners=runners)
-            for score in report.scores:
-                print(score.summary())
-            _print(report.problems)
-            print(f"Built {out}: {_count(report.tracks)}")
+            print(f"Built {out}: {_count(report.tracks)}{report.notes_aside()}")
     except ExerciseError as exc:
         _print(exc.problems)
         print(f"{len(exc.errors)} problem(s); nothing was written", file=sys.stderr)

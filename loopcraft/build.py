@@ -51,6 +51,12 @@ class Report:
     scenarios: dict[str, int] = field(default_factory=dict)  # generated scenarios run, by "track/slug"
     only: Exercise | Lesson | None = None  # the one challenge or lesson checked, if not the whole course
 
+    def notes_aside(self) -> str:
+        """What a build says of its problems (notes only, as errors stop it): how many, and that they are `check`'s
+        to show, since they are for authors and a build is also the teacher's."""
+        notes = len(self.problems)
+        return f"; {notes} note(s) for authors, which `python build.py check` shows" if notes else ""
+
 
 def check(
     project: Project,

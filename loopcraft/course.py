@@ -106,6 +106,7 @@ class Exercise:
     wrong_solutions: list[WrongSolution]
     cases: list[Case]
     cases_line: int  # of `cases:` in exercise.yaml
+    entry_line: int  # of `entry:` in exercise.yaml
     equivalent_mutants: list[EquivalentMutant]
     builds_on: BuildsOn | None = None
 

@@ -396,6 +396,7 @@ def _load_exercise(
         wrong_solutions=wrong,
         cases=[_case(c, doc.line(("cases", i)), data["call_twice"]) for i, c in enumerate(data["cases"])],
         cases_line=doc.line(("cases",)),
+        entry_line=doc.line(("entry",)),
         equivalent_mutants=[
             EquivalentMutant(
                 line=m["line"], change=m["change"], reason=m["reason"], yaml_line=doc.line(("equivalent_mutants", i))

@@ -32,6 +32,7 @@ from .course import Exercise, Track
 from .errors import Problem
 from .grading import grade
 from .paths import rel_path
+from .progress import progress
 from .project import INSTALL, Project
 from .pyodide import runner_files
 from .runners import Runner, make_runner
@@ -168,8 +169,7 @@ def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module, str]]:
             continue
         changes = [(OPERATORS, replacement) for replacement in _replacements(node)] + _learner_mistakes(node, fields)
         for family, replacement in changes:
-            change = f"`{_show(node)}` -> `{_show(replacement)}`"
-            yield node.lineno, change, _replace(tree, path, replacement), family
+            yield node.lineno, _change(node, replacement, family), _replace(tree, path, replacement), family
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
             for key, smaller in _without_each_key(node.value):
                 where = path + (("value", None),)
@@ -203,6 +203,14 @@ def _mutations(tree: ast.Module) -> Iterator[tuple[int, str, ast.Module, str]]:
                         _edit_body(tree, path, field, i, [second, first]),
                         OPERATORS,
                     )
+
+
+def _change(node: ast.AST, replacement: ast.AST, family: str) -> str:
+    """What a mutant changes, as the author reads it: `old` -> `new`; but an `if` and its `elif` swapped are named
+    as such: their first lines alone (`if a:` -> `if b:`) would read as a changed test, which the cases may catch."""
+    if family == LEARNERS[3] and isinstance(node, ast.If):
+        return f"`{_show(node)}` swapped with its `elif {_show(node.orelse[0].test)}:`"
+    return f"`{_show(node)}` -> `{_show(replacement)}`"
 
 
 def _depends(first: ast.stmt, second: ast.stmt) -> bool:
@@ -559,16 +567,29 @@ def _score(
             )
     score = Score(ex, outcomes, equivalent, threshold, cached)
     if not score.passes:
-        problems.append(
-            Problem(
-                yaml,
-                ex.cases_line,
-                f"mutation score {_percent(score.percent)} is below the "
-                f"track's bar of {_percent(threshold)}: add cases that catch the survivors in solution.py "
-                "(or mark a mutant that cannot be caught as equivalent, with the reason)",
-            )
-        )
+        problems.append(Problem(yaml, ex.cases_line, _below_bar(score)))
     return score
+
+
+def _below_bar(score: Score) -> str:
+    """Why a score below the bar fails, and the two ways out; with few mutants, that one survivor is enough."""
+    message = (
+        f"mutation score {_percent(score.percent)} is below the track's bar of {_percent(score.threshold)}: add "
+        "cases that catch the survivors in solution.py"
+    )
+    counted = len(score.counted)
+    if score.threshold < 100:
+        needed = math.ceil(100 / (100 - score.threshold))  # the fewest mutants of which one may survive
+        if counted < needed:
+            message += (
+                f"; with {counted} mutants, one survivor alone puts the score below the bar (from {needed} "
+                "mutants on, one may survive)"
+            )
+    return message + (
+        "; a survivor that no input can tell from the reference (an equivalent mutant) is marked in this file, "
+        "under `equivalent_mutants:`, with its `line`, its `change` exactly as shown and the `reason` "
+        "(docs/authoring.md)"
+    )
 
 
 def survivor_problems(root: Path, score: Score, differs: dict[tuple[int, str], str]) -> list[Problem]:
@@ -620,7 +641,14 @@ def _run_all(
                 )
             else:
                 jobs += [(ex, mutant, limit) for mutant in made[key]]
-        killers = iter(pool.map(_run_mutant, jobs))
+        with progress(len(jobs), "running mutants", "mutant") as bar:
+
+            def run(runner: Runner, job: tuple[Exercise, Mutant, float]) -> str | None:
+                killer = _run_mutant(runner, job)
+                bar.update()  # from the pool's threads: tqdm's own lock keeps the bar whole
+                return killer
+
+            killers = iter(pool.map(run, jobs))
     return {key: [Outcome(m.line, m.change, next(killers)) for m in batch] for key, batch in made.items()}
 
 

@@ -8,6 +8,10 @@ namespace of the challenge's sandbox and one call. What it returns per scenario 
 the canonical JSON of the value, or that the program raised. The verdicts `strengthen` proposes are then
 confirmed by real grading.
 
+A generator that sets `CALL_TWICE` (loopcraft/scenarios.py) has each scenario's entry called a second time in the
+same namespace with the same arguments, as a case with `call_twice` is: a second call that returns something else
+than the first (state kept at module level, never reset) is its own output, "again".
+
 A program that loops is stopped by counting its loops' backward jumps (sys.monitoring), not by a clock: the
 same program on the same scenario is stopped at the same point on any machine, however busy, so a search is
 the same for a seed everywhere.
@@ -27,18 +31,20 @@ class _OutOfJumps(BaseException):
     """Not an Exception, so that a program's `except Exception` does not swallow it."""
 
 
-def run_scenarios(sandbox, source, entry, scenarios, budget):
+def run_scenarios(sandbox, source, entry, scenarios, budget, twice=False):
     """[kind, text, jumps] per scenario (JSON text of its args): kind "value" (text: canonical JSON), "error"
-    (the exception), "timeout" (more than `budget` backward jumps) or "load" (the program does not load)."""
+    (the exception), "timeout" (more than `budget` backward jumps, both calls together), "again" (`twice`: the
+    second call returned something else, text its canonical JSON or its exception) or "load" (the program does
+    not load)."""
     try:
         sandbox_code = compile(sandbox, "sandbox.py", "exec")
         code = compile(source, "solution.py", "exec")
     except SyntaxError as exc:
         return [["load", f"SyntaxError: {exc.msg}", 0] for _ in scenarios]
-    return [_run(sandbox_code, code, entry, args, budget) for args in scenarios]
+    return [_run(sandbox_code, code, entry, args, budget, twice) for args in scenarios]
 
 
-def _run(sandbox_code, code, entry, args_json, budget):
+def _run(sandbox_code, code, entry, args_json, budget, twice):
     jumps = [0]
 
     def jumped(*_):
@@ -56,14 +62,20 @@ def _run(sandbox_code, code, entry, args_json, budget):
     _monitoring.use_tool_id(_TOOL, "loopcraft scenarios")
     _monitoring.register_callback(_TOOL, _monitoring.events.JUMP, jumped)
     _monitoring.set_events(_TOOL, _monitoring.events.JUMP)
+    failed = "error"  # what an exception is, from the first call; "again" from the second's
     try:
-        value = function(**json.loads(args_json))
+        value = canonical_json(function(**json.loads(args_json)))
+        if twice:
+            failed = "again"
+            again = canonical_json(function(**json.loads(args_json)))
+            if again != value:
+                return ["again", again, jumps[0]]
         _monitoring.set_events(_TOOL, 0)
-        return ["value", canonical_json(value), jumps[0]]
+        return ["value", value, jumps[0]]
     except _OutOfJumps:
         return ["timeout", "", jumps[0]]
     except BaseException as exc:  # noqa: BLE001
-        return ["error", f"{type(exc).__name__}: {exc}", jumps[0]]
+        return [failed, f"{type(exc).__name__}: {exc}", jumps[0]]
     finally:
         _monitoring.set_events(_TOOL, 0)
         _monitoring.register_callback(_TOOL, _monitoring.events.JUMP, None)

@@ -12,6 +12,11 @@ so scenario `index` of a seed is the same on every machine and whatever the numb
 
 A generator may import modules of its track folder (the building blocks a shared sandbox provides, such as
 `agent_scenarios.py` beside `agent_sandbox.py`); they are loaded afresh with it, never left in `sys.modules`.
+
+A generator that sets `CALL_TWICE = True` has every scenario call the entry a second time in the same namespace, as
+a case with `call_twice` does, and its scenarios become such cases: for a challenge whose loop must keep no state
+between calls (a count in a module-level variable), and whose entry returns nothing of the state its sandbox keeps
+(the action sandbox's refunds and the weather sandbox's clock outlive a call).
 """
 
 from __future__ import annotations
@@ -156,6 +161,7 @@ class Scenario:
     labels: tuple[str, ...]
     spans: tuple[tuple[int, int, int], ...]
     decisions: tuple[tuple[Site, int], ...]  # each choice's site and how many options it had
+    call_twice: bool = False  # its generator's CALL_TWICE: the entry is called again, as a case with call_twice
 
     @property
     def size(self) -> tuple:
@@ -186,6 +192,7 @@ class Generator:
         self.rel = rel_path(path, root)
         self.sources: list[tuple[str, str]] = []  # (file, text) of the generator and the track modules it uses
         self._sites: dict[tuple, Site] = {}  # by caller: a generator makes its decisions at a few places
+        self.call_twice = False  # the generator's CALL_TWICE, once loaded
         self._function = self._load()
 
     def _load(self) -> Callable[[Pick], dict]:
@@ -215,6 +222,7 @@ class Generator:
         function = getattr(module, "scenario", None)
         if not callable(function):
             raise GeneratorError(Problem(self.rel, 1, "a scenario generator defines `scenario(pick)`"))
+        self.call_twice = getattr(module, "CALL_TWICE", False) is True
         return function
 
     def make(self, pick: Pick) -> Scenario:
@@ -237,6 +245,7 @@ class Generator:
             tuple(pick.labels),
             tuple(pick.spans),
             tuple((self._site(caller), n) for caller, n in pick.decisions),
+            self.call_twice,
         )
 
     def _site(self, caller: tuple) -> Site:

@@ -20,6 +20,7 @@ reported is confirmed by real grading (loopcraft.grading.grade) before it is sho
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ from .grading import grade, run_only
 from .load import find_exercise
 from .mutate import Score, mutants, runtime_files, source_of
 from .paths import rel_path
+from .progress import progress
 from .project import Project
 from .scenarios import GENERATOR, Generator, GeneratorError, Scenario, Site, find_generator
 
@@ -92,6 +94,7 @@ class Differ:
             "entry": self.ex.entry,
             "scenarios": [s.args_json for s in scenarios],
             "budget": budget,
+            "twice": any(s.call_twice for s in scenarios),  # one generator's scenarios: all of them or none
         }
         (test,) = run_only(
             self.runner, source="", sandbox=HARNESS, entry="run_scenarios", args=[args], time_limit=REQUEST_LIMIT_S
@@ -203,25 +206,32 @@ def check_scenarios(root: Path, scores: list[Score], cache: BuildCache, runner) 
     """Run each challenge's generated scenarios on its reference and on the mutants no case catches (cached by
     everything the verdicts depend on), in `runner` (of the "trusted" kind: it starts only if something must run)."""
     found = ScenarioCheck()
-    for score in scores:
-        ex = score.exercise
-        name = f"{ex.track}/{ex.slug}"
-        try:
-            generator = find_generator(root, ex)
-            if generator is None:
-                found.problems.append(_no_generator(root, ex))
-                continue
-            programs = _unmatched_mutants(ex, score, sources=False)
-            key = _check_key(cache, ex, generator, programs)
-            cached = cache.get_json("scenarios", key)
-            if cached is None:
-                cached = _check_one(runner, ex, generator, _unmatched_mutants(ex, score))
-                cache.put_json("scenarios", key, cached)
-            found.scenarios[name] = cached["scenarios"]
-            found.differs[name] = _read_findings(root, ex, generator, programs, cached, found.problems)
-        except GeneratorError as exc:
-            found.problems.append(exc.problem)
+    with progress(len(scores), "generated scenarios", "challenge") as bar:
+        for score in scores:
+            _check_challenge(root, score, cache, runner, found)
+            bar.update()
     return found
+
+
+def _check_challenge(root: Path, score: Score, cache: BuildCache, runner, found: ScenarioCheck) -> None:
+    """One challenge's part of `check_scenarios`, added to `found`."""
+    ex = score.exercise
+    name = f"{ex.track}/{ex.slug}"
+    try:
+        generator = find_generator(root, ex)
+        if generator is None:
+            found.problems.append(_no_generator(root, ex))
+            return
+        programs = _unmatched_mutants(ex, score, sources=False)
+        key = _check_key(cache, ex, generator, programs)
+        cached = cache.get_json("scenarios", key)
+        if cached is None:
+            cached = _check_one(runner, ex, generator, _unmatched_mutants(ex, score))
+            cache.put_json("scenarios", key, cached)
+        found.scenarios[name] = cached["scenarios"]
+        found.differs[name] = _read_findings(root, ex, generator, programs, cached, found.problems)
+    except GeneratorError as exc:
+        found.problems.append(exc.problem)
 
 
 def _no_generator(root: Path, ex: Exercise) -> Problem:
@@ -344,10 +354,10 @@ def _confirmed(runner, ex: Exercise, program: Program, scenario: Scenario) -> bo
 
 def _graded_cases(runner, ex: Exercise, scenarios: list[Scenario]) -> list[Case]:
     """The scenarios as cases, with the reference's values from real grading."""
-    cases = [Case(s.name(), s.args, MISSING, True, 0) for s in scenarios]
+    cases = [Case(s.name(), s.args, MISSING, True, 0, call_twice=s.call_twice) for s in scenarios]
     result = grade(ex, ex.solution_source, runner, cases=cases, reveal_hidden=True)
     return [
-        Case(c.name, c.args, from_tagged(test.actual) if test.status is Status.PASS else MISSING, True, 0)
+        dataclasses.replace(c, expected=from_tagged(test.actual) if test.status is Status.PASS else MISSING)
         for c, test in zip(cases, result.tests, strict=True)
     ]
 
@@ -368,6 +378,8 @@ def _shown(output: Output) -> str:
     kind, text = output
     if kind == "value":
         return _short(text)
+    if kind == "again":
+        return f"called again, {_short(text)}"
     return "runs out of time" if kind == "timeout" else f"raises {_short(text)}"
 
 
@@ -506,7 +518,7 @@ def _proposals(runner, ex: Exercise, chosen: list[tuple[Scenario, list[Program]]
         while name in taken:
             name, n = f"{case.name} ({n})", n + 1
         taken.add(name)
-        cases.append(Case(name, case.args, case.expected, True, 0))
+        cases.append(dataclasses.replace(case, name=name))
     capped = _Capped(runner, CONFIRM_LIMIT_S)
     proposals = []
     for case, (_, programs) in zip(cases, chosen, strict=True):
@@ -525,7 +537,9 @@ def _proposals(runner, ex: Exercise, chosen: list[tuple[Scenario, list[Program]]
 def proposal_text(proposal: Proposal, *, private: bool = False, indent: str = "  ") -> str:
     """A proposal as exercise.yaml writes a case (its `- ` at `indent`), after a comment saying what it catches."""
     case = proposal.case
-    item = {"name": case.name, ("private" if private else "hidden"): True, "args": case.args, "expected": case.expected}
+    item = {"name": case.name, ("private" if private else "hidden"): True}
+    item |= {"call_twice": True} if case.call_twice else {}
+    item |= {"args": case.args, "expected": case.expected}
     node = CommentedMap((key, yamlfile.flowing(value)) for key, value in item.items())
     lines = yamlfile.to_text([node]).splitlines(keepends=True)  # each indented by two, `  - name: ...`
     caught = ", ".join(program.short() for program in proposal.catches)

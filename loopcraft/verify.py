@@ -6,6 +6,7 @@ Each exercise also gets a case-strength table: which cases catch which wrong sol
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import re
@@ -13,22 +14,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.canonical import canonical_json
+from grader.canonical import canonical_json, encode
+from grader.execute import SOLUTION_FILE
 from grader.results import CaseResult, RunResult, Status
 
 from .cache import BuildCache
 from .cases import case_key
 from .course import MISSING, Case, Exercise, WrongSolution
-from .errors import Problem
+from .errors import Problem, did_you_mean
 from .grading import grade
 from .mistakes import Catalogue, catalogue, wrong_file
 from .mutate import runtime_files
 from .paths import rel_path
+from .progress import progress
 from .project import Project
 from .runners import Runner, make_runner
 
-# Every solution runs as solution.py (see grader/execute.py), so its tracebacks name that file.
-_TRACEBACK_LINE = re.compile(r'File "solution\.py", line (\d+)')
+# Every solution runs as solution.py (grader/execute.py), so its tracebacks name that file.
+_TRACEBACK_LINE = re.compile(rf'File "{re.escape(SOLUTION_FILE)}", line (\d+)')
 
 
 @dataclass(frozen=True)
@@ -53,13 +56,14 @@ class Strength:
           case               1
           small numbers      x
           negative (hidden)  .  catches none
-          1 wrong/subtract.py  caught by 1 case
+          secret (private)   x
+          1 wrong/subtract.py  caught by 2 cases
         """
         ex = self.exercise
         title = f"{ex.track}/{ex.slug}"
         if not self.caught:
             return f"{title}: no wrong solutions, so no case is shown to catch anything"
-        labels = [c.name + (" (hidden)" if c.hidden else "") for c in ex.cases]
+        labels = [c.name + (" (private)" if c.private else " (hidden)" if c.hidden else "") for c in ex.cases]
         width = max(map(len, ["case", *labels]))
         numbers = "".join(f"{i:>3}" for i in range(1, len(self.caught) + 1))
         lines = [f"{title}: which case catches which wrong solution (x)", f"  {'case':<{width}}{numbers}"]
@@ -95,7 +99,13 @@ def verify(
     if runner is None:
         with make_runner("trusted", project) as own:
             return verify(project, exercises, cache, own)
-    return [verify_exercise(project.root, runner, ex, cache) for ex in exercises]
+    exercises = list(exercises)
+    strengths = []
+    with progress(len(exercises), "verifying solutions", "challenge") as bar:
+        for ex in exercises:
+            strengths.append(verify_exercise(project.root, runner, ex, cache))
+            bar.update()
+    return strengths
 
 
 def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None = None) -> Strength:
@@ -104,11 +114,15 @@ def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None =
     reference = verdict(runner, ex, ex.solution_source, cache)
     runs = [(wrong, verdict(runner, ex, wrong.source, cache)) for wrong in ex.wrong_solutions]
     caught = [(wrong, _caught_by(result)) for wrong, result in runs]
+    # A reference that defines no function named `entry`: the wrong solutions fail to load on the same, one
+    # problem at `entry:` says it.
+    lacks_entry = reference.status is Status.ERROR and _lacks_entry(ex, reference.message)
     problems = [
         *reference_passes(root, yaml, ex, reference),
-        *wrong_solutions_caught(root, yaml, ex, runs),
+        *([] if lacks_entry else wrong_solutions_caught(root, yaml, ex, runs)),
         *idle_cases(yaml, ex, caught),
         *private_case_exists(yaml, ex),
+        *private_values_published(yaml, ex),
     ]
     return Strength(exercise=ex, caught=caught, problems=problems, catalogue=catalogue(ex, runs))
 
@@ -186,7 +200,7 @@ def wrong_solutions_caught(
             problems.append(
                 Problem(
                     rel_path(wrong.path, root),
-                    _error_line(result.message) or 1,
+                    error_line(result.message) or 1,
                     f"wrong solution cannot be loaded, so it proves nothing: {_last_line(result.message)}",
                 )
             )
@@ -230,24 +244,76 @@ def private_case_exists(yaml: Path, ex: Exercise) -> list[Problem]:
     ]
 
 
+def private_values_published(yaml: Path, ex: Exercise) -> list[Problem]:
+    """An error at each private case whose expected value a published case shows, as its expected value (a hidden
+    one's too: its digest is made of the value alone) or as one of its arguments: a learner who reads the page
+    could guess it, so the case would check nothing secret."""
+    shown: dict[str, str] = {}  # value text: where a published case shows it, the first place only
+    for case in ex.cases:
+        if case.private:
+            continue
+        kind = "hidden case" if case.hidden else "case"  # a hidden case's value is in the page as its digest
+        if case.expected is not MISSING:
+            shown.setdefault(
+                canonical_json(case.expected), f"the expected value of {kind} {case.name!r} (line {case.line})"
+            )
+        arguments = case.args.items() if isinstance(case.args, dict) else enumerate(case.args or [])
+        for name, value in arguments:
+            shown.setdefault(canonical_json(value), f"argument `{name}` of case {case.name!r} (line {case.line})")
+    problems = []
+    for case in ex.cases:
+        if case.private and case.expected is not MISSING and (where := shown.get(canonical_json(case.expected))):
+            problems.append(
+                Problem(
+                    yaml,
+                    case.line,
+                    f"private case {case.name!r} expects {encode(case.expected)[1]}, which the page gives away as "
+                    f"{where}; choose a value no published case shows",
+                )
+            )
+    return problems
+
+
 def reference_load_problem(root: Path, ex: Exercise, message: str) -> Problem:
-    """At the line of solution.py that the load error points at."""
+    """At the line of solution.py that the load error points at; at `entry:` in exercise.yaml when the solution
+    defines no function of that name, which is as likely a misspelt entry."""
+    if _lacks_entry(ex, message):
+        functions = _functions(ex.solution_source)
+        return Problem(
+            rel_path(ex.dir / "exercise.yaml", root),
+            ex.entry_line,
+            f"entry: solution.py defines no function {ex.entry}(){did_you_mean(ex.entry, functions)}",
+        )
     return Problem(
         rel_path(ex.dir / "solution.py", root),
-        _error_line(message) or 1,
+        error_line(message) or 1,
         f"reference solution cannot be loaded: {_last_line(message)}",
     )
 
 
 def reference_case_problem(yaml: Path, case: Case, message: str) -> Problem:
     """At the case in exercise.yaml; a traceback is cut to its last line and the line of solution.py it names."""
-    where = _error_line(message)
+    where = error_line(message)
     return Problem(
         yaml,
         case.line,
         f"reference solution fails case {case.name!r}: {_last_line(message)}"
         + (f" (solution.py line {where})" if where else ""),
     )
+
+
+def _lacks_entry(ex: Exercise, message: str) -> bool:
+    """A load error saying that the solution defines no `entry` (grader/execute.py's `_load` words it so)."""
+    return f"does not define {ex.entry}()" in message
+
+
+def _functions(source: str) -> list[str]:
+    """The names of the functions a solution defines at its top level (none if the host cannot parse it)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 def _catches_none(caught: list[tuple[WrongSolution, frozenset[str] | None]], case: Case) -> bool:
@@ -257,7 +323,7 @@ def _catches_none(caught: list[tuple[WrongSolution, frozenset[str] | None]], cas
     return bool(loaded) and not any(case.name in names for names in loaded)
 
 
-def _error_line(message: str) -> int | None:
+def error_line(message: str) -> int | None:
     """The line of the solution's file that an error happened at: the last one its traceback names."""
     lines = _TRACEBACK_LINE.findall(message)
     return int(lines[-1]) if lines else None

@@ -53,8 +53,9 @@ class DevServer:
         """Build once and tell the open pages; never raises, so that the server outlives any mistake."""
         started = time.monotonic()
         errors: list[str] = []
+        noted = ""
         try:
-            report = build(self.project, self.out, verify=verify)
+            noted = build(self.project, self.out, verify=verify).notes_aside()
         except ExerciseError as exc:
             errors = [str(p) for p in exc.problems]
             summary = f"{len(exc.errors)} problem(s)"
@@ -64,9 +65,6 @@ class DevServer:
         except Exception:  # noqa: BLE001 - a bug in a template or in loopcraft; the author still sees it
             errors = traceback.format_exc().rstrip().splitlines()
             summary = "build crashed"
-        else:
-            for note in report.problems:
-                print(note, file=sys.stderr)
         took = f"{time.monotonic() - started:.1f} s"
         after = f" after changes to {', '.join(changed)}" if changed else ""
         if errors:
@@ -74,7 +72,7 @@ class DevServer:
             print(f"{summary}{after}; still serving the last good site", file=sys.stderr, flush=True)
         else:
             unverified = "" if verify else "; solutions not run (`python build.py check` runs them)"
-            print(f"Built {self.out} in {took}{after}{unverified}", flush=True)
+            print(f"Built {self.out} in {took}{after}{unverified}{noted}", flush=True)
         self.live.publish(errors)
 
     def _watch(self) -> None:

@@ -204,6 +204,36 @@ def feedback_page(out: Path, learner: str) -> Path:
     return out / "feedback" / pages[learner]
 
 
+def inert_problems(html: str) -> list[str]:
+    """What would let a page handed back through an LMS run or load anything (issue 51: Canvas attaches a feedback
+    page to a comment, Moodle serves it from its own site): a <script>, an element that embeds or submits, an
+    on* attribute, a javascript: URL, a policy missing or other than the feedback pages' (checked as a browser
+    reads the HTML, entities decoded)."""
+    from html.parser import HTMLParser
+
+    from loopcraft.classroom.pages import FEEDBACK_POLICY
+
+    problems, policies = [], []
+
+    class Walk(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag in ("script", "iframe", "frame", "object", "embed", "form", "base", "link", "img", "svg"):
+                if not (tag == "link" and dict(attrs).get("href", "").startswith("data:image/svg+xml,")):
+                    problems.append(f"<{tag}>")
+            for name, value in attrs:
+                if name.startswith("on"):
+                    problems.append(f"<{tag} {name}>")
+                if re.sub(r"[\x00-\x20]", "", value or "").lower().startswith(("javascript:", "vbscript:")):
+                    problems.append(f"<{tag} {name}={value!r}>")
+            if tag == "meta" and dict(attrs).get("http-equiv", "").lower() == "content-security-policy":
+                policies.append(dict(attrs)["content"])
+
+    Walk(convert_charrefs=True).feed(html)
+    if policies != [FEEDBACK_POLICY]:
+        problems.append(f"policies {policies}")
+    return problems
+
+
 # tests/leave_traces/: pairs of submissions of this challenge (see its README).
 LEAVE_TRACES_SLUG = "consecutive-error-limit"
 

@@ -135,10 +135,8 @@ def test_a_canvas_learner_whose_names_leave_no_doubt_is_always_given_their_own_r
     given_users = {export.roster.rows[i]["ID"] for i in matched.rows}
     for entry in entries:
         user = owners[entry.name]
-        readings = zipped.canvas_readings(entry.name)
-        named = {r.user for r in readings if r.user in on_roster}
-        if named != {user}:
-            continue  # another roster learner is a reading of this name too, or none: listed, never given
+        if {r.user for r in zipped.canvas_readings(entry.name)} != {user} or user not in on_roster:
+            continue  # the name reads as another user's too (listed, never given), or its learner left the course
         downloaded = next(r for r in roster if str(r["id"]) == user)["name"]
         own = [e for e in entries if owners[e.name] == user]
         current = canvas_entry(downloaded, int(user), "x.py", attachment=1).split("_1_x.py")[0]
@@ -343,3 +341,25 @@ def test_a_team_folder_graded_without_a_roster_goes_to_its_members_once_the_team
     export = lms.prepare("moodle", tmp_path / "w.csv", [TRACK], [LIMIT])
     matched = lms.match(rows_of(read), export)
     assert sorted(export.roster.rows[i]["Identifier"] for i in matched.rows) == ["Participant 8", "Participant 9"]
+
+
+def test_a_name_that_reads_as_two_learners_is_listed_beside_both_and_given_to_neither(tmp_path, in_process_runners):
+    from tests.helpers import run_grader
+
+    # Eve (1234) renamed herself "Roe, Ann_2222": her file reads as Ann's (2222) or as hers.
+    (tmp_path / "c.zip").write_bytes(
+        build([Member(canvas_entry("Roe, Ann_2222", 1234, "hw.py", attachment=5678), "1/0")])
+    )
+    roster = [{"name": "Roe, Ann", "id": 2222}, {"name": "Smith, Eve", "id": 1234}]  # exported before she renamed
+    (tmp_path / "c.csv").write_bytes(canvas_export(roster, [(TITLE, 77, 10)]))
+    proc = run_grader(
+        in_process_runners, "class", tmp_path / "c.zip", "--out", tmp_path / "c", "--challenge", LIMIT,
+        "--lms", "canvas", "--roster", tmp_path / "c.csv",
+    )  # fmt: skip
+    assert proc.returncode == 3
+    needs = proc.stderr[proc.stderr.index("NEEDS YOU") :]
+    assert "reads, by Canvas's rules, as Canvas user 1234 ('Smith, Eve') or as Canvas user 2222 ('Roe, Ann')" in needs
+    entry = "roeann_2222_1234_5678_hw.py"
+    assert f"Roe, Ann (Canvas user 2222): nothing given to them; {entry}, listed above, may be theirs" in needs
+    assert f"Smith, Eve (Canvas user 1234): nothing given to them; {entry}, listed above, may be theirs" in needs
+    assert (tmp_path / "c" / "canvas-import.csv").read_text().count("\n") == 2  # no line for either

@@ -7,6 +7,8 @@ The loader's own mistakes (schema, YAML syntax, missing files) are in test_exerc
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
 from pathlib import Path
 
@@ -48,14 +50,14 @@ mistakes/survivor: which case catches which wrong solution (x)
   positive              .  .  catches none
   zero                  .  .  catches none
   negative (hidden)     x  .
-  minus three (hidden)  x  .
+  minus four (private)  x  .
   1 wrong/forgets_negatives.py  caught by 2 cases
   2 wrong/misses_minus_one.py   SURVIVES every case
 
 mistakes/unloadable: which case catches which wrong solution (x)
-  case          1
-  one           ?
-  two (hidden)  ?
+  case           1
+  one            ?
+  two (private)  ?
   1 wrong/typo.py  does not load
 
 mistakes/survivor: mutation score 40% (2 of 5 killed; bar 90%; 7 generated scenarios)
@@ -81,7 +83,11 @@ mistakes/no-wrong: mutation score 100% (1 of 1 killed; bar 90%)
         # A mutation score below the track's bar: at `cases:`, and each surviving mutant at its line; one that a
         # generated scenario tells apart, with that scenario.
         f"{folder}/survivor/exercise.yaml:16: mutation score 40% is below the track's bar of 90%: add cases that "
-        "catch the survivors in solution.py (or mark a mutant that cannot be caught as equivalent, with the reason)",
+        "catch the survivors in solution.py; with 5 mutants, one survivor alone puts the score below the bar "
+        "(from 10 mutants on, one may survive)"
+        "; a survivor that no input can tell from the reference (an equivalent mutant) is marked in this file, "
+        "under `equivalent_mutants:`, with its `line`, its `change` exactly as shown and the `reason` "
+        "(docs/authoring.md)",
         f"{folder}/survivor/exercise.yaml:16: 1 mutant(s) pass every case but not the generated scenarios: "
         "`python build.py strengthen mistakes/survivor` proposes cases that catch them",
         f"{folder}/survivor/exercise.yaml:17: note: 2 cases catch none of the wrong solutions: this one, and the "
@@ -102,6 +108,47 @@ mistakes/no-wrong: mutation score 100% (1 of 1 killed; bar 90%)
     assert code == 1
     assert out.startswith("mistakes/reference-fails: which case catches which wrong solution (x)\n")
     assert [line for line in err.splitlines() if "reference-fails" not in line] == ["2 problem(s); nothing was written"]
+
+
+def test_check_points_at_entry_in_exercise_yaml_when_the_solution_defines_no_such_function(course: Path, author_cli):
+    yaml = course / ADD_YAML
+    yaml.write_text(yaml.read_text().replace("entry: add\n", "entry: addd\n"))
+    line = yaml.read_text().splitlines().index("entry: addd") + 1
+
+    code, _, err = author_cli("check", "--root", str(course), "basics/add")
+
+    # One problem, at the entry, not at line 1 of solution.py and of every wrong solution that fails to load alike.
+    assert code == 1
+    assert [line for line in err.splitlines() if ": note: " not in line] == [
+        f"{ADD_YAML}:{line}: entry: solution.py defines no function addd() (did you mean 'add'?)",
+        "1 problem(s); nothing was written",
+    ]
+
+
+class Terminal(io.StringIO):
+    """stderr as a terminal would be: tqdm shows its bars only there."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_build_shows_progress_on_a_terminal_and_leaves_the_notes_to_check(course: Path, author_runners, author_cli):
+    out, stdout, stderr = course / "site", io.StringIO(), Terminal()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = cli.main(["build", "--root", str(course), "--out", str(out)], runners=author_runners)
+
+    assert code == 0, stderr.getvalue()
+    built = f"Built {out}: 1 track(s), 2 challenge(s); 5 note(s) for authors, which `python build.py check` shows\n"
+    assert stdout.getvalue() == built
+    bars = stderr.getvalue()
+    assert "\rverifying solutions:   0%|          | 0/2 [" in bars
+    assert "\rrunning mutants:   0%|          | 0/6 [" in bars
+    assert ": note: " not in bars
+
+    # Not a terminal (a log, a pipe): no bar; and the notes are `check`'s.
+    assert author_cli("build", "--root", str(course), "--out", str(out)) == (0, built, "")
+    code, _, err = author_cli("check", "--root", str(course))
+    assert (code, len([line for line in err.splitlines() if ": note: " in line])) == (0, 5)
 
 
 def test_a_failed_verification_leaves_the_site_untouched(course: Path, author_cli, monkeypatch: pytest.MonkeyPatch):
@@ -157,9 +204,9 @@ def test_new_then_record_then_check(course: Path, author_cli):
     yaml.write_text(
         yaml.read_text()
         + """\
-  # Nothing to add up.
-  - name: empty
-    args: {numbers: []}
+  # One even number alone (the private case's 0 is no other case's value).
+  - name: one even number
+    args: {numbers: [8]}
   # The reference solution raises on this one.
   - name: mixed types
     args:
@@ -188,13 +235,13 @@ def test_new_then_record_then_check(course: Path, author_cli):
     assert (code, out.splitlines()) == (
         0,
         [
-            f"{NEW_YAML}:62: case 'empty': expected 0",
+            f"{NEW_YAML}:62: case 'one even number': expected 8",
             f"{NEW_YAML}:66: case 'mixed types': raises TypeError: {message}",
             "Recorded 2 expected value(s) from the reference solution: review them, then run `python build.py check`.",
         ],
     )
     assert yaml.read_text() == before.replace(
-        "    args: {numbers: []}\n", "    args: {numbers: []}\n    expected: 0\n"
+        "    args: {numbers: [8]}\n", "    args: {numbers: [8]}\n    expected: 8\n"
     ).replace(
         '      numbers: [2, "four"]\n',
         f'      numbers: [2, "four"]\n    raises:\n      type: TypeError\n      message: {message}\n',
@@ -213,7 +260,7 @@ OK: 1 track(s), 3 challenge(s), all verified
 """
     )
     assert [line for line in err.splitlines() if "sum-evens" in line] == [
-        f"{NEW_YAML}:62: note: case 'empty' catches none of the wrong solutions"
+        f"{NEW_YAML}:62: note: case 'one even number' catches none of the wrong solutions"
     ]
 
     code, out, err = author_cli("check", "--root", root, "sum-evens")
@@ -225,8 +272,8 @@ basics/sum-evens: which case catches which wrong solution (x)
   case                               1
   a few numbers                      x
   negative and odd numbers (hidden)  x
-  odd numbers only (hidden)          x
-  empty                              .  catches none
+  odd numbers only (private)         x
+  one even number                    .  catches none
   mixed types (hidden)               x
   1 wrong/adds_odd_numbers.py  caught by 4 cases
 

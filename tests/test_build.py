@@ -341,3 +341,29 @@ def test_the_dev_server_rebuilds_when_the_grader_changes(project: Path):
         while not (shipped.is_file() and "# edited" in shipped.read_text()):
             assert time.monotonic() < deadline, "the site was not rebuilt after the grader changed"
             time.sleep(0.2)
+
+
+def test_the_dev_server_counts_the_notes_and_leaves_them_to_check(project: Path, capsys: pytest.CaptureFixture):
+    from loopcraft.watch import DevServer
+
+    yaml = project / "exercises/basics/add/exercise.yaml"
+    yaml.write_text(yaml.read_text().split("\n", 1)[1])  # without its schema line: a note
+    with DevServer(Project(project), project / "site", "127.0.0.1", 0, isolation=True, verify=False, quiet=True):
+        pass
+    out, err = capsys.readouterr()
+    assert out.startswith(f"Built {project / 'site'} in ")
+    assert out.endswith("; 1 note(s) for authors, which `python build.py check` shows\n")
+    assert err == ""
+
+
+def test_every_install_script_npm_runs_is_approved_in_package_json():
+    """npm (11.16 and later) warns on every `npm ci` about a dependency's install script that package.json's
+    `allowScripts` does not approve, and npm 12 skips it: esbuild's postinstall puts its native binary in place."""
+    root = Path(__file__).parent.parent
+    lock = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))
+    scripted = {
+        path.rpartition("node_modules/")[2] for path, entry in lock["packages"].items() if entry.get("hasInstallScript")
+    }
+    approved = json.loads((root / "package.json").read_text(encoding="utf-8")).get("allowScripts", {})
+    assert "esbuild" in scripted
+    assert {name: approved.get(name) for name in scripted} == dict.fromkeys(scripted, True)

@@ -91,8 +91,15 @@ def test_the_gradebook_has_a_row_per_learner_and_a_column_per_challenge(whole):
     )
 
     rows = list(csv.reader((whole / "gradebook.csv").open()))
-    assert rows[0] == ["learner", "name", "LMS id", *slugs, "points", "out of", "passed", "feedback page", "notes"]
-    by_learner = {row[0]: dict(zip(rows[0], row, strict=True)) for row in rows[1:]}
+    # A challenge's column is headed by its title, as the site shows it, and its slug, as commands and notes name it.
+    headings = [
+        "Recover From Malformed and Failing Tool Calls (consecutive-error-limit)",
+        f"Dispatch From a Registry ({DISPATCH})",
+    ]
+    assert rows[0] == ["learner", "name", "LMS id", *headings, "points", "out of", "passed", "feedback page", "notes"]
+    by_learner = {
+        row[0]: dict(zip(["learner", "name", "LMS id", *slugs, *rows[0][5:]], row, strict=True)) for row in rows[1:]
+    }
     total = got["ada"][LIMIT]["total"]
     assert by_learner["ada"][LIMIT] == f"pass {total}/{total}" and by_learner["ada"]["passed"] == "2"
     assert by_learner["ada"]["points"] == "2" and by_learner["ada"]["out of"] == "2"  # a point a challenge
@@ -189,3 +196,14 @@ def test_a_learner_may_hand_in_the_progress_file_the_site_exports(course, tmp_pa
     got = cells(tmp_path / "out")
     assert got["gil"][LIMIT]["status"] == "pass" and got["gil"][DISPATCH]["status"] == "missing"
     assert {c["status"] for c in got["hal"].values()} == {"unread"}  # nothing of it could be run: no score
+
+
+def test_a_needs_you_line_gives_the_title_of_the_challenge_it_names(course, tmp_path, runners):
+    klass = tmp_path / "class"
+    (klass / "ada").mkdir(parents=True)
+    (klass / "ada" / f"{LIMIT}.py").write_bytes(b'x = "\xff"\n')  # not UTF-8: nothing of it can be run
+    proc = run_grader(runners, "class", klass, "--out", tmp_path / "out", "--root", course, "--challenge", LIMIT)
+    assert proc.returncode == 3, proc.stderr
+    (line,) = [line for line in proc.stderr.splitlines() if line.startswith("  - ada")]
+    assert line.startswith(f"  - ada (ada/): {LIMIT} not graded: ada/{LIMIT}.py: not UTF-8 text")
+    assert line.endswith(f" [{LIMIT}: Recover From Malformed and Failing Tool Calls]")

@@ -28,6 +28,7 @@ from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore, compact, fing
 from loopcraft.load import find_exercise
 from loopcraft.printable import file_name
 from loopcraft.project import Project
+from tests.class_fixture import CLASS
 from tests.helpers import ROOT, course_copy, grader_process, run_grader
 
 SLUG = "consecutive-error-limit"
@@ -168,9 +169,10 @@ def test_the_text_report_shows_each_file_name_on_one_line(tmp_path, course, runn
     ("book", "said"),
     [
         ([], "not a Loopcraft gradebook"),
-        ({"challenges": ["a"], "learners": [{"challenges": {}}]}, "'learner' is a required property"),
+        ({"class": CLASS, "challenges": ["a"], "learners": [{"challenges": {}}]}, "'learner' is a required property"),
         (
             {
+                "class": CLASS,
                 "challenges": ["a"],
                 "learners": [
                     {
@@ -210,13 +212,13 @@ def write_shard(folder: Path, course: Path) -> Path:
     """A shard as `class --shard` leaves it, of one learner whose hand-in was refused (nothing to grade): the verdict
     file that says so, and the gradebook, both signed."""
     ex = find_exercise(course, SLUG)
-    store = VerdictStore(folder, signer(course))
+    store = VerdictStore(folder, signer(course), CLASS["run"])
     learner = Learner(id="sam", name="sam", origin="sam/")
     learner.sources[SLUG] = Source(f"sam/{SLUG}.py", text="def run_agent(**kw):\n    return {}\n")
     result = failed_submission(ex.cases, "refused")
     made = key(fingerprint(ex, Project(course)), learner.sources[SLUG])  # as merge makes it again from the source
     store.put(learner, SLUG, learner.sources[SLUG], made, result.to_dict())
-    book = gradebook.book([SLUG], [gradebook.row(learner, {SLUG: len(ex.cases)}, store)])
+    book = gradebook.book([SLUG], [gradebook.row(learner, {SLUG: len(ex.cases)}, store)], CLASS)
     gradebook.write_book(folder, store.signer.sign_book(book))
     return store.path("sam", SLUG)
 

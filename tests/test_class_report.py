@@ -4,6 +4,7 @@ files, nothing in a feedback page that a learner may not see, similar code found
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -21,25 +22,18 @@ from hypothesis import strategies as st
 from markupsafe import escape
 
 from grader.canonical import canonical_json
-from grader.results import (
-    PRIVATE_NOTE,
-    SHOWN,
-    RunResult,
-    error_outcome,
-    failed_submission,
-    learner_view,
-    value_outcome,
-)
-from loopcraft.classroom import course_exercises, gradebook, report, similar, write_outputs
+from grader.results import PRIVATE_NOTE, RunResult, error_outcome, failed_submission, learner_view, value_outcome
+from loopcraft.classroom import course_exercises, feedback, gradebook, report, similar, write_outputs
 from loopcraft.classroom.intake import Learner, Source
+from loopcraft.classroom.pages import CaseDrawer
 from loopcraft.classroom.store import VerdictStore
 from loopcraft.grading import request_case
 from loopcraft.judging import judge
 from loopcraft.mistakes import catalogues, said
 from loopcraft.project import Project
 from loopcraft.render import py_repr
-from tests.class_fixture import DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
-from tests.helpers import ROOT, feedback_page
+from tests.class_fixture import CLASS, DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
+from tests.helpers import ROOT, feedback_page, inert_problems
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +178,7 @@ def test_code_that_never_ran_does_not_make_every_case_discriminate(tmp_path):
     bottom 27% on every case, and a case every runner passes scored +1.00."""
     ex = next(ex for ex in course_exercises(Project()) if ex.slug == LIMIT)
     judged = [request_case(c, ex.entry) for c in ex.cases]
-    store = VerdictStore(tmp_path)
+    store = VerdictStore(tmp_path, run=CLASS["run"])
     rows = []
 
     def hand_in(name: str, result: dict) -> None:
@@ -206,7 +200,7 @@ def test_code_that_never_ran_does_not_make_every_case_discriminate(tmp_path):
         loads = [error_outcome("SyntaxError: '(' was never closed", "load") for _ in judged]
         hand_in(f"syntax-{i}", judge(judged, loads, time_limit=ex.time_limit_seconds).to_dict(hidden_actual=True))
     rows.append(gradebook.row(Learner(id="absent", name="absent", origin="absent/"), {LIMIT: len(ex.cases)}, store))
-    doc = gradebook.book([LIMIT], rows)
+    doc = gradebook.book([LIMIT], rows, CLASS)
     write_outputs(tmp_path, doc, store, [ex])
 
     page = read(tmp_path / "report" / "index.html")
@@ -319,8 +313,41 @@ def test_submissions_made_to_stall_the_tokenizer_are_read_at_once():
     assert pairs == []  # a few tokens each: nothing to fingerprint
 
 
-def page_data(path: Path) -> dict:
-    return json.loads(read(path).scripts["feedback-data"])
+class CaseRows(HTMLParser):
+    """The case rows of a feedback page, drawn into it as HTML: each one's attributes, the data-testid of every
+    element inside it, and the text of its message, output and expected value."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.rows: list[dict] = []
+        self._depth = 0
+        self._text: str | None = None  # the testid whose text is being read
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if self._depth:
+            self._depth += tag == "li"
+            self.rows[-1]["inside"].add(attrs.get("data-testid"))
+            if attrs.get("data-testid") in ("message", "output", "expected"):
+                self._text = attrs["data-testid"]
+        elif attrs.get("data-testid") == "feedback-case":
+            self.rows.append({**attrs, "inside": set(), "message": "", "output": "", "expected": ""})
+            self._depth = 1
+
+    def handle_endtag(self, tag):
+        if self._depth:
+            self._depth -= tag == "li"
+            if tag in ("p", "pre"):
+                self._text = None
+
+    def handle_data(self, data):
+        if self._depth and self._text:
+            self.rows[-1][self._text] += data
+
+
+def case_rows(path: Path) -> list[dict]:
+    return CaseRows(path.read_text(encoding="utf-8")).rows
 
 
 def test_every_learner_has_a_feedback_page_with_each_case_as_learner_view_cuts_it(klass):
@@ -328,25 +355,24 @@ def test_every_learner_has_a_feedback_page_with_each_case_as_learner_view_cuts_i
     pages = sorted(p.name for p in (klass / "feedback").glob("*.html"))
     assert pages == sorted(feedback_page(klass, row["learner"]).name for row in doc["learners"])
     for row in doc["learners"]:
-        data = page_data(feedback_page(klass, row["learner"]))
+        rows = case_rows(feedback_page(klass, row["learner"]))
         handed = [s for s in doc["challenges"] if (row["learner"], s) in verdicts]
-        assert [c["slug"] for c in data["challenges"]] == handed
-        for challenge in data["challenges"]:
-            tests = verdicts[row["learner"], challenge["slug"]]["result"]["tests"]
-            assert len(challenge["cases"]) == len(tests)
-            for case, written in zip(challenge["cases"], tests, strict=True):
+        assert list(dict.fromkeys(r["data-challenge"] for r in rows)) == handed
+        for slug in handed:
+            tests = verdicts[row["learner"], slug]["result"]["tests"]
+            drawn = [r for r in rows if r["data-challenge"] == slug]
+            assert [(r["data-case"], r["data-status"]) for r in drawn] == [(t["name"], t["status"]) for t in tests]
+            # Tracebacks name the file as the learner did (every origin here is LEARNER/SLUG.py), not solution.py.
+            named = f'File "{slug}.py", line'
+            for case, written in zip(drawn, tests, strict=True):
                 seen = learner_view(written)
-                # What a learner may see of it, and the values and call of a visible case as Python writes them.
-                kept = ("status", "message", "output", "hidden", "trace", "call_shown", *SHOWN[2:])
-                assert case["result"] == {k: seen[k] for k in kept if k in seen}
-                assert case["hidden"] or {"call_shown", "expected_shown"} <= set(case["result"])
-                if case["private"]:
-                    assert case["result"]["message"] == PRIVATE_NOTE and case["result"]["trace"] == []
-                    assert set(case) == {"name", "hidden", "private", "result"}
-                elif case["hidden"]:
-                    assert set(case) == {"name", "hidden", "private", "result"}
+                assert case["message"] == (seen["message"] or "").replace('File "solution.py", line', named)
+                if seen.get("private"):
+                    assert case["message"] == PRIVATE_NOTE and case["inside"] == {None, "message"}
+                elif seen.get("hidden"):
+                    assert case["data-hidden"] == "true" and not case["inside"] & {"expected", "actual", "output"}
                 else:
-                    assert json.loads(case["expected_json"]) == written["expected"]
+                    assert case["expected"].strip() and case["output"] == (seen["output"] or "")
 
 
 def forms(value) -> set[str]:
@@ -419,10 +445,32 @@ def test_names_reach_pages_as_text(klass):
     assert "\\u202e" in title
 
 
+def test_no_feedback_page_can_run_or_load_anything(klass):
+    pages = {path.name: path.read_text(encoding="utf-8") for path in (klass / "feedback").glob("*.html")}
+    assert len(pages) == len(book(klass)["learners"])
+    assert {name: inert_problems(html) for name, html in pages.items() if inert_problems(html)} == {}
+
+
+def test_a_case_that_cannot_be_drawn_is_shown_by_its_name_and_status_and_the_others_are_drawn():
+    # Its data damaged (here by hand): one case never hides the others.
+    result = {"status": "fail", "message": "Returned a different value.", "output": "", "hidden": False, "trace": []}
+    case = {"name": "broken", "hidden": False, "private": False, "input_text": "", "result": result}
+    cases = [
+        {**case, "expected_json": "{", "actual_json": "1"},
+        {**case, "name": "fine", "expected_json": "2", "actual_json": "1"},
+    ]
+    with CaseDrawer() as draw:
+        [drawn] = draw({"challenges": [{"slug": LIMIT, "cases": cases}]})
+    rows = CaseRows(str(drawn)).rows
+    assert [(r["data-case"], r["data-status"]) for r in rows] == [("broken", "fail"), ("fine", "fail")]
+    assert "could not be shown here" in rows[0]["message"] and "expected" not in rows[0]["inside"]
+    assert rows[1]["expected"] == "2\n"
+
+
 def test_a_learner_whose_hand_in_was_refused_is_told_why(klass):
     html = feedback_page(klass, "refused").read_text(encoding="utf-8")
     assert 'data-testid="hand-in-error"' in html and "refused.json: not a progress file" in html
-    assert page_data(feedback_page(klass, "refused")) == {"challenges": []}
+    assert case_rows(feedback_page(klass, "refused")) == []
 
 
 def test_outputs_are_the_same_bytes_in_another_process(klass, tmp_path):
@@ -522,3 +570,45 @@ def test_each_feedback_page_names_the_known_mistakes_its_learner_made_and_a_pass
         said_any |= bool(shown)
     assert said_any
     assert 'data-testid="known-mistake"' not in feedback_page(klass, "solo").read_text(encoding="utf-8")  # passes both
+
+
+def test_code_that_does_not_load_is_shown_under_its_own_file_name_and_its_line_is_in_the_gradebook(klass):
+    html = feedback_page(klass, "broken").read_text(encoding="utf-8")
+    # The grader ran it as solution.py; the learner handed in broken/consecutive-error-limit.py.
+    assert f"File &#34;{LIMIT}.py&#34;, line 1" in html and f"File &#34;{DISPATCH}.py&#34;, line 1" in html
+    assert "solution.py" not in html
+    rows = {row[0]: row for row in csv.reader((klass / "gradebook.csv").open(encoding="utf-8"))}
+    notes = rows["broken"][-1].split("; ")
+    assert f"{LIMIT}: could not be run: SyntaxError: '(' was never closed (line 1)" in notes
+    assert f"{DISPATCH}: could not be run: ModuleNotFoundError: No module named 'nothing_of_the_kind' (line 1)" in notes
+
+
+@pytest.mark.parametrize(
+    ("origin", "name"),
+    [
+        ("alice/limit.py", "limit.py"),
+        ("class.zip: smithjane_12_34_limit.py", "smithjane_12_34_limit.py"),
+        ("class.zip: alice/sub/limit.py", "limit.py"),
+        ("alice.json", "solution.py"),  # code from a progress file: as the site's pages named it
+    ],
+)
+def test_a_traceback_names_the_file_the_learner_handed_in(origin: str, name: str):
+    assert feedback.hand_in_name(origin) == name
+
+
+def test_the_report_and_the_feedback_pages_say_each_challenges_slug_beside_its_title(klass):
+    # "Recover From Malformed and Failing Tool Calls" is what the site calls it; commands and notes say the slug.
+    for path in [klass / "report" / "index.html", feedback_page(klass, "solo")]:
+        html = path.read_text(encoding="utf-8")
+        assert (
+            f'>Recover From Malformed and Failing Tool Calls <code class="slug" data-testid="challenge-slug">{LIMIT}</code><'
+            in html
+        )
+        assert all(f">{slug}</code>" in html for slug in (LIMIT, DISPATCH))
+
+
+def test_a_needs_you_line_says_the_title_of_each_challenge_it_names():
+    titles = {LIMIT: "Recover From Malformed and Failing Tool Calls", "limit": "A Limit"}
+    line = f"class.zip: {LIMIT}.py: not in a learner's folder; it was not read"
+    assert gradebook.titled(line, titles) == f"{line} [{LIMIT}: Recover From Malformed and Failing Tool Calls]"
+    assert gradebook.titled("alice/: a link; it was not followed", titles) == "alice/: a link; it was not followed"

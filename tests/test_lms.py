@@ -22,7 +22,7 @@ from loopcraft.errors import ExerciseError
 from loopcraft.load import load_course
 from loopcraft.printable import file_name
 from loopcraft.project import Project
-from tests.helpers import course_copy, feedback_page, run_grader
+from tests.helpers import course_copy, feedback_page, inert_problems, run_grader
 from tests.lms_rules import (
     WORKSHEET_HEADER,
     canvas_entry,
@@ -180,7 +180,8 @@ def test_people_are_named_as_the_roster_names_them_with_their_points_and_the_abs
     assert book["11"]["name"] == "Doe, John" and book["11"]["points"] == "10" and book["11"]["out of"] == "10"
     assert book["12"]["name"] == "Roe, Ann" and book["12"]["notes"].startswith("handed in late (Canvas)")
     absent = book["99"]
-    assert absent["name"] == "Absent, Al" and absent[LIMIT] == "missing" and absent["points"] == ""
+    heading = f"{TITLES[LIMIT]} ({LIMIT})"  # gradebook.csv heads a challenge's column by its title and slug
+    assert absent["name"] == "Absent, Al" and absent[heading] == "missing" and absent["points"] == ""
     assert "nothing handed in" in absent["notes"]
     page = feedback_page(canvas / "out", book["12"]["learner"]).read_text()
     assert "Roe, Ann" in page and "doejohn" not in page
@@ -376,6 +377,20 @@ def test_feedback_goes_back_through_moodles_feedback_files_zip(moodle):
     assert {file for _, file in owners} == {"loopcraft-feedback.html"}
     for (participant, _), page in owners.items():
         assert dict(PARTICIPANTS)[int(participant)].encode() in page
+
+
+def test_every_page_handed_back_through_an_lms_runs_and_loads_nothing(canvas, moodle):
+    # The red team's finding: each page held 3 scripts and no Content-Security-Policy, yet Canvas attaches it to a
+    # comment and Moodle serves it from its own site.
+    import zipfile
+
+    pages = {}
+    for out, upload in ((canvas / "out", "canvas-comments.zip"), (moodle / "out", "moodle-feedback.zip")):
+        with zipfile.ZipFile(out / upload) as z:
+            pages |= {f"{upload}:{name}": z.read(name).decode("utf-8") for name in z.namelist()}
+        pages |= {str(path): path.read_text(encoding="utf-8") for path in (out / "feedback").iterdir()}
+    assert len(pages) > 10
+    assert {where: inert_problems(html) for where, html in pages.items() if inert_problems(html)} == {}
 
 
 def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moodle, tmp_path, in_process_runners):

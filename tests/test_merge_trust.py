@@ -12,6 +12,7 @@ it names another."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 import shutil
@@ -179,6 +180,91 @@ def test_a_shard_signed_with_another_key_is_refused_and_one_key_serves_a_job_arr
     assert other.returncode == 2 and "not signed with the verdict key" in other.stderr, other.stderr
     assert "graded with another key" in other.stderr and "--regrade" in other.stderr
     assert nothing_written(tmp_path / "other")
+
+
+def shard_of(shards: list[Path], user: str) -> Path:
+    return next(shard for shard in shards if any(r["lms"].get("canvas") == user for r in book_of(shard)))
+
+
+def book_of(shard: Path) -> list[dict]:
+    return json.loads((shard / "gradebook.json").read_text())["learners"]
+
+
+def test_a_signed_shard_of_another_class_is_refused_and_the_shards_of_one_still_merge(
+    canvas, tmp_path, in_process_runners
+):
+    # The red team's attack: another class (here, the same roster's next assignment, where the learner who got this
+    # one wrong got it right), graded in shards with the same key; its shard of that learner put in place of this
+    # class's merged into it, and the learner's fail became a pass.
+    other = tmp_path / "other-class"
+    other.mkdir()
+    (other / "class.zip").write_bytes(
+        build(
+            [
+                Member(canvas_entry("S11", 11, "limit.py", attachment=200), RIGHT),
+                Member(canvas_entry("S13", 13, "mine.py", attachment=202), RIGHT),
+            ]
+        )
+    )
+    shutil.copytree(canvas / "course", other / "course")
+    shutil.copy(canvas / "roster.csv", other / "roster.csv")
+    ours, theirs = [tmp_path / f"ours-{k}" for k in (1, 2)], [tmp_path / f"theirs-{k}" for k in (1, 2)]
+    for k in (1, 2):
+        for root, out in ((canvas, ours[k - 1]), (other, theirs[k - 1])):
+            proc = grade(in_process_runners, root, out, "--shard", f"{k}/2")
+            assert proc.returncode == 0, proc.stderr
+    planted = shard_of(theirs, WRONG_USER)
+    assert (
+        next(r for r in book_of(planted) if r["lms"]["canvas"] == WRONG_USER)["challenges"][LIMIT]["status"] == "pass"
+    )
+    shards = [shard_of(ours, RIGHT_USER), planted]
+    proc = merge(in_process_runners, canvas, tmp_path / "forged", *shards)
+    assert proc.returncode == 2, proc.stderr  # before: 0, and the learner's 0 of 10 was 10 of 10 in Canvas's import
+    assert f"{planted}: graded for another class than {shards[0]}" in proc.stderr, proc.stderr
+    assert "class run" in proc.stderr and "Traceback" not in proc.stderr
+    assert nothing_written(tmp_path / "forged")
+    # Its verdict alone, copied into this class's shard (the cell edited to agree, merged with --regrade, which
+    # takes an unsigned gradebook as it is): refused too, the verdict being of another class run.
+    mine = shard_of(ours, WRONG_USER)
+    learner = learner_of(mine, WRONG_USER)
+    shutil.copy(record_path(planted, learner), record_path(mine, learner))
+    book = json.loads((mine / "gradebook.json").read_text())
+    cell = next(r for r in book["learners"] if r["learner"] == learner)["challenges"][LIMIT]
+    cell.update(status="pass", passed=cell["total"])
+    (mine / "gradebook.json").write_text(json.dumps(book))
+    proc = merge(in_process_runners, canvas, tmp_path / "copied", shards[0], mine, "--regrade")
+    assert proc.returncode == 2 and f"{record_path(mine, learner)}: the verdict of {learner!r}" in proc.stderr
+    assert "another class run" in proc.stderr, proc.stderr
+    # The shards of one class, graded from one download, still merge, into the files one machine writes.
+    proc = merge(in_process_runners, canvas, tmp_path / "merged", *theirs)
+    assert proc.returncode == 0, proc.stderr
+    assert canvas_scores(tmp_path / "merged") == {RIGHT_USER: "10", WRONG_USER: "10"}
+
+
+def test_shards_graded_against_other_rosters_are_refused_and_the_merge_takes_its_own(
+    canvas, tmp_path, in_process_runners
+):
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(canvas / "class.zip", other / "class.zip")
+    shutil.copytree(canvas / "course", other / "course")
+    title = find_exercise(canvas / "course", LIMIT).title
+    people = [{"name": f"S{user}", "id": user, "sis": f"s{user}", "login": f"l{user}"} for user in (11, 13, 17)]
+    (other / "roster.csv").write_bytes(canvas_export(people, [(title, 901, 10)]))
+    for k, root in ((1, canvas), (2, other)):
+        proc = grade(in_process_runners, root, tmp_path / f"s{k}", "--shard", f"{k}/2")
+        assert proc.returncode == 0, proc.stderr
+    proc = merge(in_process_runners, canvas, tmp_path / "merged", tmp_path / "s1", tmp_path / "s2")
+    assert proc.returncode == 2, proc.stderr
+    assert f"{tmp_path / 's2'}: graded for another class than {tmp_path / 's1'} (not for its --roster file)" in (
+        proc.stderr
+    )
+    assert nothing_written(tmp_path / "merged")
+    # One shard, merged with another export of the roster (a student added since): the merge's roster is the class's.
+    proc = merge(in_process_runners, other, tmp_path / "again", canvas / "shard")
+    assert proc.returncode == 3 and "S17 (Canvas user 17): nothing handed in" in proc.stderr, proc.stderr
+    made = json.loads((tmp_path / "again" / "gradebook.json").read_text())["class"]
+    assert made["roster"] == hashlib.sha256((other / "roster.csv").read_bytes()).hexdigest()
 
 
 def test_a_verdict_without_a_signature_is_refused(canvas, tmp_path, in_process_runners):

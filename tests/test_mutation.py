@@ -84,8 +84,10 @@ def reply(call, text, limit):
     # Two checks in the other order: an if and its elif, the operands of `and`, the items a `for` checks in turn.
     assert (
         "    if text.startswith('{') and limit > 0:\n"
-        in made[5, "`if call['tool'] == 'finish':` -> `if text.startswith('{') and limit > 0:`"]
+        in made[5, "`if call['tool'] == 'finish':` swapped with its `elif text.startswith('{') and limit > 0:`"]
     )
+    # Never named as the literal change its first lines would suggest: that one is another mutant (or none).
+    assert "`if call['tool'] == 'finish':` -> `if text.startswith('{') and limit > 0:`" not in changes
     assert "`text.startswith('{') and limit > 0` -> `limit > 0 and text.startswith('{')`" in changes
     assert "`for key in ('tool', 'args'):` -> `for key in ('args', 'tool'):`" in changes
     # A key left out of a returned dict; another field of the same value read.
@@ -120,6 +122,21 @@ def test_making_mutants_changes_neither_the_solution_nor_an_earlier_mutant():
         assert len(read_at_once) > 20, path
 
 
+def test_one_survivor_of_few_mutants_is_told_it_alone_fails_the_bar_and_how_to_mark_it():
+    (track,) = load_course(FIXTURES / "mutation")
+    ex = track.exercises[0]
+    outcomes = [mutate.Outcome(2, f"`0` -> `{n}`", "some case") for n in range(4)] + [mutate.Outcome(3, SURVIVOR, None)]
+    problems = []
+    score = mutate._score(FIXTURES, ex, outcomes, 90.0, cached=False, problems=problems)
+    assert score.percent == 80.0
+    assert [problem.message for problem in problems] == [
+        "mutation score 80% is below the track's bar of 90%: add cases that catch the survivors in solution.py; "
+        "with 5 mutants, one survivor alone puts the score below the bar (from 10 mutants on, one may survive); a "
+        "survivor that no input can tell from the reference (an equivalent mutant) is marked in this file, under "
+        "`equivalent_mutants:`, with its `line`, its `change` exactly as shown and the `reason` (docs/authoring.md)"
+    ]
+
+
 def test_strong_cases_pass_the_bar_and_check_prints_the_score(checked):
     _, code, out, err, _ = checked
     assert code == 0, err
@@ -138,7 +155,10 @@ def test_a_weakened_case_set_fails_with_the_survivor_and_the_scenario_that_tells
     # The scenario is shrunk: no one simplification of it still tells the two apart.
     assert err.splitlines() == [
         f"{YAML}:15: mutation score 96.8% is below the track's bar of 100%: add cases that catch the survivors "
-        "in solution.py (or mark a mutant that cannot be caught as equivalent, with the reason)",
+        "in solution.py"
+        "; a survivor that no input can tell from the reference (an equivalent mutant) is marked in this file, "
+        "under `equivalent_mutants:`, with its `line`, its `change` exactly as shown and the `reason` "
+        "(docs/authoring.md)",
         f"{YAML}:15: 1 mutant(s) pass every case but not the generated scenarios: `python build.py strengthen "
         "counting/count-below` proposes cases that catch them",
         f"{YAML}:15: note: no private case, so the instructors' grader checks nothing a learner cannot see and "

@@ -17,12 +17,25 @@ from loopcraft.errors import ExerciseError
 from loopcraft.load import find_exercise, load_course
 from loopcraft.project import Project
 from loopcraft.render import challenge_context, challenge_inputs, salt, solution_key
-from tests.helpers import FIXTURES, run_grader
+from tests.helpers import FIXTURES, make_project, run_grader
 
 PRIVATE = """\
   - name: a secret sum of big numbers
     args: {a: 1000, b: 234}
     expected: 1234
+    private: true
+"""
+
+
+# Values the page shows: `b` of "small numbers", and the expected value of the hidden "negative".
+SHOWN = """\
+  - name: two again
+    args: {a: 0, b: 2}
+    expected: 2
+    private: true
+  - name: minus three again
+    args: {a: -4, b: 1}
+    expected: -3
     private: true
 """
 
@@ -83,9 +96,34 @@ def test_the_cli_grades_a_private_case_and_reports_it_as_hidden(track: Path, tmp
     assert [t["status"] for t in report["tests"][:-1]] == ["pass", "pass", "pass"]
 
 
+def test_check_refuses_a_private_case_whose_value_a_published_case_shows(tmp_path: Path, author_cli):
+    root = make_project(tmp_path, FIXTURES / "valid/exercises")
+    yaml = root / "exercises/basics/add/exercise.yaml"
+    yaml.write_text(yaml.read_text() + PRIVATE + SHOWN)
+    line = len(yaml.read_text().splitlines()) - len(SHOWN.splitlines()) + 1
+
+    code, out, err = author_cli("check", "--root", str(root), "basics/add")
+
+    assert code == 1
+    # The case table tells the private cases from the hidden ones.
+    assert out.splitlines()[4:7] == [
+        "  negative (hidden)                      x",
+        "  a secret sum of big numbers (private)  x",
+        "  two again (private)                    x",
+    ]
+    assert [line for line in err.splitlines() if ": note: " not in line] == [
+        f"exercises/basics/add/exercise.yaml:{line}: private case 'two again' expects 2, which the page gives away as "
+        "argument `b` of case 'small numbers' (line 22); choose a value no published case shows",
+        f"exercises/basics/add/exercise.yaml:{line + 4}: private case 'minus three again' expects -3, which the page "
+        "gives away as the expected value of hidden case 'negative' (line 30); choose a value no published case shows",
+        "2 problem(s); nothing was written",
+    ]
+
+
 def test_the_built_site_holds_no_trace_of_a_private_case(tmp_path: Path):
-    """Every private case of the real course: its name, its expected value in any of the forms a page writes
-    values in, and the digest it would have as a hidden case, are in no byte of the site."""
+    """Every private case of the real course: its name, and the digest its value would have as a hidden case, are
+    in no byte of the site. (That no published case shows its value is `check`'s rule, tested above: a search of
+    the site's bytes for a value would find it in the bundled code as well.)"""
     out = tmp_path / "site"
     build(Project(), out, verify=False)
     site = b"\n".join(
@@ -99,15 +137,5 @@ def test_the_built_site_holds_no_trace_of_a_private_case(tmp_path: Path):
         count = sum(case.private for case in ex.cases)
         assert f"{count} more case{' is' if count == 1 else 's are'} checked only by your instructor's grader" in page
     for ex, case in private:
-        value = canonical_json(case.expected)
-        forms = {
-            case.name,
-            value,
-            json.dumps(case.expected),
-            json.dumps(case.expected, ensure_ascii=False),
-            repr(case.expected),
-            repr(json.loads(value)),
-            digest(salt(ex), value),
-        }
-        for form in forms:
+        for form in (case.name, digest(salt(ex), canonical_json(case.expected))):
             assert form.encode() not in site, f"{ex.slug}: private case {case.name!r} shows in the site as {form}"

@@ -12,6 +12,7 @@ import ast
 import inspect
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,7 @@ def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
     )
 
 
-def run_scenarios(runner, source: str, scenarios: list[dict], budget: int = 1000) -> list[list]:
+def run_scenarios(runner, source: str, scenarios: list[dict], budget: int = 1000, twice: bool = False) -> list[list]:
     """[kind, text] per scenario; the jumps counted are left out (json.loads has loops of its own)."""
     args = {
         "sandbox": "BASE = 10\n",
@@ -136,6 +137,7 @@ def run_scenarios(runner, source: str, scenarios: list[dict], budget: int = 1000
         "entry": "f",
         "scenarios": [json.dumps(s) for s in scenarios],
         "budget": budget,
+        "twice": twice,
     }
     (test,) = run_only(runner, source="", sandbox=HARNESS, entry="run_scenarios", args=[args], time_limit=60)
     assert test.passed, test
@@ -152,6 +154,17 @@ def test_many_scenarios_run_in_one_case_each_in_a_fresh_namespace(pyodide_runner
         ["error", "ZeroDivisionError: division by zero"]
     ]
     assert run_scenarios(pyodide_runner, "def f(n:\n", [{"n": 0}])[0][0] == "load"
+
+
+def test_a_generator_that_calls_twice_tells_apart_a_second_call_that_returns_something_else(pyodide_runner):
+    counted = "count = [0]\ndef f(n):\n    count[0] += n\n    return count[0]\n"
+    assert run_scenarios(pyodide_runner, counted, [{"n": 1}, {"n": 0}], twice=True) == [["again", "2"], ["value", "0"]]
+    assert run_scenarios(pyodide_runner, counted, [{"n": 1}]) == [["value", "1"]]
+    once = "done = []\ndef f(n):\n    assert not done, 'called before'\n    done.append(n)\n    return n\n"
+    assert run_scenarios(pyodide_runner, once, [{"n": 3}], twice=True) == [["again", "AssertionError: called before"]]
+    assert run_scenarios(pyodide_runner, "def f(n):\n    return n + BASE\n", [{"n": 3}], twice=True) == [
+        ["value", "13"]
+    ]
 
 
 def test_a_loop_is_stopped_by_counting_its_jumps_not_by_a_clock(pyodide_runner):
@@ -189,7 +202,7 @@ def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_can
     yaml = folder / "exercise.yaml"
     text = yaml.read_text()
     start = text.index(TWO_CITIES)
-    yaml.write_text(text[:start] + text[text.index("  # Private cases", start) :])
+    yaml.write_text(text[:start] + text[re.compile(r"^  (- name|#)", re.M).search(text, start + 1).start() :])
 
     project = Project(root)
     with runner_for(project, "trusted", author_runners) as runner:  # as the author's command runs it
@@ -210,5 +223,36 @@ def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_can
         "(with agent_scenarios.py, weather_scenarios.py) made 100 scenarios, varying only these calls of `pick` (with "
         "how many of its options some scenario took):"
     )
-    assert why[1].split() == ["scenarios.py:31", "pick.choice(PLACES)", "7", "of", "7"]
+    assert why[1].split() == ["scenarios.py:36", "pick.choice(PLACES)", "7", "of", "7"]
     assert why[-1].startswith("None of them makes an input these get wrong")
+
+
+AGAIN = (
+    "  # Found by `build.py strengthen`; catches wrong/errors_counted_from_messages.py, wrong/errors_in_a_global.py\n"
+)
+IN_A_GLOBAL = "wrong/errors_in_a_global.py"
+
+
+def test_strengthen_proposes_a_case_that_calls_twice_for_a_count_kept_in_a_global(tmp_path, author_runners):
+    """malformed-json-recovery's generator sets CALL_TWICE: without the case strengthen proposed, the wrong solution
+    that keeps its error count in a module-level variable passes every case, and strengthen proposes a case that
+    calls the entry twice again, which real grading confirms catches it."""
+    from loopcraft.grading import runner_for
+    from loopcraft.project import Project
+    from loopcraft.strengthen import proposal_text, strengthen
+    from tests.helpers import course_copy
+
+    root = course_copy(tmp_path, ["malformed-json-recovery"])
+    yaml = root / "exercises/build-an-agent/malformed-json-recovery/exercise.yaml"
+    text = yaml.read_text()
+    start = text.index(AGAIN)
+    private = text.index("  # Private cases", start)
+    end = text.index("  - name: A failed search counted on every run as its own", private)
+    yaml.write_text(text[:start] + text[private:end])
+
+    project = Project(root)
+    with runner_for(project, "trusted", author_runners) as runner:
+        found = strengthen(project, "malformed-json-recovery", count=200, runner=runner)
+    (proposal,) = [p for p in found.proposals if IN_A_GLOBAL in [c.what for c in p.catches]]
+    assert proposal.case.call_twice
+    assert "    call_twice: true\n" in proposal_text(proposal)

@@ -85,21 +85,21 @@ def broken_reply(pick):
     return pick.choice(BROKEN)
 
 
-def final_answer(pick):
-    return pick.choice(ANSWERS)
+def final_answer(pick, answers=ANSWERS):
+    return pick.choice(answers)
 
 
-def reply(pick, broken=True):
-    """Any reply a model may give: a final answer, a tool call, or (unless `broken` is False) one that does
-    not parse."""
-    kinds = {"": final_answer, "a tool call": tool_call}
+def reply(pick, broken=True, answers=ANSWERS):
+    """Any reply a model may give: a final answer (one of `answers`), a tool call, or (unless `broken` is False)
+    one that does not parse."""
+    kinds = {"": lambda p: final_answer(p, answers), "a tool call": tool_call}
     if broken:
         kinds["a reply that does not parse"] = broken_reply
     return pick.choice(kinds)(pick)
 
 
-def script(pick, broken=True, longest=7):
-    return pick.list(lambda p: reply(p, broken), 0, longest)
+def script(pick, broken=True, longest=7, answers=ANSWERS):
+    return pick.list(lambda p: reply(p, broken, answers), 0, longest)
 
 
 def script_with_repeats(pick, longest=9):

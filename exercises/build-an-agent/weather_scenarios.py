@@ -86,14 +86,14 @@ def script(pick, longest=6):
     return pick.list(action, 0, longest)
 
 
-def fault(pick, durations=()):
-    """One call's fault: None (it behaves), a kind of error, or (from `durations`) how long it takes."""
+def fault(pick, durations=(), kinds=FAULT_KINDS):
+    """One call's fault: None (it behaves), a kind of error (of `kinds`), or (from `durations`) how long it takes."""
     if durations and pick.bool():
         return pick.choice(durations)
-    return pick.choice(FAULT_KINDS)
+    return pick.choice(kinds)
 
 
-def faults(pick, durations=()):
+def faults(pick, durations=(), kinds=FAULT_KINDS):
     """{tool: [fault, ...]} for some tools, in any order, or {} (given or left out: `None` is the default)."""
-    chosen = {tool: pick.list(lambda p: fault(p, durations), 1, 4) for tool in pick.sample(TOOLS)}
+    chosen = {tool: pick.list(lambda p: fault(p, durations, kinds), 1, 4) for tool in pick.sample(TOOLS)}
     return {"faults": chosen} if chosen or pick.bool() else {}

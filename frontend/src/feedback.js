@@ -1,11 +1,10 @@
-// A learner's feedback page (loopcraft/classroom/feedback.py writes it after a class is graded): every case of
-// every challenge drawn by the results list of the challenge page, from the data the page carries (each case
-// already cut down to what a learner may see, by grader/results.py's learner_view).
+// The cases of a learner's feedback page (loopcraft/classroom/feedback.py gives their data, each case already cut
+// down to what a learner may see by grader/results.py's learner_view), each drawn by the results list of the
+// challenge page. They are drawn once, when the class is graded (frontend/feedback-pages.mjs), and written into
+// the page as HTML: the page carries no script, since an LMS hands it back as it is (a Canvas comment's
+// attachment, a file Moodle serves from its own site).
 import { resultRow } from "./results.js";
-import { setupThemeToggle } from "./theme.js";
 
-const data = JSON.parse(document.getElementById("feedback-data").textContent);
-const lists = document.querySelectorAll("[data-feedback-cases]");
 // A case that cannot be drawn (what a learner's code left in its trace, say) is shown by its name and status, and
 // the page goes on: one case never hides the others.
 function caseRow(c) {
@@ -20,13 +19,13 @@ function caseRow(c) {
   }
 }
 
-data.challenges.forEach((challenge, i) => {
-  lists[i].replaceChildren(...challenge.cases.map((c) => {
+/** The rows of one challenge of a page's data ({slug, cases}), as elements. */
+export function challengeRows(challenge) {
+  return challenge.cases.map((c) => {
     const row = caseRow(c);
     row.dataset.testid = "feedback-case";
     row.dataset.challenge = challenge.slug;
     row.dataset.case = c.name;
     return row;
-  }));
-});
-setupThemeToggle();
+  });
+}

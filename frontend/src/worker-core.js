@@ -94,8 +94,8 @@ function closeWayToJavaScript(pyodide) {
   pyodide.unregisterJsModule("pyodide_js");
   const core = withModule(pyodide, "grader.guard", (guard) => guard.cut_javascript());
   const M = pyodide._module;
-  for (const name of SCRIPT_RUNNERS) {
-    if (M[`_${name}`] !== undefined) M[`_${name}`] = refuseScript;
+  for (const [name, replacement] of Object.entries(CUT_IMPORTS)) {
+    if (M[`_${name}`] !== undefined) M[`_${name}`] = replacement;
   }
   // PyModuleDef (stable ABI, 32 bits): PyObject_HEAD (8 bytes), m_init, m_index, m_copy, m_name.
   const def = M._PyModule_GetDef(core);
@@ -125,7 +125,7 @@ function closeWayToJavaScript(pyodide) {
 // but neither it nor the constructors reached through any function's prototype can make code. Timers take
 // functions only (a string would be evaluated). WebSocket goes: Python's socket module opens one (Emscripten's
 // SOCKFS) to any address it is given, with no JavaScript. eval itself stays, for the browser tests' tooling
-// (Playwright evaluates in the worker with it); the interpreter's own ways to it are cut (closeScriptImports).
+// (Playwright evaluates in the worker with it); the interpreter's own ways to it are cut (closeImports).
 export function closeCodeFromText(scope) {
   for (const fn of [function () {}, async function () {}, function* () {}, async function* () {}]) {
     Object.defineProperty(Object.getPrototypeOf(fn), "constructor", { value: undefined });
@@ -162,21 +162,28 @@ function withoutNewWebAssembly(run) {
   }
 }
 
-// The functions of Emscripten's library that run JavaScript text (eval, or a script loaded from a URL). The
-// interpreter never calls them; an extension module or a foreign call could link to them by name. They are
-// replaced in the interpreter's imports before it is instantiated, and in what it exports to later links.
-const SCRIPT_RUNNERS = [
-  "emscripten_run_script",
-  "emscripten_run_script_int",
-  "emscripten_run_script_string",
-  "emscripten_async_run_script",
-  "emscripten_async_load_script",
-];
+// The functions of Emscripten's library that run JavaScript text (eval, or a script loaded from a URL), and the one
+// that runs a command: C's system() (os.system, posix.system) calls `_emscripten_system`, which under Node is
+// child_process.spawnSync(command, {shell: true}), so that only Node's permission flag stood between learner code
+// and a shell. The interpreter calls none of the first; an extension module or a foreign call could link to them by
+// name. Each is replaced in the interpreter's imports before it is instantiated, and in what it exports to later
+// links: a script refused, a command answered as Emscripten answers it where there is no shell (a page): no shell
+// (0) when asked whether there is one, else -ENOSYS, which system() returns as -1 with errno ENOSYS, nothing run.
+// grader.guard.cut_javascript makes os.system raise that error (tests/hostile/runs_a_command.py).
+const ENOSYS = 52;
+const CUT_IMPORTS = {
+  emscripten_run_script: refuseScript,
+  emscripten_run_script_int: refuseScript,
+  emscripten_run_script_string: refuseScript,
+  emscripten_async_run_script: refuseScript,
+  emscripten_async_load_script: refuseScript,
+  _emscripten_system: (command) => (command ? -ENOSYS : 0),
+};
 function refuseScript() {
   throw new EvalError("the grader's Python runs no JavaScript");
 }
-function closeScriptImports(imports) {
-  for (const name of SCRIPT_RUNNERS) if (name in imports) imports[name] = refuseScript;
+function closeImports(imports) {
+  for (const [name, replacement] of Object.entries(CUT_IMPORTS)) if (name in imports) imports[name] = replacement;
 }
 
 // Every interpreter a worker starts (each renew; under Node, the snapshot made and then restored) instantiates the
@@ -228,7 +235,7 @@ async function instantiated(entry, imports) {
 
 // Pyodide 314 only logs a failure to fetch or instantiate its WebAssembly, and loadPyodide then never settles:
 // the page would say "Loading Python…" forever. So `load` runs with WebAssembly's instantiation watched, and
-// fails with the reason instead. The interpreter's imports are closed there too (SCRIPT_RUNNERS), and its
+// fails with the reason instead. The interpreter's imports are closed there too (CUT_IMPORTS), and its
 // module is compiled once (compiledFrom).
 async function failingLoudly(load) {
   const originals = { instantiate: WebAssembly.instantiate, instantiateStreaming: WebAssembly.instantiateStreaming };
@@ -238,7 +245,7 @@ async function failingLoudly(load) {
   for (const [name, original] of Object.entries(originals)) {
     WebAssembly[name] = (...args) => {
       const interpreter = args[1]?.env;
-      if (interpreter) closeScriptImports(interpreter);
+      if (interpreter) closeImports(interpreter);
       const result = interpreter && !(args[0] instanceof WebAssembly.Module)
         ? compiledFrom[name](...args)
         : original.apply(WebAssembly, args);

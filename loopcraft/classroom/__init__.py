@@ -10,7 +10,8 @@ One flow, one store, every output a function of it:
 - `store.py` keeps a verdict per (learner, challenge) as it is made, keyed by what made it: a crashed run resumes,
   an unchanged submission is never graded twice. `--shard K/N` grades every N-th learner; `merge` joins shards.
 - `signing.py`: every kept verdict and every gradebook is signed with the teacher's key, kept outside the class's
-  folders; a resumed run keeps, and `merge` takes, only what that key signed.
+  folders; a resumed run keeps, and `merge` takes, only what that key signed. A gradebook carries the class it was
+  graded for (`identity`) and a verdict its run: `merge` joins only the shards of one class run.
 - `gradebook.json` is the class's index (a row per learner); `write_outputs` renders everything else from it and
   the store, so a merged, a resumed and a one-run class give byte-equal outputs; `lms.py` renders Canvas's and
   Moodle's import files from it and their gradebook export.
@@ -19,6 +20,8 @@ One flow, one store, every output a function of it:
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import os
 import sys
 import tempfile
@@ -44,7 +47,7 @@ from . import gradebook, handback, intake, lms, report, signing, zipped
 from .intake import Learner, Source
 from .lms import prepare
 from .signing import Signer
-from .store import VerdictStore, fingerprint, key
+from .store import VerdictStore, fingerprint, key, refuse_links, remove
 
 
 @dataclass(frozen=True)
@@ -133,21 +136,21 @@ def write_outputs(
         people, absent = lms.people(doc, export, totals, matched)
         worth = export.worth()
     view = gradebook.shown(doc, worth, people, absent)
-    gradebook.write_book(out, doc, view)
+    titles = {ex.slug: ex.title for ex in exercises}
+    gradebook.write_book(out, doc, view, titles)
     report.write_class_pages(out, view, store, exercises)
     said, attention = [], needs_you(doc, store, export, matched if export is not None else None, shard=shard)
     if export is not None:
-        said = lms.write(out, doc, export, {ex.slug: ex.title for ex in exercises}, matched)
+        said = lms.write(out, doc, export, titles, matched)
         pages = {row["learner"]: row["page"] for row in view["learners"]}
         said += handback.write(out, export.lms, lms.handback_ids(export, matched), pages)
     # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
     for path in sorted(out / name for name in _lms_files() - (_lms_files(export) if export else set())):
-        if path.exists():
-            path.unlink()
+        if remove(out, path.name):
             again = "a Moodle grading worksheet as --roster" if path.name == "moodle-worksheet.csv" else "--roster"
             lms_name = path.name.split("-")[0]
             said.append(f"removed {path.name}, left by an earlier run (give --lms {lms_name} {again} to make it again)")
-    return said, attention
+    return said, [gradebook.titled(line, titles) for line in attention]
 
 
 def _lms_files(export: lms.Export | None = None) -> set[str]:
@@ -188,13 +191,21 @@ def needs_you(
     for r, why in matched.unmatched:
         if not r["error"]:
             said.append(f"{_who(r)}: not in {export.lms}'s files: {why}")
-    if export.missing == "blank" and not shard:
-        for i in range(len(export.roster.rows)):
-            if i not in matched.claimed:
-                said.append(
-                    f"{lms.roster_label(export, i)}: nothing handed in, so nothing is imported for them (--missing "
-                    "zero imports 0)"
-                )
+    # Whose a hand-in given to no one may be: said beside the roster learner, who would seem to have handed nothing in.
+    maybe = {user: r["learner"] for r, _ in matched.unmatched for user in r["lms"].get("canvas_candidates", "").split()}
+    for i, row in enumerate(export.roster.rows):
+        if i in matched.claimed:
+            continue
+        user = row.get("ID", "").strip()
+        if user in maybe:
+            said.append(
+                f"{lms.roster_label(export, i)}: nothing given to them; {maybe[user]}, listed above, may be theirs"
+            )
+        elif export.missing == "blank" and not shard:
+            said.append(
+                f"{lms.roster_label(export, i)}: nothing handed in, so nothing is imported for them (--missing zero "
+                "imports 0)"
+            )
     _accounted(doc, export, matched)
     return said
 
@@ -269,6 +280,32 @@ def _signer(key_file: Path | None, folders: list[Path], fingerprints: dict[str, 
 UNSIGNED = "not signed with the verdict key"
 
 
+def identity(out: Path, signer: Signer, everyone: list[Learner], fingerprints: dict[str, str], lms_options) -> dict:
+    """The class a `class` run grades for, which its gradebook carries (signed) and `merge` compares: the roster's
+    SHA-256 and the assignment (if given), and the run: the one of the signed gradebook already in OUT (chosen by the
+    first run into it, so that resuming keeps its verdicts), else made from every hand-in of the whole download, not
+    this shard's alone, so that every shard of one download chooses the same. A signed shard of another class graded
+    with the same key merged into this one (alice, fail 0/17, became pass 17/17)."""
+    try:
+        kept = gradebook.read_book(out)
+    except LoopcraftError:  # none yet, or not one this key can vouch for
+        kept = None
+    if kept is not None and signer.book_verifies(kept):
+        run = kept["class"]["run"]
+    else:
+        handed = [
+            [one.id, one.error, sorted((slug, key(fingerprints.get(slug, ""), s)) for slug, s in one.sources.items())]
+            for one in everyone
+        ]
+        run = hashlib.sha256(json.dumps(handed).encode("ascii")).hexdigest()
+    return {"run": run, **_named(lms_options.get("roster"), lms_options.get("assignment"))}
+
+
+def _named(roster: Path | None, assignment: str | None) -> dict:
+    """What a class's identity says of the LMS's side: the roster's SHA-256 and the assignment, each None if not given."""
+    return {"roster": hashlib.sha256(roster.read_bytes()).hexdigest() if roster else None, "assignment": assignment}
+
+
 def grade_class(
     *,
     project: Project,
@@ -284,6 +321,7 @@ def grade_class(
     """`class`: grade a class's hand-ins (a folder, a zip, an LMS's download) into OUT, signing each verdict with the
     key in `key_file` (default: signing.default_key_path()); `lms_options` are `_export`'s (lms, roster, assignment,
     points, missing). Returns the exit status (0, or ATTENTION)."""
+    refuse_links(out)
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     if challenge is not None:
@@ -302,7 +340,9 @@ def grade_class(
     k, n = shard
     mine = everyone[k - 1 :: n]
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
-    store = VerdictStore(out, _signer(key_file, [out, submissions], fingerprints))
+    signer = _signer(key_file, [out, submissions], fingerprints)
+    klass = identity(out, signer, everyone, fingerprints, lms_options)
+    store = VerdictStore(out, signer, klass["run"])
     todo, kept, refused, unsigned = [], 0, 0, []
     for learner in mine:
         if learner.error is not None:
@@ -315,6 +355,7 @@ def grade_class(
             sub = Submission(learner, ex, source, key(fingerprints[ex.slug], source))
             keep = store.kept(learner.id, ex.slug, sub.key)
             if keep:
+                store.adopt(learner.id, ex.slug)
                 kept += 1
                 continue
             if keep is False:  # made from this very hand-in, but no run holding the key wrote it as it is
@@ -343,7 +384,7 @@ def grade_class(
         _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     doc = store.signer.sign_book(
-        gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine])
+        gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine], klass)
     )
     said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks), shard=n > 1)
     _say(f"gradebook: {out / 'gradebook.csv'} and gradebook.json; report: {out / 'report' / 'index.html'}")
@@ -384,6 +425,7 @@ def merge_shards(
     """`merge`: join the OUT folders of `class --shard` runs into `out`, taking only what the key in `key_file` signed
     (default: signing.default_key_path()); with `regrade`, a verdict it did not sign is graded again from its source
     (in a runner of its own, or lent by `runners`) instead of refusing the merge. `lms_options` as `grade_class`'s."""
+    refuse_links(out)
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
@@ -394,15 +436,25 @@ def merge_shards(
     with ExitStack() as stack:
         waiting = stack.enter_context(tempfile.TemporaryDirectory(prefix=f".{out.name}.merging-", dir=out.parent))
         staged = VerdictStore(Path(waiting), signer)
-        slugs, rows = merging.shards(shards, staged, stack)
+        slugs, rows, klass = merging.shards(
+            shards, staged, stack, _named(lms_options.get("roster"), lms_options.get("assignment"))
+        )
         export = _export(tracks, slugs, **lms_options)
         VerdictStore(out).take_all(staged)
     for failure in merging.grader.failures if merging.grader else []:
         _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
-    doc = signer.sign_book(gradebook.book(slugs, list(rows.values())))
+    doc = signer.sign_book(gradebook.book(slugs, list(rows.values()), klass))
     said, attention = write_outputs(out, doc, VerdictStore(out), exercises, export, _worth(tracks))
     _say(f"merged {len(shards)} gradebooks, {len(rows)} learners: {out / 'gradebook.csv'}")
     return _tell(said, attention)
+
+
+# How a refusal names each part of a class's identity.
+_CLASS = {
+    "run": "class run (the download it was first graded from)",
+    "roster": "--roster file",
+    "assignment": "--assignment",
+}
 
 
 class _Merging:
@@ -416,10 +468,24 @@ class _Merging:
         self.by_slug, self.signer, self.project, self.runners, self.regrade = by_slug, signer, project, runners, regrade
         self.grader: Grader | None = None  # made for the first verdict graded again
 
-    def shards(self, shards: list[Path], staged: VerdictStore, stack: ExitStack) -> tuple[list[str], dict]:
-        slugs, given, rows = None, {}, {}
+    def shards(
+        self, shards: list[Path], staged: VerdictStore, stack: ExitStack, named: dict
+    ) -> tuple[list[str], dict, dict]:
+        """The shards' challenges, rows and class: theirs, one class run's (with the roster and assignment `named` for
+        the merge, `_named`'s, where it names them: the LMS's export of the day may be another than the shards')."""
+        slugs, given, rows, first = None, {}, {}, None
         for shard in shards:
             doc = gradebook.read_book(shard)
+            if first is None:
+                first = doc["class"]
+                staged.run = first["run"]
+            elif doc["class"] != first:
+                what = next(what for what in _CLASS if doc["class"][what] != first[what])
+                raise LoopcraftError(
+                    f"{shard}: graded for another class than {shards[0]} (not for its {_CLASS[what]}): a shard of "
+                    "another class, or of another download of this one, graded with the same key; merge only the "
+                    "shards of one class run"
+                )
             if slugs is None:
                 slugs = doc["challenges"]
                 unknown = [slug for slug in slugs if slug not in self.by_slug]
@@ -448,13 +514,19 @@ class _Merging:
                         "FILE); --regrade takes its rows as they are and grades every verdict not signed again"
                     )
                 _say(f"{where}: its rows taken as they are (--regrade): who handed in what, by which name and LMS id")
-        return slugs, rows
+        return slugs, rows, {**first, **{what: ours for what, ours in named.items() if ours is not None}}
 
     def _verdict(self, theirs: VerdictStore, staged: VerdictStore, row: dict, slug: str, stack: ExitStack) -> None:
         path, ex, learner = theirs.path(row["learner"], slug), self.by_slug[slug], row["learner"]
         record, signed = theirs.read_signed(learner, slug, self.signer)
         source = _source(record)
         made = key(self.signer.fingerprints[slug], source)
+        if made == record["key"] and signed and record["run"] != staged.run:
+            raise LoopcraftError(
+                f"{path}: the verdict of {learner!r} for {slug} was graded in another class run than its shard's "
+                "gradebook (a verdict of another class, graded with the same key): grade it again (class into the "
+                "shard's folder, from the download)"
+            )
         if made == record["key"] and signed:
             problem = _agrees(record, row["challenges"][slug], ex)
             if problem:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 from grader.results import RunResult, Status
@@ -13,6 +14,7 @@ from grader.results import RunResult, Status
 from ..errors import LoopcraftError
 from ..printable import csv_cell
 from ..schemas import validation_error
+from ..verify import error_line
 from .intake import Learner
 from .pages import page_names
 from .store import VerdictStore, read_json, write_atomically
@@ -52,8 +54,11 @@ def row(learner: Learner, totals: dict[str, int], store: VerdictStore) -> dict:
             source = learner.sources.get(slug)
             cells[slug] = cell(result, total, read=source is None or source.error is None)
             if result and result.status is Status.ERROR and result.message and source and source.error is None:
-                # A syntax or import error: its last line says which, in the CSV as on the feedback page.
-                problems.append(f"{slug}: could not be run: {_last_line(result.message)[:300]}")
+                # A syntax or import error: its last line says which, in the CSV as on the feedback page, and the
+                # traceback the line of the hand-in (a syntax error's last line has none).
+                where = error_line(result.message)
+                at = f" (line {where})" if where else ""
+                problems.append(f"{slug}: could not be run: {_last_line(result.message)[:300]}{at}")
     return {
         "learner": learner.id,
         "name": learner.name,
@@ -104,8 +109,9 @@ def amount(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def book(slugs: list[str], rows: list[dict]) -> dict:
-    return {"challenges": slugs, "learners": sorted(rows, key=lambda r: r["learner"])}
+def book(slugs: list[str], rows: list[dict], klass: dict) -> dict:
+    """A gradebook of the class `klass` (its identity: {"run", "roster", "assignment"})."""
+    return {"class": klass, "challenges": slugs, "learners": sorted(rows, key=lambda r: r["learner"])}
 
 
 def read_book(folder: Path) -> dict:
@@ -124,17 +130,32 @@ def read_book(folder: Path) -> dict:
     return doc
 
 
-def write_book(out: Path, doc: dict, view: dict | None = None) -> None:
+def heading(slug: str, titles: dict[str, str]) -> str:
+    """A challenge as the teacher meets it in gradebook.csv: its title, which the site shows, and its slug, which
+    commands and the notes name: "Recover From Malformed and Failing Tool Calls (consecutive-error-limit)"."""
+    title = titles.get(slug)
+    return f"{title} ({slug})" if title else slug
+
+
+def titled(line: str, titles: dict[str, str]) -> str:
+    """`line` with the title of each challenge whose slug it names after it, for the lines a teacher reads alone
+    (NEEDS YOU): `... consecutive-error-limit ... [consecutive-error-limit: Recover From ...]`."""
+    named = [slug for slug in titles if re.search(rf"(?<![\w-]){re.escape(slug)}(?![\w-])", line)]
+    return line + "".join(f" [{slug}: {titles[slug]}]" for slug in named)
+
+
+def write_book(out: Path, doc: dict, view: dict | None = None, titles: dict[str, str] | None = None) -> None:
     """gradebook.json (`doc`, the class's index), then gradebook.csv from `view` (`shown(doc, ...)`): a row per
     learner with their name and LMS id, a column per challenge ("pass 12/12", "fail 9/12", "timeout 3/12", "error
-    0/12", "missing"), the points on the LMS's scale and what they are out of, how many challenges pass, and what
-    went wrong with the hand-in, if anything."""
-    write_atomically(out / "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    0/12", "missing") headed by its title and slug (`titles`, by slug), the points on the LMS's scale and what they
+    are out of, how many challenges pass, and what went wrong with the hand-in, if anything."""
+    write_atomically(out, "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     view = view or shown(doc, {slug: 1.0 for slug in doc["challenges"]})
     slugs = view["challenges"]
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["learner", "name", "LMS id", *slugs, "points", "out of", "passed", "feedback page", "notes"])
+    headings = [csv_cell(heading(slug, titles or {})) for slug in slugs]
+    writer.writerow(["learner", "name", "LMS id", *headings, "points", "out of", "passed", "feedback page", "notes"])
     for r in view["learners"]:
         cells = [r["challenges"][slug] for slug in slugs]
         writer.writerow(
@@ -153,4 +174,4 @@ def write_book(out: Path, doc: dict, view: dict | None = None) -> None:
                 csv_cell("; ".join(([r["error"]] if r["error"] else []) + r["notes"])[:500]),
             ]
         )
-    write_atomically(out / "gradebook.csv", text.getvalue())
+    write_atomically(out, "gradebook.csv", text.getvalue())

@@ -20,10 +20,12 @@ import io
 import zipfile
 from pathlib import Path
 
-from .store import write_atomically
+from .store import read_inside, write_atomically
 
 _EPOCH = (1980, 1, 1, 0, 0, 0)  # every entry's time: the same pages give the same zip
 FILES = {"canvas": "canvas-comments.zip", "moodle": "moodle-feedback.zip"}
+# Far more than any page this run writes (its cases are bounded); less than a file made to fill the memory.
+PAGE_BYTES = 1 << 30
 
 
 def entry_name(lms: str, ids: dict[str, str]) -> str | None:
@@ -52,8 +54,8 @@ def write(out: Path, lms: str, rows: list[tuple[dict[str, str], dict]], pages: d
             info = zipfile.ZipInfo(name, _EPOCH)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o100644 << 16
-            z.writestr(info, (out / "feedback" / pages[row["learner"]]).read_bytes())
-    write_atomically(out / FILES[lms], packed.getvalue())
+            z.writestr(info, read_inside(out, f"feedback/{pages[row['learner']]}", PAGE_BYTES))
+    write_atomically(out, FILES[lms], packed.getvalue())
     said = [f"{FILES[lms]}: the feedback pages of {len(rows) - len(without)} learners, for the LMS's bulk upload"]
     if without:
         said.append(

@@ -39,7 +39,7 @@ from ..printable import csv_cell
 from . import phpcsv
 from .gradebook import MISSING, UNREAD
 from .store import write_atomically
-from .zipped import Reading, by_name_alone
+from .zipped import Reading
 
 LMSS = ("canvas", "moodle")
 MISSING_RULES = ("blank", "zero")
@@ -401,27 +401,29 @@ def identify(export: Export, readings: list[Reading], index: _Index | None = Non
 
 def _canvas_identify(export: Export, readings: list[Reading], index: _Index) -> Identified:
     rows = export.roster.rows
-    named: dict[str, list[tuple[Reading, bool]]] = {}
-    for r in readings:
-        i = index.by_id.get(r.user) if r.kind == "user" else None
-        if i is not None:
-            named.setdefault(r.user, []).append((r, _letters(_unescaped(r.name)) == _letters(rows[i]["Student"])))
-    if not named:
-        near = by_name_alone(readings)[0]
-        if any(r.kind == "anonymous" for r in readings):
+    users = sorted({r.user for r in readings})
+    if len(users) > 1:
+        # A name that reads as two users' is given to neither, whichever the roster holds and whatever their names:
+        # a learner may choose a name that reads as a classmate's ids ("Roe, Ann_2222"), and the reading that looks
+        # wrong may be the true one (a learner renamed since the export, one missing from it).
+        said = " or as ".join(
+            f"Canvas user {u}"
+            + (f" ({rows[index.by_id[u]]['Student']!r})" if u in index.by_id else " (not in the roster)")
+            for u in users
+        )
+        return Identified(None, why=f"its name reads, by Canvas's rules, as {said}: given to no one; grade it by hand")
+    if not any(r.user in index.by_id for r in readings if r.kind == "user"):
+        near = readings[0]
+        if near.kind == "anonymous":
             why = "an anonymous download names no Canvas user: download the submissions with anonymity off"
         else:
-            why = f"Canvas user {' or '.join(sorted({r.user for r in readings}))} is not in the roster"
+            why = f"Canvas user {near.user} is not in the roster"
         return Identified(None, why=why, near=near)
-    if len(named) > 1:
-        said = " or as ".join(f"Canvas user {user} ({rows[index.by_id[user]]['Student']!r})" for user in sorted(named))
-        why = f"its name reads, by Canvas's rules, as {said}, each a learner of the roster: given to neither; grade it by hand"
-        return Identified(None, why=why)
-    user, found = named.popitem()
-    confirmed = [r for r, same in found if same]
+    user = users[0]
+    confirmed = [r for r in readings if _letters(_unescaped(r.name)) == _letters(rows[index.by_id[user]]["Student"])]
     if confirmed:
         return Identified(confirmed[0], (index.by_id[user],))
-    r = found[0][0]
+    r = readings[0]
     why = (
         f"the download names Canvas user {user} {r.name!r}, the roster {rows[index.by_id[user]]['Student']!r}: a "
         "group's hand-in (Canvas names it after the group and one member), a learner renamed since the export, or a "
@@ -718,7 +720,7 @@ def write(
     listing += [[r["learner"], r["name"], r["origin"], _lms_id(r, export.lms), why] for r, why in matched.unmatched]
     out_files[f"{export.lms}-unmatched.csv"] = _csv(listing)
     for file, text in out_files.items():
-        write_atomically(out / file, text)
+        write_atomically(out, file, text)
     for column in columns:
         if column.new:
             said.append(

@@ -1,13 +1,18 @@
 """What the class's pages share (a feedback page for every learner, feedback.py; the teacher's report, report.py).
 
-Every page stands alone: the site's stylesheets and the page's script are inlined, so a page reads from a file://
-URL, an emailed attachment or a zip, with no network. They are rendered with the site's templates (base.html)
-and the site's own case rendering (frontend/src/results.js, bundled by the site's bundler).
+Every page stands alone: the site's stylesheets (and the report's script) are inlined, so a page reads from a
+file:// URL, an emailed attachment or a zip, with no network. They are rendered with the site's templates
+(base.html) and the site's own case rendering (frontend/src/results.js): the report's bundled by the site's
+bundler, a feedback page's drawn once, as HTML, by Node (`CaseDrawer`), since a feedback page carries no script.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
 import unicodedata
 from functools import cache
 
@@ -16,12 +21,16 @@ from markupsafe import Markup
 
 from ..bundle import bundle
 from ..cache import BuildCache
+from ..errors import LoopcraftError
 from ..project import INSTALL
 from ..render import make_environment, pygments_css, read_templates
 
 # Bundles of the class's pages (frontend/src), not shipped with the site.
-BUNDLES = ["feedback.js", "report.js"]
+BUNDLES = ["report.js"]
 STYLESHEETS = ["style.css", "class.css"]
+# A feedback page's Content-Security-Policy: nothing may load or run, but its own inline styles (a <style> and the
+# lines' style attributes) and data: images (its icon); no form, no <base>, no script of any kind.
+FEEDBACK_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 # What would end an inline <style> or <script> early, or change how its text is read.
 _ENDS = re.compile(rb"</(?:script|style)|<!--", re.IGNORECASE)
 
@@ -30,7 +39,7 @@ _ENDS = re.compile(rb"</(?:script|style)|<!--", re.IGNORECASE)
 def environment() -> jinja2.Environment:
     templates = INSTALL / "templates"
     env = make_environment(templates, read_templates(templates))
-    env.globals.update(site_root="", css=_inline_css())
+    env.globals.update(site_root="", css=_inline_css(), feedback_policy=FEEDBACK_POLICY)
     return env
 
 
@@ -49,6 +58,45 @@ def _inline_css() -> Markup:
 @cache
 def script(name: str) -> Markup:
     return _inline(bundle(INSTALL, BuildCache(INSTALL), name, []), name)
+
+
+class CaseDrawer:
+    """Node, drawing the cases of feedback pages as the challenge page's results list does
+    (frontend/feedback-pages.mjs): started once for every page of a class, one line in and one out a page. It reads
+    nothing but the front end's modules (Node's permission model) and makes no code from text."""
+
+    def __enter__(self) -> CaseDrawer:
+        node, frontend = shutil.which("node"), INSTALL / "frontend"
+        if node is None:
+            raise LoopcraftError("node is not on PATH: the feedback pages are drawn with Node.js (20 or later)")
+        command = [
+            node,
+            "--experimental-permission",
+            f"--allow-fs-read={frontend}{os.sep}",
+            "--disallow-code-generation-from-strings",
+            "--no-warnings",
+            str(frontend / "feedback-pages.mjs"),
+        ]
+        self._process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8"
+        )
+        return self
+
+    def __call__(self, data: dict) -> list[Markup]:
+        """Each challenge's rows, as HTML, of a page's data (feedback.page's: {"challenges": [{slug, cases}]})."""
+        self._process.stdin.write(json.dumps(data, ensure_ascii=True) + "\n")
+        self._process.stdin.flush()
+        line = self._process.stdout.readline()
+        if not line:
+            self._process.wait()
+            raise LoopcraftError(f"Node stopped drawing the feedback pages: {self._process.stderr.read()[-2000:]}")
+        return [Markup(rows) for rows in json.loads(line)]
+
+    def __exit__(self, *exc) -> None:
+        self._process.stdin.close()
+        self._process.stdout.close()
+        self._process.wait()
+        self._process.stderr.close()
 
 
 # What a page's file name keeps of a name besides letters and digits (of any script): nothing a shell, a URL or a

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,8 +42,8 @@ from ..printable import lines, one_line
 from ..project import Project
 from ..render import py_repr
 from . import feedback, gradebook, similar
-from .pages import environment, script
-from .store import VerdictStore, write_atomically
+from .pages import CaseDrawer, environment, script
+from .store import VerdictStore, names_in, remove, write_atomically
 
 UPPER_LOWER = 0.27
 SHOWN_WRONG = 5  # most common wrong answers shown per case
@@ -347,18 +346,19 @@ def write_class_pages(
     tally = Tally(doc, course, known)
     inputs = feedback.course_inputs(course)
     written = set()
-    for row in doc["learners"]:
-        verdicts = {}
-        if row["error"] is None:
-            for slug, cell in row["challenges"].items():
-                if cell["status"] != gradebook.MISSING:
-                    verdicts[slug] = store.read(row["learner"], slug)
-        tally.add(row, verdicts)
-        name = row["page"]
-        page_ = feedback.page(env, row, verdicts, doc["challenges"], course, inputs)
-        write_atomically(out / "feedback" / name, page_)
-        written.add(name)
-    for old in (out / "feedback").glob("*.html"):
-        if old.name not in written:
-            os.unlink(old)
-    write_atomically(out / "report" / "index.html", page(env, tally))
+    with CaseDrawer() as draw:
+        for row in doc["learners"]:
+            verdicts = {}
+            if row["error"] is None:
+                for slug, cell in row["challenges"].items():
+                    if cell["status"] != gradebook.MISSING:
+                        verdicts[slug] = store.read(row["learner"], slug)
+            tally.add(row, verdicts)
+            name = row["page"]
+            page_ = feedback.page(env, row, verdicts, doc["challenges"], course, inputs, draw=draw)
+            write_atomically(out, f"feedback/{name}", page_)
+            written.add(name)
+    for old in names_in(out, "feedback"):
+        if old.endswith(".html") and old not in written:
+            remove(out, f"feedback/{old}")
+    write_atomically(out, "report/index.html", page(env, tally))

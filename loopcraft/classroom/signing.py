@@ -135,8 +135,9 @@ class Signer:
         source = record["source"]
         digest = None if source is None else hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
         # The learner and challenge too: a signed verdict copied to another learner's file would be theirs.
-        content = [fingerprint, record["key"], record["learner"], record["challenge"], record["origin"], digest]
-        return self._mac(_message("verdict", [*content, record["result"]]))
+        # And the class run: a verdict of another class graded with this key is not this class's.
+        content = [fingerprint, record["key"], record["run"], record["learner"], record["challenge"], record["origin"]]
+        return self._mac(_message("verdict", [*content, digest, record["result"]]))
 
     def sign_record(self, record: dict) -> dict:
         return {**record, "signature": self._record_mac(record)}
@@ -149,7 +150,7 @@ class Signer:
         return made is not None and _same(made, record.get("signature"))
 
     def _book_mac(self, doc: dict) -> str:
-        return self._mac(_message("gradebook", [doc["challenges"], doc["learners"]]))
+        return self._mac(_message("gradebook", [doc["class"], doc["challenges"], doc["learners"]]))
 
     def sign_book(self, doc: dict) -> dict:
         return {**doc, "signature": self._book_mac(doc)}

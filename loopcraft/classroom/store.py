@@ -3,7 +3,8 @@ under a key that hashes everything the verdict was made from (the submission's t
 be read, the challenge, the grader). A run that crashed resumes where it stopped, an unchanged submission is never
 graded twice, a shard fills part of a store, and `merge` is the union of stores.
 
-A record: {"key", "learner", "challenge", "origin", "source", "result", "signature"}; `source` is the code handed in
+A record: {"key", "run", "learner", "challenge", "origin", "source", "result", "signature"}; `run` is the class run it
+was graded in (its gradebook's class.run); `source` is the code handed in
 (null when it could not be read: the class report compares submissions), `result` is `RunResult.to_dict()`
 (grader/results.py decides what it may hold: a private case's name and status only, every part bounded), `signature`
 the teacher's key's HMAC of the rest (signing.py). Written compact and atomically; read back validated against
@@ -14,9 +15,11 @@ it, its signature the key's.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import stat
 import threading
 from pathlib import Path
 
@@ -59,14 +62,161 @@ def _read_json(path: Path, cap: int, what: str) -> tuple[object, str]:
         raise LoopcraftError(f"{path}: no readable {what} ({type(exc).__name__}: {str(exc)[:200]})") from None
 
 
-def write_atomically(path: Path, data: str | bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    if isinstance(data, bytes):
-        tmp.write_bytes(data)
-    else:
-        tmp.write_text(data, encoding="utf-8", errors="surrogatepass")
-    os.replace(tmp, path)
+# Every write and removal of `class` and `merge` is inside --out, by a name relative to it, through folders opened
+# one by one without following a link (as intake reads): a link planted in --out (as --out itself, a folder or a
+# file, to 3 levels: OUT/verdicts/LEARNER/SLUG.json) is refused, naming it, before anything is written
+# (`refuse_links`), and a write that meets one later refuses too; nothing is written or removed outside --out.
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+OUT_DEPTH = 3
+
+
+def _planted(where: Path, done: str = "nothing was written through it") -> LoopcraftError:
+    return LoopcraftError(
+        f"{where}: a link, planted in the output folder: class and merge write only files and folders of their own "
+        f"there, never through a link; remove it ({done})"
+    )
+
+
+def _open_folder(path: Path, dir_fd: int | None = None, name: str | None = None, make: bool = False) -> int:
+    """The folder `name` in `dir_fd` (or `path` itself), opened without following a link; made first if `make`."""
+    target = str(path) if name is None else name
+    if make:
+        try:
+            os.mkdir(target, 0o755, dir_fd=dir_fd)
+        except FileExistsError:
+            pass
+    try:
+        return os.open(target, _FOLDER, dir_fd=dir_fd)
+    except OSError as exc:
+        # O_NOFOLLOW with O_DIRECTORY: a link is ENOTDIR, or ELOOP.
+        if exc.errno == errno.ELOOP or (exc.errno == errno.ENOTDIR and os.path.islink(path)):
+            raise _planted(path) from None
+        if exc.errno == errno.ENOTDIR:
+            raise LoopcraftError(f"{path}: not a folder, where class and merge keep one") from None
+        raise LoopcraftError(f"{path}: cannot be opened ({exc.strerror})") from None
+
+
+def _parts(name: str) -> list[str]:
+    parts = name.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise ValueError(f"{name!r} is not a name inside the output folder")
+    return parts
+
+
+def _open_inside(out: Path, folders: list[str], make: bool) -> int:
+    """The folder OUT/folders[0]/folders[1]/... opened, each part without following a link; made if `make`."""
+    if make:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    fd, where = _open_folder(out, make=make), out
+    try:
+        for part in folders:
+            where = where / part
+            inner = _open_folder(where, fd, part, make)
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _folder_of(out: Path, name: str, make: bool) -> tuple[int, str]:
+    """The folder holding `name` (relative to `out`) opened, and its last part."""
+    *folders, last = _parts(name)
+    return _open_inside(out, folders, make), last
+
+
+def write_atomically(out: Path, name: str, data: str | bytes) -> None:
+    """OUT/name (`name` relative to the output folder `out`, parts split by "/") written whole: a new file of its
+    own, renamed into place; a link or a folder in its place is refused."""
+    fd, last = _folder_of(out, name, make=True)
+    try:
+        tmp = f".{last}.{os.getpid()}.{threading.get_ident()}.tmp"
+        made = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644, dir_fd=fd)
+        with os.fdopen(made, "wb") as file:
+            file.write(data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass"))
+        try:
+            there = os.stat(last, dir_fd=fd, follow_symlinks=False).st_mode
+        except FileNotFoundError:
+            there = None
+        if there is not None and not stat.S_ISREG(there):
+            os.unlink(tmp, dir_fd=fd)
+            raise _planted(out / name) if stat.S_ISLNK(there) else LoopcraftError(f"{out / name}: not a file")
+        # A rename replaces the name, never what a link there would point to.
+        os.replace(tmp, last, src_dir_fd=fd, dst_dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
+def remove(out: Path, name: str) -> bool:
+    """Remove OUT/name if it is there (a link there is removed itself, never what it points to); whether it was."""
+    if not out.exists() and not out.is_symlink():
+        return False
+    fd, last = _folder_of(out, name, make=False)
+    try:
+        os.unlink(last, dir_fd=fd)
+        return True
+    except FileNotFoundError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def read_inside(out: Path, name: str, cap: int) -> bytes:
+    """The bytes of the regular file OUT/name (a file this run wrote), read through no link."""
+    fd, last = _folder_of(out, name, make=False)
+    try:
+        return read_regular(fd, last, str(out / name), cap)
+    except Refused as exc:
+        raise LoopcraftError(str(exc)) from None
+    finally:
+        os.close(fd)
+
+
+def names_in(out: Path, folder: str) -> list[str]:
+    """The names in the folder OUT/folder (none if there is no such folder)."""
+    if not (out / folder).exists() and not (out / folder).is_symlink():
+        return []
+    fd = _open_inside(out, _parts(folder), make=False)
+    try:
+        return sorted(os.listdir(fd))
+    finally:
+        os.close(fd)
+
+
+def refuse_links(out: Path) -> None:
+    """Before `class` or `merge` writes anything: a LoopcraftError naming every link in the output folder (itself,
+    or anything in it, OUT_DEPTH levels down), if there is one."""
+    if out.is_symlink():
+        raise _planted(out, "nothing was written")
+    if not out.exists():
+        return
+    found: list[Path] = []
+
+    def walk(fd: int, where: Path, depth: int) -> None:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    found.append(where / entry.name)
+                elif depth < OUT_DEPTH and entry.is_dir(follow_symlinks=False):
+                    inner = _open_folder(where / entry.name, fd, entry.name)
+                    try:
+                        walk(inner, where / entry.name, depth + 1)
+                    finally:
+                        os.close(inner)
+
+    fd = _open_folder(out)
+    try:
+        walk(fd, out, 1)
+    finally:
+        os.close(fd)
+    if found:
+        shown = ", ".join(map(str, found[:10])) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
+        raise LoopcraftError(
+            f"{out}: holds {len(found)} link{'s' if len(found) != 1 else ''} ({shown}): class and merge write only "
+            "files and folders of their own in the output folder, never through a link; remove them, or choose "
+            "another --out (nothing was written)"
+        )
 
 
 def compact(doc) -> str:
@@ -88,13 +238,20 @@ def key(fingerprint_: str, source: Source) -> str:
 
 
 class VerdictStore:
-    def __init__(self, out: Path, signer: Signer | None = None):
-        """The store in OUT/verdicts/; `signer` signs what it puts (`class`, `merge`) and checks what it keeps."""
+    def __init__(self, out: Path, signer: Signer | None = None, run: str | None = None):
+        """The store in OUT/verdicts/; `signer` signs what it puts (`class`, `merge`) and checks what it keeps; `run`,
+        the class run it puts verdicts of (a store only read needs none)."""
+        self.out = out
+        self.run = run
         self.folder = out / "verdicts"
         self.signer = signer
 
+    def name(self, learner_id: str, slug: str) -> str:
+        """The record's name inside the output folder."""
+        return f"verdicts/{file_name(learner_id)}/{slug}.json"
+
     def path(self, learner_id: str, slug: str) -> Path:
-        return self.folder / file_name(learner_id) / f"{slug}.json"
+        return self.out / self.name(learner_id, slug)
 
     def _load(self, learner_id: str, slug: str) -> tuple[dict, str]:
         path = self.path(learner_id, slug)
@@ -134,9 +291,18 @@ class VerdictStore:
             return None
         return signed if record["key"] == key_ else None
 
+    def adopt(self, learner_id: str, slug: str) -> None:
+        """A kept verdict made one of this store's class run, signed again if it was another's: it is the verdict of
+        exactly the hand-in this run read (its key says so), whichever run graded it."""
+        record = self.read(learner_id, slug)
+        if record["run"] != self.run:
+            record = self.signer.sign_record({**record, "run": self.run})
+            write_atomically(self.out, self.name(learner_id, slug), compact(record) + "\n")
+
     def put(self, learner: Learner, slug: str, source: Source, key_: str, result: dict) -> None:
         record = {
             "key": key_,
+            "run": self.run,
             "learner": learner.id,
             "challenge": slug,
             "origin": source.origin,
@@ -145,15 +311,17 @@ class VerdictStore:
         }
         if self.signer is not None:
             record = self.signer.sign_record(record)
-        write_atomically(self.path(learner.id, slug), compact(record) + "\n")
+        write_atomically(self.out, self.name(learner.id, slug), compact(record) + "\n")
 
     def take_all(self, other: VerdictStore) -> None:
-        """Move every record of `other` here, replacing what is here under the same name."""
+        """Move every record of `other` (a folder of this run's own) here, replacing what is here under the same name."""
         for path in sorted(other.folder.glob("*/*.json")):
-            target = self.folder / path.relative_to(other.folder)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, target)
+            fd, last = _folder_of(self.out, path.relative_to(other.out).as_posix(), make=True)
+            try:  # a rename replaces a link in its place, never what it points to
+                os.replace(path, last, dst_dir_fd=fd)
+            finally:
+                os.close(fd)
 
     def copy(self, record: dict) -> None:
         """`merge`: a record read from another store, written here as it is."""
-        write_atomically(self.path(record["learner"], record["challenge"]), compact(record) + "\n")
+        write_atomically(self.out, self.name(record["learner"], record["challenge"]), compact(record) + "\n")

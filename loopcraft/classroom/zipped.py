@@ -549,8 +549,9 @@ def _taken(found: tuple[list[_Hand], list[Learner]], path: Path, exercises, chal
     if not learners and not strays:
         raise LoopcraftError(f"{path}: no learner's files in it")
     for learner in learners:
-        if learner.lms:
-            user = next(iter(learner.lms.values()))
+        ids = [learner.lms[key] for key in ("canvas", "moodle", "moodle_group") if key in learner.lms]
+        if ids:
+            user = ids[0]
             learner.id = (
                 f"{learner.name}_{user}" if learner.name and user and learner.name != user else learner.name or user
             )
@@ -598,8 +599,9 @@ def _place(n: Named, layout: str, zip_name: str, slugs: set[str], identify: Iden
             stem, number = again["stem"] + again["ext"], int(again["number"])
         version = (number, int(seen.attachment or 0))
         online = _ONLINE.get(seen.online)
-        if reading is None:  # a name that reads as two learners': a hand-in of its own
-            learner = Learner(id=top, name=top, origin=f"{zip_name}: {top}", unattributed=why)
+        if reading is None:  # a name that reads as two learners': a hand-in of its own, for no one
+            candidates = {"canvas_candidates": " ".join(sorted({r.user for r in readings}))}
+            learner = Learner(id=top, name=top, origin=f"{zip_name}: {top}", lms=candidates, unattributed=why)
             return ("unattributed", n.raw_parts[0]), learner, file, stem, version, [], online
         notes = ["handed in late (Canvas)"] if reading.late else []
         name = reading.user if reading.kind == "anonymous" else reading.name

@@ -120,7 +120,9 @@ def test_runs_and_python_state_are_announced_politely_and_the_rows_are_not(page:
     run_and_wait(page)
     # The announcement names what did not pass (the links are in the live region) and the known mistake it looks like.
     passed = rf"^\d+ of {len(cases_of(SLUG))} cases passed\. Not passing: [^.]+\."
-    expect(status).to_have_text(re.compile(rf"{passed} This looks like a known mistake: Never resets [^.]+\.$"))
+    expect(status).to_have_text(
+        re.compile(rf"{passed} This looks like a known mistake: The limit is on errors in a row: [^.]+\.$")
+    )
     expect(status.get_by_test_id("failures").locator("a")).to_have_count(1)
 
 

@@ -2,7 +2,7 @@
 or neither, or several places in any order, and faults of every kind."""
 
 from agent_scenarios import steps
-from weather_scenarios import faults
+from weather_scenarios import FAULT_KINDS, faults
 
 PLACES = {
     "": "Paris",
@@ -15,6 +15,11 @@ PLACES = {
 }
 # How the places a goal names are joined, when it names more than one.
 JOINS = {"": " or in ", "places after a comma": ", ", "places joined by 'and'": " and "}
+# The refusal spells out every underscore of an error's kind, so a kind of three words is one of its faults.
+KINDS = FAULT_KINDS | {"an error kind of three words": "rate_limit_exceeded"}
+# policy decides from the transcript alone, so a second run gives the same actions (the sandbox's clock, which
+# outlives a run, shows in none of them).
+CALL_TWICE = True
 PATTERNS = {
     "": "Weather in {}?",
     "a word ending in 'in' first": "Is there rain in {}?",
@@ -33,4 +38,4 @@ def scenario(pick):
         pick.label("places named in the order " + ", ".join(places))
     named = pick.choice(JOINS).join(places) if len(places) > 1 else places[0]
     goal = pick.choice(PATTERNS).format(named)
-    return {"goal": goal} | faults(pick) | steps(pick, "max_steps", 1, 6)
+    return {"goal": goal} | faults(pick, kinds=KINDS) | steps(pick, "max_steps", 1, 6)
