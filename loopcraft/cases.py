@@ -45,14 +45,18 @@ def keyword_run(entry: str, args: dict) -> dict:
 
 
 def expectation(case: Case) -> dict:
-    """The full form: every part the judge compares, and the expected value as Python writes it."""
-    expect: dict = {}
+    """The full form: every part the judge compares, and `expected_shown`, what it expects as Python writes it: the
+    value, or the exception as a traceback's last line says it (`ValueError: square must be between 1 and 64`), or
+    nothing for a case that compares printed text alone (the page shows that text beside it)."""
+    expect: dict = {"expected_shown": ""}
     if case.expected is not MISSING:
         expect["expected"], expect["expected_shown"] = encode(case.expected)
     if case.raises is not None:
         expect["raises"] = {"type": case.raises.type}
+        expect["expected_shown"] = case.raises.type
         if case.raises.message is not None:
             expect["raises"]["message"] = case.raises.message
+            expect["expected_shown"] += f": {case.raises.message}"
     if case.stdout is not None:
         expect["stdout"] = case.stdout
     if case.tolerance is not None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.canonical import canonical_json
+from grader.canonical import canonical_json, encode
 from grader.execute import SOLUTION_FILE
 from grader.results import CaseResult, RunResult, Status
 
@@ -253,23 +253,21 @@ def private_values_published(yaml: Path, ex: Exercise) -> list[Problem]:
         if case.private:
             continue
         kind = "hidden case" if case.hidden else "case"  # a hidden case's value is in the page as its digest
-        if case.expected is not MISSING:  # a case that expects a raise or printed text shows no value
+        if case.expected is not MISSING:
             shown.setdefault(
                 canonical_json(case.expected), f"the expected value of {kind} {case.name!r} (line {case.line})"
             )
-        named = case.args.items() if isinstance(case.args, dict) else enumerate(case.args or [], 1)
-        for name, value in named:  # a positional argument is named by its place
+        arguments = case.args.items() if isinstance(case.args, dict) else enumerate(case.args or [])
+        for name, value in arguments:
             shown.setdefault(canonical_json(value), f"argument `{name}` of case {case.name!r} (line {case.line})")
     problems = []
     for case in ex.cases:
-        if case.expected is MISSING:
-            continue
-        if case.private and (where := shown.get(canonical_json(case.expected))) is not None:
+        if case.private and case.expected is not MISSING and (where := shown.get(canonical_json(case.expected))):
             problems.append(
                 Problem(
                     yaml,
                     case.line,
-                    f"private case {case.name!r} expects {json.dumps(case.expected)}, which the page gives away as "
+                    f"private case {case.name!r} expects {encode(case.expected)[1]}, which the page gives away as "
                     f"{where}; choose a value no published case shows",
                 )
             )
