@@ -20,11 +20,12 @@
 //                          (src/reset.js): the baseline the benchmark compares resets with
 //
 // Requests on stdin, one JSON object a line:
-//   {"id", "source", "sandbox", "entry", "cases": [...], "mistakes", "time_limit", "budget"}
-//   cases: each {"name", "hidden", "private", "call_twice", "run", "expect", "call_shown"}, `run` its run spec and
-//   `expect` its expectation (docs/architecture.md, "Verdicts"); mistakes: the challenge's known mistakes,
-//   {"salt", "known": [{"hint", "cases"}]} (src/mistakes.js), or null; time_limit: seconds a case may take;
-//   budget (optional, seconds): what all the request's cases may take together (see session.js).
+//   {"id", "source", "sandbox", "cases": [...], "mistakes", "time_limit", "budget"}
+//   cases: each {"name", "hidden", "private", "call_twice", "run", "expect", "call_shown"}, `run` its run spec
+//   {entry, args, call, setup, stdin, call_twice, keep_stdout} and `expect` its expectation (docs/architecture.md,
+//   "Verdicts"); mistakes: the challenge's known mistakes, {"salt", "known": [{"hint", "cases"}]} (src/mistakes.js),
+//   or null; time_limit: seconds a case may take; budget (optional, seconds): what all the request's cases may take
+//   together (see session.js).
 // Replies on the file descriptor given by --replies, a channel of their own, one JSON object a line, each with a
 // `type`; an error also has a `kind`:
 //   {"type": "ready", "version", "load_ms", "snapshot"}        first, once: Python is up
@@ -204,8 +205,6 @@ function bounded(outcomes) {
   });
 }
 
-// The run spec of a case as the session takes it (src/session.js, run-case).
-const runOf = (testCase) => ({ name: testCase.name, args: JSON.parse(testCase.run.args), call_twice: testCase.run.call_twice });
 
 // How the interpreter of the request being answered was made (see "verdict" above): its first renew says, and a
 // request that renews nothing has the interpreter the last renew made (after a case that broke the one before it),
@@ -260,6 +259,13 @@ async function* requestLines(input, max) {
 const isText = (value) => typeof value === "string";
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
+const isName = (value) => isText(value) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(value);
+const orNull = (check) => (value) => value === null || check(value);
+// A run spec as grader.execute.run_case reads it: an entry (a name or names), and `args` (value text) or `call`.
+const isRun = (run) => isObject(run) && (isName(run.entry) || (Array.isArray(run.entry) && run.entry.length > 0 && run.entry.every(isName)))
+  && (isText(run.args) !== isText(run.call)) && [run.args, run.call, run.setup, run.stdin].every(orNull(isText))
+  && typeof run.call_twice === "boolean" && typeof run.keep_stdout === "boolean";
+
 // The request, or what is wrong with it.
 function readRequest(line) {
   let request;
@@ -270,12 +276,12 @@ function readRequest(line) {
   }
   if (!isObject(request)) return { problem: "not a JSON object" };
   const id = Number.isInteger(request.id) ? request.id : null;
-  const { source, sandbox, entry, cases, mistakes = null, time_limit: limit, budget = null } = request;
+  const { source, sandbox, cases, mistakes = null, time_limit: limit, budget = null } = request;
   let problem = null;
   if (id === null) problem = "its id is not a whole number";
-  else if (![source, sandbox, entry].every(isText)) problem = "source, sandbox and entry must be strings";
-  else if (!Array.isArray(cases) || !cases.every((c) => isObject(c) && isText(c.name) && isObject(c.run) && isObject(c.expect))) {
-    problem = "cases must be a list of {name, run, expect}";
+  else if (![source, sandbox].every(isText)) problem = "source and sandbox must be strings";
+  else if (!Array.isArray(cases) || !cases.every((c) => isObject(c) && isText(c.name) && isRun(c.run) && isObject(c.expect))) {
+    problem = "cases must be a list of {name, run, expect}, run a run spec";
   } else if (!(mistakes === null || (isObject(mistakes) && isText(mistakes.salt) && Array.isArray(mistakes.known)))) {
     problem = "mistakes must be null or {salt, known}";
   } else if (!(typeof limit === "number" && limit > 0)) problem = "time_limit must be a number of seconds over 0";
@@ -302,8 +308,7 @@ for await (const line of requestLines(process.stdin, config.maxRequest)) {
     outcomes = await session.run({
       source: request.source,
       sandbox: request.sandbox,
-      entry: request.entry,
-      cases: request.cases.map(runOf),
+      cases: request.cases, // the session sends each case's run spec to the worker (src/session.js, run-case)
       timeLimitMs: Math.round(request.time_limit * 1000),
       budgetMs: request.budget === null || request.budget === undefined ? Infinity : Math.round(request.budget * 1000),
     });

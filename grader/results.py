@@ -37,23 +37,66 @@ VERSION = 3  # of the written verdict (Exercism's results.json version 3, plus o
 PHASES = ("load", "call", "return", "grader")
 
 
-def value_outcome(value: str, output: str = "", trace: list | None = None, again: str | None = None) -> dict:
-    """`value`: the canonical JSON of what the learner's function returned. `again`: of what it returned when called
-    a second time with the same arguments, in a case that calls it twice (only the interpreter makes such an
-    outcome, so frontend/src/outcomes.js has no `again`)."""
-    outcome = {"kind": "value", "value": value, "output": output, "trace": trace or []}
+def value_outcome(
+    value: str,
+    output: str = "",
+    trace: list | None = None,
+    again: str | None = None,
+    *,
+    shown: str = "",
+    again_shown: str | None = None,
+    stdout: str = "",
+    stdout_cut: bool = False,
+) -> dict:
+    """`value`: the value text of what the case's call gave (grader/canonical.py), `shown`: as Python writes it.
+    `again`: of what it gave when called a second time with the same arguments, in a case that calls it twice (only
+    the interpreter makes such an outcome, so frontend/src/outcomes.js has no `again`). `output`: stdout and stderr
+    as the learner is shown them; `stdout`: stdout alone, `stdout_cut` past what is kept of it."""
+    outcome = {
+        "kind": "value",
+        "value": value,
+        "shown": shown,
+        "output": output,
+        "stdout": stdout,
+        "trace": trace or [],
+    }
     if again is not None:
-        outcome["again"] = again
+        outcome.update(again=again, again_shown=again_shown or "")
+    if stdout_cut:
+        outcome["stdout_cut"] = True
     return outcome
 
 
-def error_outcome(error: str, phase: str, output: str = "", trace: list | None = None) -> dict:
+def error_outcome(
+    error: str,
+    phase: str,
+    output: str = "",
+    trace: list | None = None,
+    *,
+    stdout: str = "",
+    stdout_cut: bool = False,
+    exception: dict | None = None,
+) -> dict:
+    """`exception` (phase "call" only): {type, mro: the built-in classes it derives from, message: str(exc) or None}."""
     assert phase in PHASES, phase
-    return {"kind": "error", "phase": phase, "error": error, "output": output, "trace": trace or []}
+    outcome = {
+        "kind": "error",
+        "phase": phase,
+        "error": error,
+        "output": output,
+        "stdout": stdout,
+        "trace": trace or [],
+    }
+    if exception is not None:
+        assert phase == "call", phase
+        outcome["exception"] = exception
+    if stdout_cut:
+        outcome["stdout_cut"] = True
+    return outcome
 
 
-def timeout_outcome(output: str = "") -> dict:
-    return {"kind": "timeout", "output": output, "trace": []}
+def timeout_outcome(output: str = "", stdout: str = "") -> dict:
+    return {"kind": "timeout", "output": output, "stdout": stdout, "trace": []}
 
 
 def format_seconds(seconds: float) -> str:

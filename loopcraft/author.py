@@ -13,18 +13,19 @@ python build.py strengthen SLUG [--accept [--private]] search generated scenario
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import threading
 from pathlib import Path
 
 from .build import build, check
+from .cases import expected_text
 from .classroom import gradescope
+from .course import MISSING
 from .errors import ExerciseError, LoopcraftError, raise_errors
 from .grading import Runners, runner_for
 from .project import INSTALL, Project
 from .record import record
-from .scaffold import new_challenge, new_lesson
+from .scaffold import KINDS, new_challenge, new_lesson
 from .scenarios import GeneratorError
 from .serve import make_server, url
 from .strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen, unreached_text
@@ -78,6 +79,13 @@ def parse_args(argv: list[str], prog: str = "build.py") -> argparse.Namespace:
     new = commands.add_parser("new", parents=[common], help="scaffold a challenge or a lesson (and its track if new)")
     new.add_argument("name", metavar="TRACK/SLUG", help="e.g. build-an-agent/retry-policy")
     new.add_argument("--lesson", action="store_true", help="a lesson (lesson.yaml and lesson.md), not a challenge")
+    new.add_argument(
+        "--kind",
+        choices=list(KINDS),
+        default="function",
+        help="the challenge's shape: a function (cases by args), a class (cases by call and setup) or a program "
+        "(cases by stdin and stdout)",
+    )
     record = commands.add_parser(
         "record",
         parents=[common],
@@ -123,7 +131,7 @@ def main(argv: list[str] | None = None, prog: str = "build.py", *, runners: Runn
         print(NO_VERIFY_WARNING, file=sys.stderr)
     try:
         if args.command == "new":
-            _new(root, args.name, lesson=args.lesson)
+            _new(root, args.name, lesson=args.lesson, kind=args.kind)
         elif args.command == "record":
             _record(project, args.exercise)
         elif args.command == "gradescope":
@@ -214,8 +222,8 @@ def _missed(programs) -> str:
     return f"{mutants} mutant(s), {len(programs) - mutants} wrong solution(s)"
 
 
-def _new(root: Path, name: str, *, lesson: bool = False) -> None:
-    made = (new_lesson if lesson else new_challenge)(root, name)
+def _new(root: Path, name: str, *, lesson: bool = False, kind: str = "function") -> None:
+    made = new_lesson(root, name) if lesson else new_challenge(root, name, kind)
     for path in made.created:
         print(f"created {path.as_posix()}")
     if made.listed and made.track_yaml not in made.created:
@@ -228,7 +236,8 @@ def _new(root: Path, name: str, *, lesson: bool = False) -> None:
 def _record(project: Project, name: str) -> None:
     yaml, recorded = record(project, name)
     for case in recorded:
-        print(f"{yaml.as_posix()}:{case.line}: case {case.name!r}: expected {json.dumps(case.expected)}")
+        said = ("expected " if case.expected is not MISSING else "") + expected_text(case)
+        print(f"{yaml.as_posix()}:{case.line}: case {case.name!r}: {said}")
     if recorded:
         print(
             f"Recorded {len(recorded)} expected value(s) from the reference solution: review them, then run "

@@ -21,14 +21,37 @@ MISSING = _Missing()  # Case.expected of a case that `python build.py record` ha
 
 
 @dataclass(frozen=True)
+class Raises:
+    """What a case that must raise expects: a built-in exception's name (a subclass of it passes too) and, if given,
+    str(exc) exactly."""
+
+    type: str
+    message: str | None = None
+
+
+@dataclass(frozen=True)
 class Case:
+    """One case of a challenge (docs/authoring.md). Values are Python values, as the YAML wrote them (int keys and
+    sets kept; grader/canonical.py writes their value text). Exactly one of `args` and `call` is set."""
+
     name: str
-    args: dict
-    expected: object  # MISSING only in exercises loaded for `record`
+    args: dict | list | None  # keyword (a dict) or positional (a list) arguments of the entry; None with `call`
+    expected: object  # MISSING when the case has none: it expects `raises` or `stdout`, or awaits `record`
     hidden: bool  # true for every private case too
     line: int  # in exercise.yaml
     private: bool = False  # never published: graded by the CLI and the build's checks only
     call_twice: bool = False  # the entry is called again, same namespace and arguments, and must return the same
+    call: str | None = None  # a Python expression evaluated in the learner's namespace, instead of `args`
+    setup: str | None = None  # statements run before `call`, in the same namespace
+    raises: Raises | None = None
+    stdout: str | None = None  # what the case must print, exactly
+    stdin: str | None = None  # what input() reads
+    tolerance: float | None = None  # absolute, for every float of the result
+
+    @property
+    def unrecorded(self) -> bool:
+        """Whether the case expects nothing yet: `python build.py record` fills it in."""
+        return self.expected is MISSING and self.raises is None and self.stdout is None
 
 
 @dataclass(frozen=True)
@@ -69,7 +92,8 @@ class Exercise:
     summary: str
     difficulty: str
     minutes: int
-    entry: str
+    entry: str | list[str]  # a function's or a class's name, or names (then every case has a `call`)
+    entry_kind: str  # "function" | "class" | "names": what the page says the learner writes
     signature: str
     time_limit_seconds: float
     task: str

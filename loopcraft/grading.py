@@ -15,14 +15,13 @@ ends in a verdict for that submission, and the next one is graded as if it had b
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from grader.canonical import canonical_json, digest
 from grader.results import CaseResult, RunResult, failed_submission
 
+from .cases import call_shown, expectation, run_spec
 from .course import MISSING, Case, Exercise
 from .project import Project
 from .runners import Kind, Runner, RunnerError, make_runner
@@ -40,41 +39,10 @@ RUNNER_FAILED = "Grading your code stopped the grader itself, twice, so this sub
 SUBMISSION_BUDGET_S = 30
 
 
-def run_spec(case: Case, entry: str) -> dict:
-    """What the interpreter needs to run a case (docs/architecture.md, "Verdicts": the run spec)."""
-    return {
-        "entry": entry,
-        # In the order the YAML wrote them: a dict's key order is data to the code under test.
-        "args": json.dumps(case.args),
-        "call": None,
-        "setup": None,
-        "stdin": None,
-        "call_twice": case.call_twice,
-    }
-
-
-def expectation(case: Case) -> dict:
-    """What the judge compares a case's outcome with, in full (the host has every case's values). A case with no
-    expected value yet (`record`) passes on any value."""
-    if case.expected is MISSING:
-        return {"expected_shown": ""}
-    return {"expected": canonical_json(case.expected), "expected_shown": repr(case.expected)}
-
-
-def hidden_expectation(case: Case, salt: str) -> dict:
-    """A hidden case's expectation as a page carries it: a salted digest of what is compared, `checks` naming it
-    (docs/architecture.md, "Verdicts"; docs/threat-model.md says what a digest of a small value still gives away)."""
-    return {"salt": salt, "digest": digest(salt, canonical_json({"value": case.expected})), "checks": ["value"]}
-
-
-def call_shown(case: Case, entry: str) -> str:
-    """The case's call as the learner would write it: `entry(name=value, ...)`."""
-    return f"{entry}({', '.join(f'{name}={value!r}' for name, value in case.args.items())})"
-
-
-def request_case(case: Case, entry: str, *, reveal_hidden: bool = False) -> dict:
-    """A case as a runner takes it, to run and judge (frontend/node-runner.mjs). `reveal_hidden`: judged as a
-    visible case, its values in the verdict (for authors only)."""
+def request_case(case: Case, entry: str | list[str], *, reveal_hidden: bool = False) -> dict:
+    """A case as a runner takes it, to run and judge (frontend/node-runner.mjs): its run spec and its expectation in
+    full (loopcraft/cases.py). `reveal_hidden`: judged as a visible case, its values in the verdict (for authors
+    only)."""
     return {
         "name": case.name,
         "hidden": case.hidden and not reveal_hidden,
@@ -117,7 +85,6 @@ def grade(
         runner.run(
             source=source,
             sandbox=exercise.sandbox_source,
-            entry=exercise.entry,
             cases=[request_case(cases[i], exercise.entry, reveal_hidden=reveal_hidden) for i in order],
             mistakes=mistakes_for(catalogue),
             time_limit=exercise.time_limit_seconds,
@@ -144,22 +111,8 @@ def run_only(
     """Our own code run for what it returns, once per mapping of keyword arguments in `args` (a lesson's live
     blocks, the scenario harness, the runners' tests): each case expects nothing, so a value passes and is its
     `actual` (as JSON data); an error or a timeout is its status, with its `message`."""
-    unjudged = Case(name="", args={}, expected=MISSING, hidden=False, line=0)
-    cases = [
-        {
-            "name": str(i),
-            "hidden": False,
-            "private": False,
-            "call_twice": False,
-            "run": {**run_spec(unjudged, entry), "args": json.dumps(one)},
-            "expect": expectation(unjudged),
-            "call_shown": "",
-        }
-        for i, one in enumerate(args)
-    ]
-    document = runner.run(
-        source=source, sandbox=sandbox, entry=entry, cases=cases, time_limit=time_limit, budget=budget
-    )
+    cases = [request_case(Case(str(i), one, MISSING, hidden=False, line=0), entry) for i, one in enumerate(args)]
+    document = runner.run(source=source, sandbox=sandbox, cases=cases, time_limit=time_limit, budget=budget)
     return RunResult.from_dict(document).tests
 
 

@@ -8,12 +8,16 @@ checked here.
 
 from __future__ import annotations
 
+import ast
+import builtins
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+
+from grader.canonical import from_tagged
 
 from .cache import BuildCache
 from .course import (
@@ -29,6 +33,7 @@ from .course import (
     Option,
     Part,
     Question,
+    Raises,
     Track,
     WrongSolution,
 )
@@ -381,6 +386,7 @@ def _load_exercise(
         difficulty=data["difficulty"],
         minutes=int(data["minutes"]),
         entry=data["entry"],
+        entry_kind=entry_kind(data["entry"], solution),
         signature=data["signature"],
         time_limit_seconds=float(data["time_limit_seconds"]),
         task=data["task"],
@@ -391,18 +397,7 @@ def _load_exercise(
         starter_source=starter,
         solution_source=solution,
         wrong_solutions=wrong,
-        cases=[
-            Case(
-                name=c["name"],
-                args=c["args"],
-                expected=c.get("expected", MISSING),
-                hidden=c["hidden"] or c["private"],
-                line=doc.line(("cases", i)),
-                private=c["private"],
-                call_twice=c.get("call_twice", data["call_twice"]),
-            )
-            for i, c in enumerate(data["cases"])
-        ],
+        cases=[_case(c, doc.line(("cases", i)), data["call_twice"]) for i, c in enumerate(data["cases"])],
         cases_line=doc.line(("cases",)),
         entry_line=doc.line(("entry",)),
         equivalent_mutants=[
@@ -472,23 +467,95 @@ def _load_wrong_solutions(doc: Document, read: _Reader, folder: Path, real_folde
     return wrong
 
 
+def entry_kind(entry: str | list[str], solution: str) -> str:
+    """What the learner writes, as the page names it: "names" for a list of them; "class" when the reference solution
+    defines `entry` as a class (at its top level); else "function"."""
+    if isinstance(entry, list):
+        return "names"
+    try:
+        tree = ast.parse(solution)
+    except (SyntaxError, ValueError):  # `check` reports it, running the solution
+        return "function"
+    classes = {node.name for node in tree.body if isinstance(node, ast.ClassDef)}
+    return "class" if entry in classes else "function"
+
+
+def _case(c: dict, line: int, call_twice: bool) -> Case:
+    raises = c.get("raises")
+    return Case(
+        name=c["name"],
+        args=from_tagged(c["args"]) if "args" in c else None,
+        expected=from_tagged(c["expected"]) if "expected" in c else MISSING,
+        hidden=c["hidden"] or c["private"],
+        line=line,
+        private=c["private"],
+        call_twice=c.get("call_twice", call_twice),
+        call=c.get("call"),
+        setup=c.get("setup"),
+        raises=Raises(raises["type"], raises.get("message")) if raises else None,
+        stdout=c.get("stdout"),
+        stdin=c.get("stdin"),
+        tolerance=float(c["tolerance"]) if "tolerance" in c else None,
+    )
+
+
+def builtin_exception(name: str) -> bool:
+    """Whether `name` is a built-in exception's, which a case's `raises.type` must be (a learner's own class is
+    checked by the built-in class it derives from)."""
+    found = getattr(builtins, name, None)
+    return isinstance(found, type) and issubclass(found, BaseException)
+
+
+def _case_problems(case: dict, names_entry: bool) -> list[tuple[str, str]]:
+    """What the schema cannot say about one case's keys, each as (the key it is reported at, message)."""
+    found = []
+    if "args" in case and "call" in case:
+        found.append(("call", "give `args` (the entry's arguments) or `call` (an expression), not both"))
+    elif "args" not in case and "call" not in case:
+        found.append(("name", "give `args` (the entry's arguments) or `call` (an expression to evaluate)"))
+    elif names_entry and "args" in case:
+        found.append(("args", "`entry` is a list of names, so each case says what it runs with `call`, not `args`"))
+    if "setup" in case and "call" not in case:
+        found.append(("setup", "`setup` runs before a case's `call`, and this case has none"))
+    if "expected" in case and "raises" in case:
+        found.append(("raises", "give `expected` (what the call returns) or `raises`, not both"))
+    raised = case.get("raises")
+    if isinstance(raised, dict) and isinstance(raised.get("type"), str) and not builtin_exception(raised["type"]):
+        found.append(
+            (
+                ("raises", "type"),
+                f"{raised['type']!r} is not a built-in exception; name the built-in one it derives from "
+                "(e.g. ValueError): a subclass of it passes",
+            )
+        )
+    if "tolerance" in case and "expected" not in case:
+        found.append(("tolerance", "a tolerance compares the floats of `expected`, and this case has none"))
+    return found
+
+
 def _check_cases(doc: Document, rel: Path, name: str, problems: list[Problem], *, recording: bool) -> None:
-    """What the schema cannot say about the cases: a missing `expected` (unless `recording`), a private case
-    marked `hidden: false`, a name used twice. `name` is the exercise's TRACK/SLUG."""
+    """What the schema cannot say about the cases: which keys go together (`args` or `call`, `expected` or
+    `raises`, `setup` with `call`), a `raises.type` that is not a built-in exception, a case that expects nothing
+    (unless `recording`), a private case marked `hidden: false`, a name used twice. `name` is the exercise's
+    TRACK/SLUG."""
     first_line: dict[str, int] = {}
+    names_entry = isinstance(doc.data.get("entry"), list)
     for i, case in enumerate(_list(doc.data.get("cases"))):
         if not isinstance(case, dict):
             continue
-        if "expected" not in case and not recording:
-            # The schema lets `expected` be left out only so that `record` can fill it in.
+        for key, message in _case_problems(case, names_entry):
+            where = ("cases", i, *((key,) if isinstance(key, str) else key))
+            problems.append(Problem(rel, doc.line(where), at(("cases", i), message)))
+        if not {"expected", "raises", "stdout"} & set(case) and not recording:
+            # The schema lets all three be left out only so that `record` can fill one in.
             problems.append(
                 Problem(
                     rel,
                     doc.line(("cases", i)),
                     at(
                         ("cases", i),
-                        f"no expected value; run `python build.py record {name}` to fill it in from the reference "
-                        "solution",
+                        "no expected value, `raises` or `stdout`; run `python build.py record "
+                        f"{name}` to fill it in from the reference solution",
                     ),
                 )
             )

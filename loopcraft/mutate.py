@@ -27,6 +27,7 @@ from pathlib import Path
 from grader.results import Status
 
 from .cache import BuildCache
+from .cases import case_key
 from .course import Exercise, Track
 from .errors import Problem
 from .grading import grade
@@ -539,7 +540,7 @@ def runtime_files() -> list[bytes]:
 def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:
     """Everything a mutant's verdict depends on: the solution (so its mutants), the cases with their expected
     values, the sandbox, the runtime's files, and (through the key's code version) this module and the grader."""
-    cases = json.dumps([[c.name, c.args, c.expected, c.call_twice] for c in ex.cases], sort_keys=True)
+    cases = json.dumps([case_key(c, ex.entry) for c in ex.cases], sort_keys=True)
     return cache.key(
         "mutation", ex.solution_source, cases, ex.sandbox_source, ex.entry, str(ex.time_limit_seconds), *runtime
     )

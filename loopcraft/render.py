@@ -29,9 +29,10 @@ from pygments.util import ClassNotFound
 from grader.canonical import canonical_json, digest
 
 from .cache import BuildCache
-from .course import Exercise, Lesson, Track
+from .cases import call_shown, case_key, expectation_text, expected_text, hidden_expectation
+from .course import MISSING, Case, Exercise, Lesson, Track
 from .errors import BuildError
-from .grading import hidden_expectation, request_case
+from .grading import request_case
 from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SANDBOX, LIVE_TIME_LIMIT, LessonRun
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", style="default")
@@ -132,11 +133,13 @@ def salt(ex: Exercise) -> str:
     return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode()).hexdigest()[:32]
 
 
-def solution_key(ex_salt: str, expected_values: list) -> bytes:
-    """The key of the published reference solution: SHA-256 of the salt and the canonical JSON list of every
-    case's expected value, hidden ones included. A run that passes every case returns exactly these values,
-    so the page can rebuild the key from the run's outcomes; nothing published gives it away before that."""
-    return hashlib.sha256((ex_salt + canonical_json(expected_values)).encode("utf-8")).digest()
+def solution_key(ex_salt: str, cases: list[Case]) -> bytes:
+    """The key of the published reference solution: SHA-256 of the salt and the JSON list of every case's
+    expectation text (loopcraft/cases.py: what it expects, of every kind), hidden ones included. A run that passes
+    every case gives exactly these, so the page can rebuild the key from the run's outcomes (frontend/src/
+    solution.js); nothing published gives it away before that."""
+    texts = ",".join(expectation_text(case) for case in cases)
+    return hashlib.sha256(f"{ex_salt}[{texts}]".encode()).digest()
 
 
 def published_cases(ex: Exercise) -> list:
@@ -147,7 +150,7 @@ def published_cases(ex: Exercise) -> list:
 def encrypt_solution(ex: Exercise, ex_salt: str) -> dict:
     """The reference solution, encrypted with AES-GCM under `solution_key` (of the published cases only: a run in
     the page never sees a private case), as base64 for the page."""
-    key = solution_key(ex_salt, [case.expected for case in published_cases(ex)])
+    key = solution_key(ex_salt, published_cases(ex))
     return {"salt": ex_salt, **_encrypt(key, ex.solution_source)}
 
 
@@ -300,16 +303,13 @@ def positional_parameters(signature: str) -> list[str]:
     return [arg.arg for arg in function.args.posonlyargs + function.args.args]
 
 
-def input_text(args: dict) -> str:
-    """A case's keyword arguments, one `name = value` a line, in the order the author wrote them."""
-    return "\n".join(f"{name} = {py_repr(value)}" for name, value in args.items())
-
-
 def inputs_text(inputs) -> str:
     """A page's inputs object as text, for its cache key: every field, nested dataclasses (the exercise and its
     cases) and paths included."""
 
-    def fields(value) -> list | str:
+    def fields(value) -> list | dict | str:
+        if isinstance(value, Case):  # its values may be sets and have keys JSON has not
+            return {**case_key(value, ""), "line": value.line}
         return list(vars(value).values()) if dataclasses.is_dataclass(value) else str(value)  # Path, MISSING
 
     return json.dumps(inputs, ensure_ascii=False, default=fields)
@@ -338,7 +338,7 @@ def page_mistakes(catalogue, ex: Exercise) -> tuple:
     if catalogue is None:
         return ()
     published = {case.name for case in published_cases(ex)}
-    secret = {canonical_json(case.expected) for case in ex.cases if case.hidden}
+    secret = {canonical_json(case.expected) for case in ex.cases if case.hidden and case.expected is not MISSING}
     digests = {digest(catalogue.salt, value) for value in secret}
     shown = []
     for mistake in catalogue.known:
@@ -382,7 +382,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
     def page_case(case) -> dict:
         # As the host sends a case to the Node runner (grading.request_case), but a hidden case's expectation in the
         # hidden form: its digest. The page compares value texts; only Python writes them, so they match the worker's.
-        data = {**request_case(case, ex.entry), "args": case.args, "input_text": input_text(case.args)}
+        data = request_case(case, ex.entry)
         if case.hidden:
             data["expect"] = hidden_expectation(case, ex_salt)
         return data
@@ -403,11 +403,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             "hints_html": [Markup(_MARKDOWN.render(h)) for h in ex.hints],
             "sandbox_html": Markup(highlight(ex.sandbox_source, PythonLexer(), _FORMATTER)),
             "examples": [
-                {
-                    "name": c.name,
-                    "input_text": input_text(c.args),
-                    "expected_text": py_repr(c.expected),
-                }
+                {"name": c.name, "input_text": call_shown(c, ex.entry), "expected_text": expected_text(c)}
                 for c in visible
             ],
             "hidden_count": len(published) - len(visible),
@@ -421,6 +417,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             "track": inputs.track_slug,
             "entry": ex.entry,
             "parameters": positional_parameters(ex.signature),
+            "entry_kind": ex.entry_kind,
             "time_limit_seconds": ex.time_limit_seconds,
             "starter": ex.starter_source,
             "sandbox": ex.sandbox_source,

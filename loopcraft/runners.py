@@ -47,7 +47,6 @@ class Runner(Protocol):
         *,
         source: str,
         sandbox: str,
-        entry: str,
         cases: list[dict],
         mistakes: dict | None = None,
         time_limit: float,
@@ -94,17 +93,14 @@ class HostRunner:
 
         self._execute = execute
 
-    def run(self, *, source, sandbox, entry, cases, mistakes=None, time_limit, budget=None) -> dict:
-        outcomes = self.outcomes(source=source, sandbox=sandbox, entry=entry, cases=cases)
+    def run(self, *, source, sandbox, cases, mistakes=None, time_limit, budget=None) -> dict:
+        outcomes = self.outcomes(source=source, sandbox=sandbox, cases=cases)
         return shared_judge().verdict(cases, outcomes, time_limit=time_limit, mistakes=mistakes)
 
-    def outcomes(self, *, source: str, sandbox: str, entry: str, cases: list[dict]) -> list[dict]:
+    def outcomes(self, *, source: str, sandbox: str, cases: list[dict]) -> list[dict]:
         """The cases' outcomes, not yet judged (for a test that changes one before it is judged)."""
         with _TURN, self._execute.baseline_here():  # which keeps the host's heap out of each case's collection
-            return [
-                json.loads(self._execute.run_case(source, sandbox, entry, c["run"]["args"], c["run"]["call_twice"]))
-                for c in cases
-            ]
+            return [json.loads(self._execute.run_case(source, sandbox, json.dumps(c["run"]))) for c in cases]
 
     def close(self) -> None:
         """Nothing is held between runs."""

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from grader.canonical import from_tagged
 from grader.results import Status
 
 from . import yamlfile
@@ -356,7 +357,7 @@ def _graded_cases(runner, ex: Exercise, scenarios: list[Scenario]) -> list[Case]
     cases = [Case(s.name(), s.args, MISSING, True, 0, call_twice=s.call_twice) for s in scenarios]
     result = grade(ex, ex.solution_source, runner, cases=cases, reveal_hidden=True)
     return [
-        dataclasses.replace(c, expected=test.actual if test.status is Status.PASS else MISSING)
+        dataclasses.replace(c, expected=from_tagged(test.actual) if test.status is Status.PASS else MISSING)
         for c, test in zip(cases, result.tests, strict=True)
     ]
 

@@ -14,12 +14,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.canonical import canonical_json
+from grader.canonical import canonical_json, encode
 from grader.execute import SOLUTION_FILE
 from grader.results import CaseResult, RunResult, Status
 
 from .cache import BuildCache
-from .course import Case, Exercise, WrongSolution
+from .cases import case_key
+from .course import MISSING, Case, Exercise, WrongSolution
 from .errors import Problem, did_you_mean
 from .grading import grade
 from .mistakes import Catalogue, catalogue, wrong_file
@@ -134,7 +135,7 @@ def verdict(runner, ex: Exercise, source: str, cache: BuildCache | None = None) 
     `cache`, where it is looked for first and kept."""
     key = None
     if cache is not None:
-        cases = json.dumps([_case_key(c) for c in ex.cases], sort_keys=True, default=str)
+        cases = json.dumps([case_key(c, ex.entry) for c in ex.cases], sort_keys=True)
         parts = (source, ex.sandbox_source, ex.entry, str(ex.time_limit_seconds), cases, *runtime_files())
         key = cache.key("verdicts", *parts)
         kept = cache.get_json("verdicts", key)
@@ -146,11 +147,6 @@ def verdict(runner, ex: Exercise, source: str, cache: BuildCache | None = None) 
     if cache is not None:
         cache.put_json("verdicts", key, written)
     return RunResult.from_dict(written)
-
-
-def _case_key(case: Case) -> dict:
-    """Everything of a case a verdict depends on (all but its line): a field a case gains joins the key."""
-    return {name: value for name, value in vars(case).items() if name != "line"}
 
 
 def _caught_by(result: RunResult) -> frozenset[str] | None:
@@ -167,7 +163,10 @@ def reference_passes(root: Path, yaml: Path, ex: Exercise, result: RunResult) ->
     problems = []
     for case, test in zip(ex.cases, result.tests, strict=True):
         if test.status is Status.FAIL:
-            why = f"expected {json.dumps(json.loads(canonical_json(case.expected)))}, got {json.dumps(_returned(test))}"
+            if case.expected is MISSING:  # it expects a raise or printed text: the judge's message says how it differs
+                why = test.message
+            else:
+                why = f"expected {json.dumps(json.loads(canonical_json(case.expected)))}, got {json.dumps(_returned(test))}"
             problems.append(reference_case_problem(yaml, case, why))
         elif test.status is not Status.PASS:
             problems.append(reference_case_problem(yaml, case, test.message))
@@ -254,19 +253,21 @@ def private_values_published(yaml: Path, ex: Exercise) -> list[Problem]:
         if case.private:
             continue
         kind = "hidden case" if case.hidden else "case"  # a hidden case's value is in the page as its digest
-        shown.setdefault(
-            canonical_json(case.expected), f"the expected value of {kind} {case.name!r} (line {case.line})"
-        )
-        for name, value in case.args.items():
+        if case.expected is not MISSING:
+            shown.setdefault(
+                canonical_json(case.expected), f"the expected value of {kind} {case.name!r} (line {case.line})"
+            )
+        arguments = case.args.items() if isinstance(case.args, dict) else enumerate(case.args or [])
+        for name, value in arguments:
             shown.setdefault(canonical_json(value), f"argument `{name}` of case {case.name!r} (line {case.line})")
     problems = []
     for case in ex.cases:
-        if case.private and (where := shown.get(canonical_json(case.expected))) is not None:
+        if case.private and case.expected is not MISSING and (where := shown.get(canonical_json(case.expected))):
             problems.append(
                 Problem(
                     yaml,
                     case.line,
-                    f"private case {case.name!r} expects {json.dumps(case.expected)}, which the page gives away as "
+                    f"private case {case.name!r} expects {encode(case.expected)[1]}, which the page gives away as "
                     f"{where}; choose a value no published case shows",
                 )
             )

@@ -1,8 +1,9 @@
 """An author's YAML file (track.yaml, exercise.yaml, lesson.yaml) as a Document: plain JSON data, checked against its
 schema in schemas/, with the line of every key, so that each problem is reported as `path:line: message`.
 
-Each file is parsed with ruamel's round-trip loader (which keeps line numbers) and turned into plain JSON data;
-schema errors are mapped back to lines. A file that loads without errors is kept in the build cache (its data and
+Each file is parsed with ruamel's round-trip loader (which keeps line numbers) and turned into plain JSON data (a
+case's values, whose dict keys may be numbers or lists and which may hold sets, in the tagged form of the value text,
+grader/canonical.py); schema errors are mapped back to lines. A file that loads without errors is kept in the build cache (its data and
 the line of each key), keyed by its text and its schema, so a rebuild parses only the files that changed.
 """
 
@@ -14,12 +15,16 @@ import json
 import math
 import re
 from collections import OrderedDict
+from collections.abc import Mapping
 from pathlib import Path
 
 import jsonschema
 from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedSet
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.scalarbool import ScalarBoolean
+
+from grader.canonical import DICT_TAG, SET_TAG, looks_tagged
 
 from .cache import BuildCache
 from .errors import Problem, did_you_mean
@@ -130,13 +135,25 @@ class Document:
                 return None
             return float(node)
         if isinstance(node, dict):
+            if _is_value(path) and (any(not isinstance(key, str) for key in node) or looks_tagged(node)):
+                pairs = []
+                for key, value in node.items():
+                    if key is not None and not isinstance(key, (str, int, float, tuple)):
+                        report(f"a key of {_kind(key)} cannot be a Python dict's key; use a string, a number or a list")
+                        continue
+                    pairs.append(
+                        [self._plain(key, path, rel, problems), self._plain(value, path + (key,), rel, problems)]
+                    )
+                return {DICT_TAG: pairs}
             out = {}
             for key, value in node.items():
                 if not isinstance(key, str):
                     report(f"key {key!r} is {_kind(key)}; JSON keys are strings, so quote it", path + (key,))
                 out[str(key)] = self._plain(value, path + (key,), rel, problems)
             return out
-        if isinstance(node, list):
+        if isinstance(node, (set, CommentedSet)) and _is_value(path):
+            return {SET_TAG: [self._plain(value, path, rel, problems) for value in node]}
+        if isinstance(node, list) or (isinstance(node, tuple) and _is_value(path)):  # a tuple: a list as a key
             return [self._plain(value, path + (i,), rel, problems) for i, value in enumerate(node)]
         if isinstance(node, (datetime.date, datetime.datetime)):
             report(f"{node} is a YAML timestamp, not JSON; quote it to make it a string")
@@ -196,12 +213,20 @@ class Document:
                 problems.append(Problem(rel, line, at(path, error.message)))
 
 
+def _is_value(path: tuple) -> bool:
+    """Whether `path` is in a case's `expected` or an argument of its `args`: Python values, whose dict keys may be numbers and which may
+    hold sets, kept in the tagged form of the value text (grader/canonical.py), which JSON can hold."""
+    return len(path) >= 3 and path[0] == "cases" and (path[2] == "expected" or (path[2] == "args" and len(path) > 3))
+
+
 def _lines(tree) -> dict[tuple, int]:
     """The line of every key and list item of a ruamel tree that has one, by path (merged keys have none)."""
     lines: dict[tuple, int] = {}
 
     def walk(node, path: tuple) -> None:
         for key in node if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else ():
+            if not isinstance(key, (str, int)):  # a value's key (a list, null): its line is its mapping's
+                continue
             try:
                 pos = node.lc.key(key) if isinstance(node, dict) else node.lc.item(key)
             except (AttributeError, KeyError, IndexError, TypeError):
@@ -245,8 +270,10 @@ def _kind(value) -> str:
         return "a string"
     if isinstance(value, list):
         return "a list"
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return "a mapping"
+    if isinstance(value, tuple):
+        return "a list"
     return f"a {type(value).__name__}"
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from grader.canonical import encode
 
 FLOW_WIDTH = 60  # containers whose JSON is this short are written on one line, `{a: 1, b: [2]}`
 
@@ -38,13 +39,17 @@ def to_text(data) -> str:
 
 
 def flowing(value):
-    """A JSON value for ruamel to write: short containers in flow style, long ones as blocks."""
+    """A case's value for ruamel to write: short containers in flow style, long ones as blocks; a tuple as a list.
+    ValueError for a set."""
     if isinstance(value, dict):
         node = CommentedMap((key, flowing(item)) for key, item in value.items())
-    elif isinstance(value, list):
+    elif isinstance(value, (list, tuple)):
         node = CommentedSeq(flowing(item) for item in value)
+    elif isinstance(value, (set, frozenset)):
+        # ruamel writes a set's items as keys of null, which this file's `null` spelling breaks (`? 1 null`).
+        raise ValueError("a set cannot be written back: write it as `!!set {a, b}` by hand")
     else:
         return value
-    if len(json.dumps(value)) <= FLOW_WIDTH:
+    if len(encode(value)[0]) <= FLOW_WIDTH:
         node.fa.set_flow_style()
     return node

@@ -158,7 +158,7 @@ def _build(out: Path, exercises: list, learners: int, runner: Runner) -> dict:
             if name == "looper":  # its first case ran out of time (the in-process runner has no time limit)
                 ex = by_slug[slug]
                 cases = [request_case(c, ex.entry) for c in ex.cases]
-                outcomes = runner.outcomes(source=text, sandbox=ex.sandbox_source, entry=ex.entry, cases=cases)
+                outcomes = runner.outcomes(source=text, sandbox=ex.sandbox_source, cases=cases)
                 outcomes[0] = timeout_outcome()
                 result = judge(cases, outcomes, time_limit=ex.time_limit_seconds, mistakes=mistakes_for(known(ex)))
                 result = result.to_dict(hidden_actual=True)

@@ -7,6 +7,7 @@ Each file is a solution of `consecutive-error-limit` whose header says what must
   # expect-message: text        a case that does not pass has this in its message ({limit}: the time limit's seconds)
   # expect-output-starts: text  some case's printed output starts with this
   # expect-output-ends: text    some case's printed output ends with this
+  # expect-output-has: text     some case's printed output has this in it
   # expect-trace-under: n       every case's trace is under n characters as JSON
   # also-alone: yes             graded alone too: its verdict in a folder must be the same as alone (what
                                 one submission does cannot reach another). Each costs a runner of its own,
@@ -44,6 +45,7 @@ class Hostile:
     message: str | None
     output_starts: str | None
     output_ends: str | None
+    output_has: str | None
     trace_under: int | None
     alone: bool
     plain: bool
@@ -72,6 +74,7 @@ def load() -> list[Hostile]:
                 message=header.get("expect-message"),
                 output_starts=header.get("expect-output-starts"),
                 output_ends=header.get("expect-output-ends"),
+                output_has=header.get("expect-output-has"),
                 trace_under=int(header["expect-trace-under"]) if "expect-trace-under" in header else None,
                 alone=header.get("also-alone") == "yes",
                 plain=header.get("also-plain") == "yes",
@@ -112,6 +115,8 @@ def check(item: Hostile, tests: list[dict], time_limit: float) -> None:
         assert any(t["output"].startswith(item.output_starts) for t in tests), f"{item.name}: output"
     if item.output_ends:
         assert any(t["output"].endswith(item.output_ends) for t in tests), f"{item.name}: output"
+    if item.output_has:
+        assert any(item.output_has in t["output"] for t in tests), f"{item.name}: output"
     if item.trace_under:
         sizes = [len(json.dumps(t["trace"])) for t in tests]
         assert max(sizes) < item.trace_under, f"{item.name}: trace sizes {sizes}"

@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from loopcraft import author as cli
 from loopcraft.errors import Problem
+from loopcraft.load import find_exercise
 from loopcraft.project import Project
 from loopcraft.sitewriter import MARKER
 from loopcraft.verify import Strength
@@ -198,7 +199,7 @@ def test_new_then_record_then_check(course: Path, author_cli):
     )
     assert author_cli("check", "--root", root, "--no-verify")[0] == 0
 
-    # The author adds two cases without `expected`; one of them makes the reference solution raise.
+    # The author adds two cases that expect nothing yet; on one of them the reference solution raises.
     yaml = course / NEW_YAML
     yaml.write_text(
         yaml.read_text()
@@ -206,7 +207,7 @@ def test_new_then_record_then_check(course: Path, author_cli):
   # One even number alone (the private case's 0 is no other case's value).
   - name: one even number
     args: {numbers: [8]}
-  # The reference solution raises on this one at first.
+  # The reference solution raises on this one.
   - name: mixed types
     args:
       numbers: [2, "four"]
@@ -214,41 +215,37 @@ def test_new_then_record_then_check(course: Path, author_cli):
 """
     )
     code, _, err = author_cli("check", "--root", root, "--no-verify")
-    hint = "no expected value; run `python build.py record basics/sum-evens` to fill it in from the reference solution"
+    hint = (
+        "no expected value, `raises` or `stdout`; run `python build.py record basics/sum-evens` to fill it in from "
+        "the reference solution"
+    )
     assert (code, err.splitlines()[1:]) == (
         1,
         [
-            f"{NEW_YAML}:61: cases[3]: {hint}",
-            f"{NEW_YAML}:64: cases[4]: {hint}",
+            f"{NEW_YAML}:62: cases[3]: {hint}",
+            f"{NEW_YAML}:65: cases[4]: {hint}",
             "2 problem(s); nothing was written",
         ],
     )
 
+    # What the reference returns becomes `expected`, what it raises `raises`; the rest of the file stays as it was.
     before = yaml.read_text()
-    code, _, err = author_cli("record", "--root", root, "sum-evens")
-    assert (code, err.splitlines()) == (
-        1,
-        [
-            f"{NEW_YAML}:64: reference solution fails case 'mixed types': TypeError: not all arguments converted "
-            "during string formatting (solution.py line 2)",
-            "1 problem(s); nothing was written",
-        ],
-    )
-    assert yaml.read_text() == before  # nothing recorded unless everything can be
-
-    yaml.write_text(before.replace('[2, "four"]', "[2, 4, 5]"))
     code, out, _ = author_cli("record", "--root", root, "basics/sum-evens")
+    message = "not all arguments converted during string formatting"
     assert (code, out.splitlines()) == (
         0,
         [
-            f"{NEW_YAML}:61: case 'one even number': expected 8",
-            f"{NEW_YAML}:65: case 'mixed types': expected 6",
+            f"{NEW_YAML}:62: case 'one even number': expected 8",
+            f"{NEW_YAML}:66: case 'mixed types': raises TypeError: {message}",
             "Recorded 2 expected value(s) from the reference solution: review them, then run `python build.py check`.",
         ],
     )
-    assert yaml.read_text() == before.replace('[2, "four"]', "[2, 4, 5]").replace(
+    assert yaml.read_text() == before.replace(
         "    args: {numbers: [8]}\n", "    args: {numbers: [8]}\n    expected: 8\n"
-    ).replace("      numbers: [2, 4, 5]\n", "      numbers: [2, 4, 5]\n    expected: 6\n")
+    ).replace(
+        '      numbers: [2, "four"]\n',
+        f'      numbers: [2, "four"]\n    raises:\n      type: TypeError\n      message: {message}\n',
+    )
 
     code, out, err = author_cli("check", "--root", root)
     assert code == 0, err
@@ -263,7 +260,7 @@ OK: 1 track(s), 3 challenge(s), all verified
 """
     )
     assert [line for line in err.splitlines() if "sum-evens" in line] == [
-        f"{NEW_YAML}:61: note: case 'one even number' catches none of the wrong solutions"
+        f"{NEW_YAML}:62: note: case 'one even number' catches none of the wrong solutions"
     ]
 
     code, out, err = author_cli("check", "--root", root, "sum-evens")
@@ -315,6 +312,22 @@ def test_new_lesson_passes_check_of_it_alone(course: Path, author_cli):
         "",
         cli.NO_VERIFY_WARNING + "\nerror: no challenge or lesson 'first-step' (did you mean 'first-steps'?)\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("kind", "entry", "kind_of_entry"), [("class", "Vector", "class"), ("program", "main", "function")]
+)
+def test_new_writes_a_class_or_a_program_that_passes_check_as_written(
+    course: Path, author_cli, kind: str, entry: str, kind_of_entry: str
+):
+    root = str(course)
+    assert author_cli("new", "--root", root, "--kind", kind, "basics/vector")[0] == 0
+    ex = find_exercise(course, "basics/vector")
+    assert (ex.entry, ex.entry_kind) == (entry, kind_of_entry)
+    assert all(c.call is not None for c in ex.cases)  # cases by call (and setup, stdin)
+    code, out, err = author_cli("check", "--root", root, "basics/vector")
+    assert code == 0, err
+    assert out.endswith("OK: basics/vector, all verified\n")
 
 
 def test_record_with_nothing_to_record(course: Path, author_cli):

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from grader.execute import baseline_here, run_case
+from loopcraft.cases import keyword_run
 
 SANDBOX = "def double(x):\n    return 2 * x\n"
 
@@ -19,14 +20,21 @@ def _this_process():
         yield
 
 
-def run(source, args=None, entry="f", **kw):
-    return json.loads(run_case(source, SANDBOX, entry, json.dumps(args or {}), **kw))
+def run(source, args=None, entry="f", call_twice=False, keep_stdout=False, **kw):
+    spec = {**keyword_run(entry, args or {}), "call_twice": call_twice, "keep_stdout": keep_stdout}
+    return json.loads(run_case(source, SANDBOX, json.dumps(spec), **kw))
 
 
 def test_a_returned_value_comes_back_as_canonical_json_with_printed_output():
     outcome = run("def f(a):\n    print('thinking')\n    return {'b': double(a), 'a': (1, 2.0)}\n", {"a": 2})
     assert outcome.pop("trace") == [{"kind": "return", "value": {"a": [1, 2], "b": 4}}]
-    assert outcome == {"kind": "value", "value": '{"a":[1,2],"b":4}', "output": "thinking\n"}
+    assert outcome == {
+        "kind": "value",
+        "value": '{"a":[1,2],"b":4}',
+        "shown": "{'b': 4, 'a': (1, 2.0)}",
+        "output": "thinking\n",
+        "stdout": "",  # kept only for a case that compares it
+    }
 
 
 @pytest.mark.filterwarnings("ignore:coroutine 'g' was never awaited:RuntimeWarning")
@@ -41,11 +49,11 @@ def test_a_coroutine_never_awaited_and_freed_by_the_graders_collection_is_a_warn
 def test_the_sandbox_records_a_capped_trace_that_starts_fresh_each_case():
     sandbox = "from grader import trace\ndef tool(x):\n    trace.record('tool', tool='t', arguments={'x': x}, result='r' * 5000)\n"
     source = "def f(n):\n    for i in range(n):\n        tool({1, 2})\n    raise ValueError('no')\n"
-    first = json.loads(run_case(source, sandbox, "f", json.dumps({"n": 300})))["trace"]
+    first = json.loads(run_case(source, sandbox, json.dumps(keyword_run("f", {"n": 300}))))["trace"]
     assert len(first) == 202 and first[-2] == {"kind": "note", "text": "trace truncated: 100 more events not recorded"}
     assert first[-1]["kind"] == "raise"  # the ending is never dropped
     assert first[0]["arguments"] == {"x": "{1, 2}"} and first[0]["result"].endswith("… [3000 more characters]")
-    second = json.loads(run_case(source, sandbox, "f", json.dumps({"n": 1})))["trace"]
+    second = json.loads(run_case(source, sandbox, json.dumps(keyword_run("f", {"n": 1}))))["trace"]
     assert [e["kind"] for e in second] == ["tool", "raise"] and second[-1]["error"].endswith("ValueError: no")
 
 
@@ -68,12 +76,14 @@ def test_a_traceback_shows_only_the_learners_frames():
     assert outcome["error"].endswith("TypeError: unsupported operand type(s) for *: 'int' and 'NoneType'")
 
 
-def test_a_set_is_not_json_and_the_message_says_so():
-    outcome = run("def f():\n    return {'tools': {1, 2}}\n")
+def test_a_set_is_a_value_and_an_object_is_not_and_the_message_says_so():
+    outcome = run("def f():\n    return {'tools': {2, 1}}\n")
+    assert (outcome["value"], outcome["shown"]) == ('{"tools":{"$set":[1,2]}}', "{'tools': {1, 2}}")
+    outcome = run("def f():\n    return {'tools': object()}\n")
     assert outcome["phase"] == "return"
     assert outcome["error"] == (
-        "f() must return JSON data, but the return value['tools'] is a set, which is not JSON "
-        "(use dict, list, str, int, float, bool or None)."
+        "f() must return plain data, but the return value['tools'] is a object, which is not a plain value "
+        "(use dict, list, tuple, set, str, int, float, bool or None)."
     )
 
 
@@ -94,10 +104,10 @@ def test_sys_exit_and_base_exceptions_are_outcomes_not_crashes():
 
 
 def test_huge_output_is_capped_with_a_note():
-    outcome = run("def f():\n    print('x' * 1_000_000)\n    return 1\n", output_limit=100)
+    outcome = run("def f():\n    print('x' * 1_000_000)\n    return 1\n", output_limit=100, keep_stdout=True)
     assert outcome["value"] == "1"
-    assert outcome["output"].startswith("x" * 100)
-    assert outcome["output"].endswith("[output truncated: 999901 more characters not shown]")
+    assert outcome["output"] == "x" * 50 + "\n[... 999,901 characters of output not shown ...]\n" + "x" * 49 + "\n"
+    assert outcome["stdout"] == "x" * 1_000_000 and outcome["stdout_cut"] is True  # its newline is past the cap
 
 
 def test_each_case_gets_a_fresh_namespace():
@@ -160,8 +170,8 @@ def test_a_class_attribute_or_a_function_patched_in_place_is_caught_and_put_back
     assert "json.decoder.JSONDecoder.decode was changed in place" in tampered(
         "    import json\n    json.JSONDecoder.decode = lambda self, s, _w=None: {}"
     )
-    assert "grader.canonical.normalize was changed in place" in tampered(
-        "    import grader.canonical\n    grader.canonical.normalize.__code__ = (lambda v, *a: 0).__code__"
+    assert "grader.canonical.encode was changed in place" in tampered(
+        "    import grader.canonical\n    grader.canonical.encode.__code__ = (lambda v, *a: 0).__code__"
     )
     assert "json.encoder.JSONEncoder.spy was added" in tampered("    import json\n    json.JSONEncoder.spy = 1")
     # Defaults too, keyword-only ones included (the guard tells them from what the functions refer to).
@@ -233,7 +243,7 @@ def test_error_text_is_capped_and_lone_surrogates_are_shown_as_escapes():
 def test_a_trace_is_capped_in_total_and_made_quickly():
     sandbox = "from grader import trace\ndeep = 'leaf'\nfor _ in range(3000):\n    deep = [deep]\nwide = [['x' * 5000] * 100] * 100\n"
     source = "def f():\n    for _ in range(1000):\n        trace.record('note', text=wide, deep=deep)\n    return 1\n"
-    events = json.loads(run_case(source, sandbox, "f", "{}"))["trace"]
+    events = json.loads(run_case(source, sandbox, json.dumps(keyword_run("f", {}))))["trace"]
     assert len(json.dumps(events)) < 600_000
     assert events[-2]["text"].startswith("trace truncated:") and events[-1] == {"kind": "return", "value": 1}
 
@@ -297,9 +307,9 @@ def test_a_second_call_that_fails_is_the_cases_error_and_says_it_was_the_second(
         "Called a second time with the same arguments (this case calls f() twice), it failed:\nTraceback"
     )
     assert outcome["error"].endswith("ValueError: seen") and outcome["trace"][-1]["kind"] == "raise"
-    returns = "calls = []\ndef f():\n    calls.append(1)\n    return {1} if len(calls) > 1 else 1\n"
+    returns = "calls = []\ndef f():\n    calls.append(1)\n    return object() if len(calls) > 1 else 1\n"
     outcome = run(returns, call_twice=True)
-    assert outcome["phase"] == "return" and "f() must return JSON data, but" in outcome["error"]
+    assert outcome["phase"] == "return" and "f() must return plain data, but" in outcome["error"]
     # A first call that fails is the case's error as ever: no second call.
     outcome = run("def f():\n    raise KeyError('k')\n", call_twice=True)
     assert not outcome["error"].startswith("Called a second time") and len(outcome["trace"]) == 1

@@ -12,7 +12,10 @@ from loopcraft.load import find_exercise, load_course
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADD_YAML = "exercises/basics/add/exercise.yaml"
-NO_EXPECTED = "no expected value; run `python build.py record basics/add` to fill it in from the reference solution"
+NO_EXPECTED = (
+    "no expected value, `raises` or `stdout`; run `python build.py record basics/add` to fill it in from the "
+    "reference solution"
+)
 
 
 @pytest.fixture
@@ -131,8 +134,10 @@ def test_every_problem_is_reported_at_once(course: Path):
         ),
         (
             "expected: -3",
-            "expected: {1: 2}",
-            [f"{ADD_YAML}:32: cases[2].expected: key 1 is an integer; JSON keys are strings, so quote it"],
+            "expected: {{a: 1}: 2}",
+            [
+                f"{ADD_YAML}:32: cases[2].expected: a key of a mapping cannot be a Python dict's key; use a string, a number or a list"
+            ],
         ),
         (
             "expected: -3",
@@ -146,8 +151,63 @@ def test_every_problem_is_reported_at_once(course: Path):
         ),
         (
             "args: {a: 1, b: 2}",
-            "args: [1, 2]",
-            [f"{ADD_YAML}:23: cases[0].args: expected a mapping, got a list ([1, 2])"],
+            "args: 12",
+            [f"{ADD_YAML}:23: cases[0].args: expected a mapping or a list, got an integer (12)"],
+        ),
+        (
+            "    expected: 3\n",
+            "    expected: 3\n    raises: {type: ValueError}\n",
+            [f"{ADD_YAML}:25: cases[0]: give `expected` (what the call returns) or `raises`, not both"],
+        ),
+        (
+            "    args: {a: 1, b: 2}\n",
+            "    args: {a: 1, b: 2}\n    call: add(1, 2)\n",
+            [f"{ADD_YAML}:24: cases[0]: give `args` (the entry's arguments) or `call` (an expression), not both"],
+        ),
+        (
+            "    args: {a: 1, b: 2}\n",
+            "",
+            [f"{ADD_YAML}:22: cases[0]: give `args` (the entry's arguments) or `call` (an expression to evaluate)"],
+        ),
+        (
+            "    args: {a: 1, b: 2}\n",
+            "    args: {a: 1, b: 2}\n    setup: x = 1\n",
+            [f"{ADD_YAML}:24: cases[0]: `setup` runs before a case's `call`, and this case has none"],
+        ),
+        (
+            "    expected: 3\n",
+            "    raises:\n      type: NotAnError\n",
+            [
+                f"{ADD_YAML}:25: cases[0]: 'NotAnError' is not a built-in exception; name the built-in one it derives "
+                "from (e.g. ValueError): a subclass of it passes"
+            ],
+        ),
+        (
+            "    expected: 3\n",
+            "    raises: {type: ValueError, mesage: no}\n",
+            [f"{ADD_YAML}:24: cases[0].raises: unknown key 'mesage' (did you mean 'message'?)"],
+        ),
+        (
+            "    expected: 3\n",
+            "    stdout: '3'\n    tolerance: 0.1\n",
+            [f"{ADD_YAML}:25: cases[0]: a tolerance compares the floats of `expected`, and this case has none"],
+        ),
+        (
+            "    expected: 3\n",
+            "    expected: 3\n    tolerance: 0\n",
+            [f"{ADD_YAML}:25: cases[0].tolerance: 0 is less than or equal to the minimum of 0"],
+        ),
+        (
+            "entry: add",
+            "entry: [add, Adder]",
+            [
+                f"{ADD_YAML}:23: cases[0]: `entry` is a list of names, so each case says what it runs with `call`, "
+                "not `args`",
+                f"{ADD_YAML}:26: cases[1]: `entry` is a list of names, so each case says what it runs with `call`, "
+                "not `args`",
+                f"{ADD_YAML}:31: cases[2]: `entry` is a list of names, so each case says what it runs with `call`, "
+                "not `args`",
+            ],
         ),
         # A note alone never stops anything; it comes with the errors.
         (
@@ -169,10 +229,19 @@ def test_every_problem_is_reported_at_once(course: Path):
         "duplicate-case",
         "missing-file",
         "sandbox-solution",
-        "non-string-key",
+        "unhashable-key",
         "infinity",
         "binary",
-        "args-not-mapping",
+        "args-not-mapping-or-list",
+        "expected-and-raises",
+        "args-and-call",
+        "neither-args-nor-call",
+        "setup-without-call",
+        "raises-not-builtin",
+        "raises-unknown-key",
+        "tolerance-without-expected",
+        "tolerance-not-positive",
+        "names-entry-with-args",
         "no-schema-line",
     ],
 )
@@ -270,3 +339,49 @@ def test_a_file_loaded_again_in_one_process_is_parsed_once_and_each_load_gets_da
     (course / ADD_YAML).write_text((course / ADD_YAML).read_text().replace("title: Add two numbers", "title: Add up"))
     assert find_exercise(course, "basics/add").title == "Add up"
     assert len(parsed) == count + 1  # the changed file only
+
+
+def test_cases_of_every_kind_load_as_python_values_with_int_keys_and_sets_kept(course: Path):
+    edit(
+        course,
+        ADD_YAML,
+        "    hidden: true\n",
+        "    hidden: true\n"
+        "  - name: positional, int keys, a set, a tag-like key\n"
+        "    args: [{1: one, [2, 3]: pair}, !!set {a, b}]\n"
+        "    expected: {$set: [1]}\n"
+        "  - name: must raise\n"
+        "    setup: x = add(1, 2)\n"
+        "    call: add(x, None)\n"
+        "    raises: {type: TypeError, message: nope}\n"
+        "  - name: a program\n"
+        "    call: main()\n"
+        '    stdin: "3\\n4\\n"\n'
+        '    stdout: "7\\n"\n'
+        "  - name: floats\n"
+        "    args: [0.1, 0.2]\n"
+        "    expected: 0.3\n"
+        "    tolerance: 0.001\n",
+    )
+    add = find_exercise(course, "add")
+    assert add.entry_kind == "function"
+    positional, raises, program, floats = add.cases[3:]
+    assert positional.args == [{1: "one", (2, 3): "pair"}, {"a", "b"}]
+    assert positional.expected == {"$set": [1]} and positional.call is None
+    assert (raises.setup, raises.call, raises.raises.type, raises.raises.message) == (
+        "x = add(1, 2)",
+        "add(x, None)",
+        "TypeError",
+        "nope",
+    )
+    assert raises.args is None and not raises.unrecorded
+    assert (program.stdin, program.stdout, program.unrecorded) == ("3\n4\n", "7\n", False)
+    assert (floats.args, floats.tolerance) == ([0.1, 0.2], 0.001)
+
+
+def test_a_class_entry_and_a_list_of_names_are_told_apart_for_the_page():
+    from loopcraft.load import entry_kind
+
+    assert entry_kind("Clock", "import math\n\nclass Clock:\n    pass\n") == "class"
+    assert entry_kind("clock", "def clock():\n    pass\n") == "function"
+    assert entry_kind(["Clock", "TICK"], "class Clock: ...\nTICK = 1\n") == "names"

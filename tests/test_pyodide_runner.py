@@ -235,7 +235,7 @@ import { isMainThread, parentPort } from "node:worker_threads";
 if (!isMainThread) {
   let armed = false;
   const fail = (message) => {
-    const how = message.type === "run-case" ? message.args.fail : message.type === "renew" && armed ? "die" : null;
+    const how = message.type === "run-case" ? JSON.parse(message.run.args).fail : message.type === "renew" && armed ? "die" : null;
     if (how === "die") process.exit(7);
     if (how === "reject") Promise.reject(new Error("a promise left rejected"));
     if (how === "throw") setImmediate(() => { throw new Error("thrown after the case"); });

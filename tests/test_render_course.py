@@ -32,7 +32,7 @@ from loopcraft.render import (
     salt,
     solution_key,
 )
-from tests.helpers import ROOT, check_golden
+from tests.helpers import ROOT, check_golden, the_track
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOLDEN = Path(__file__).parent / "golden" / "pages"
@@ -68,21 +68,22 @@ def test_the_key_from_the_expected_values_decrypts_the_solution(fixture_track):
     add, _ = fixture_track.exercises
     secret = challenge_context(challenge_inputs(fixture_track, add, None, None))["page_data"]["solution"]
     assert secret["salt"] == salt(add)
-    # What the page does: the canonical JSON each case returned, hidden ones included, joined as a list.
-    returned = [canonical_json(case.expected) for case in add.cases]
-    material = secret["salt"] + "[" + ",".join(returned) + "]"
+    # What the page does (solution.js): each case's expectation text, a hidden one's from the outcome that matched
+    # its digest, joined as a list.
+    texts = [f'{{"value":{canonical_json(case.expected)}}}' for case in add.cases]
+    material = secret["salt"] + "[" + ",".join(texts) + "]"
     key = hashlib.sha256(material.encode("utf-8")).digest()
-    assert key == solution_key(secret["salt"], [case.expected for case in add.cases])
+    assert key == solution_key(secret["salt"], add.cases)
     assert decrypt(secret, key) == add.solution_source
 
 
 def test_a_run_that_fails_one_hidden_case_cannot_decrypt(fixture_track):
     add, _ = fixture_track.exercises
     secret = challenge_context(challenge_inputs(fixture_track, add, None, None))["page_data"]["solution"]
-    values = [case.expected for case in add.cases]
     assert add.cases[-1].hidden
+    wrong = dataclasses.replace(add.cases[-1], expected=3)
     with pytest.raises(InvalidTag):
-        decrypt(secret, solution_key(secret["salt"], [*values[:-1], 3]))
+        decrypt(secret, solution_key(secret["salt"], [*add.cases[:-1], wrong]))
 
 
 def test_the_encryption_is_reproducible(fixture_track):
@@ -111,7 +112,7 @@ def test_no_page_publishes_a_solution_or_its_key(course):
     for ex in exercises:
         page = pages[f"{ex.track}/{ex.slug}/index.html"]
         secret = page_data(page)["solution"]
-        key = solution_key(secret["salt"], [case.expected for case in ex.cases if not case.private])
+        key = solution_key(secret["salt"], [case for case in ex.cases if not case.private])
         assert decrypt(secret, key) == ex.solution_source
         assert ex.solution_source.strip() not in html
         own = {line.strip() for line in ex.solution_source.splitlines()} - shown
@@ -142,7 +143,7 @@ def test_the_index_shows_parts_with_challenges_numbered_across_them(fixture_trac
 
 def test_lessons_and_challenges_are_numbered_each_on_their_own():
     """Numbered across both, a course of 13 challenges had a "Challenge 19", and "challenge 7" was its fourth."""
-    (track,) = load_course(ROOT)
+    track = the_track()
     cards = [card for part in index_context([track])["tracks"][0]["parts"] for card in part["challenges"]]
     numbers = {kind: [card["number"] for card in cards if card["kind"] == kind] for kind in ("lesson", "challenge")}
     assert numbers == {

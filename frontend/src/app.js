@@ -303,7 +303,7 @@ async function onPassed(outcomes) {
   ui.solvedBadge.hidden = false;
   if (ui.solution.querySelector('[data-testid="solution"]')) return;
   try {
-    const { source, key } = await unlockSolution(data.solution, outcomes.map((o) => o.value));
+    const { source, key } = await unlockSolution(data.solution, data.cases, outcomes);
     saveUnlockKey(data.track, data.slug, key);
     showSolution(source);
   } catch (err) {
@@ -378,8 +378,7 @@ async function startRun() {
     await loading;
     // A run pressed while Python loads waits inside session.run until it is ready.
     const outcomes = state.stopping ? [] : await session.run(
-      { source: editor.getText(), sandbox: data.sandbox, entry: data.entry,
-        cases: data.cases.map((c) => ({ name: c.name, args: c.args, call_twice: Boolean(c.call_twice) })) },
+      { source: editor.getText(), sandbox: data.sandbox, cases: data.cases.map((c) => ({ name: c.name, run: c.run })) },
       {
         onCaseStart(index) {
           apply({ type: "case-started", index });
@@ -513,8 +512,10 @@ async function runScenario(args) {
   dispatch({ type: "run-started", kind: "scenario", total: 1 });
   try {
     await loading;
+    const run = { entry: data.entry, args: JSON.stringify(args), call: null, setup: null, stdin: null, call_twice: false,
+      keep_stdout: false };
     const [outcome] = state.stopping ? [] : await session.run({ source: editor.getText(), sandbox: data.sandbox,
-      entry: data.entry, cases: [{ name: "Your scenario", args }] }, {});
+      cases: [{ name: "Your scenario", run }] }, {});
     if (!outcome) throw new Error("you stopped it");
     apply({ type: "scenario-returned", outcome });
     return outcome;

@@ -153,15 +153,35 @@ function hiddenText(checks, outcome, type = null) {
   return objectText(parts);
 }
 
-async function hiddenMatch(expect, outcome) {
+// The text of a hidden case's digest that an outcome matches (the exception's type tried by each name of its mro),
+// or null when it matches none.
+async function hiddenMatchText(expect, outcome) {
   const { checks } = expect;
   const raises = checks.includes("raises_type");
-  if (raises !== (outcome.kind === "error")) return false;
-  if (raises && (checks.includes("raises_message") && typeof outcome.exception.message !== "string")) return false;
+  if (raises !== (outcome.kind === "error")) return null;
+  if (raises && (checks.includes("raises_message") && typeof outcome.exception.message !== "string")) return null;
   for (const type of raises ? outcome.exception.mro : [null]) {
-    if ((await sha256Hex(expect.salt + hiddenText(checks, outcome, type))) === expect.digest) return true;
+    const text = hiddenText(checks, outcome, type);
+    if ((await sha256Hex(expect.salt + text)) === expect.digest) return text;
   }
-  return false;
+  return null;
+}
+
+const hiddenMatch = async (expect, outcome) => (await hiddenMatchText(expect, outcome)) !== null;
+
+/** What a case expects, as the text a hidden case's digest is of (loopcraft/cases.py expectation_text): from the
+ * full form, or, for the hidden form, from an outcome that matches its digest (null if it does not). The reference
+ * solution's unlock key is made of every case's (solution.js). */
+export async function expectationText(expect, outcome) {
+  if (expect.digest !== undefined) return hiddenMatchText(expect, outcome);
+  const parts = {};
+  if (expect.expected !== undefined) parts.value = expect.expected;
+  if (expect.raises !== undefined) {
+    parts.raises = objectText({ type: asciiJson(expect.raises.type),
+      ...(expect.raises.message !== undefined ? { message: asciiJson(expect.raises.message) } : {}) });
+  }
+  if (expect.stdout !== undefined) parts.stdout = asciiJson(expect.stdout);
+  return objectText(parts);
 }
 
 const raisedShown = (exception) => (exception.message ? `${exception.type}: ${exception.message}` : exception.type);

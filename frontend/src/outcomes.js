@@ -10,14 +10,16 @@
 // sent; or the grading machinery failed around it.
 export const PHASES = ["load", "call", "return", "grader"];
 
-export const valueOutcome = (value, output = "", trace = []) => ({ kind: "value", value, output, trace });
+// `output`: stdout and stderr as the learner is shown them; `stdout`: stdout alone, which a case may compare.
+export const valueOutcome = (value, output = "", trace = [], { shown = "", stdout = "" } = {}) =>
+  ({ kind: "value", value, shown, output, stdout, trace });
 
-export function errorOutcome(error, phase, output = "", trace = []) {
+export function errorOutcome(error, phase, output = "", trace = [], { stdout = "" } = {}) {
   if (!PHASES.includes(phase)) throw new Error(`not a phase: ${phase}`);
-  return { kind: "error", phase, error, output, trace };
+  return { kind: "error", phase, error, output, stdout, trace };
 }
 
-export const timeoutOutcome = (output = "") => ({ kind: "timeout", output, trace: [] });
+export const timeoutOutcome = (output = "", stdout = "") => ({ kind: "timeout", output, stdout, trace: [] });
 
 // grader/results.py's format_seconds: milliseconds at most, no trailing zeros.
 export const formatSeconds = (seconds) => Number(seconds).toFixed(3).replace(/\.?0+$/, "");

@@ -159,7 +159,7 @@ function renderBody(testCase, result, values) {
     printed ? pane("Expected output", "expected-stdout", unmarked(result.expected_stdout)) : null,
     printed ? pane("Your output", "actual-stdout", unmarked(result.stdout ?? "")) : null));
 
-  const marks = new Set([...expected, ...(actual ?? [])].map((line) => line.mark).filter(Boolean));
+  const marks = new Set([...(expected ?? []), ...(actual ?? [])].map((line) => line.mark).filter(Boolean));
   if (marks.size) {
     parts.push(h("p", { class: "legend" }, "Highlighted: ",
       [...marks].map((mark) => h("mark", { class: `diff diff-${mark}` }, MARK_LABELS[mark]))));

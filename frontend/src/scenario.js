@@ -12,10 +12,17 @@ import { asCall, bindArguments, parseArguments } from "./pyliteral.js";
  * `args` and resolves to its outcome (app.js, through the session); it rejects when the run cannot happen.
  */
 export function setupScenario(section, data, run) {
-  const visible = data.cases.filter((c) => !c.hidden);
+  const cases = keywordCases(data.cases);
+  if (!cases.length) {
+    // Cases that run a `call` (a class, a program) or pass their arguments by position: no keyword arguments to
+    // start from, so no scenario.
+    section.hidden = true;
+    return { setEnabled() {} };
+  }
+  const visible = cases.filter((c) => !c.hidden);
   // Arguments every case passes are required; any a case passes is allowed.
-  const allowed = new Set(data.cases.flatMap((c) => Object.keys(c.args)));
-  const required = [...allowed].filter((name) => data.cases.every((c) => name in c.args));
+  const allowed = new Set(cases.flatMap((c) => Object.keys(c.args)));
+  const required = [...allowed].filter((name) => cases.every((c) => name in c.args));
   const saved = loadScenario(data.track, data.slug);
 
   const input = h("textarea", { id: "scenario-args", class: "scenario-args", "data-testid": "scenario-args",
@@ -93,6 +100,14 @@ function fromJson(saved) {
     // Not JSON: the learner's own text, as they left it.
   }
   return saved;
+}
+
+/** The cases that call the entry with keyword arguments, each with them as `args` (its run spec's, a JSON object). */
+function keywordCases(cases) {
+  return cases.flatMap((c) => {
+    const args = c.run.call === null ? JSON.parse(c.run.args) : null;
+    return args !== null && typeof args === "object" && !Array.isArray(args) ? [{ ...c, args }] : [];
+  });
 }
 
 /** {value} for arguments that can be passed, {error} saying what is wrong otherwise. */

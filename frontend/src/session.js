@@ -213,7 +213,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   }
 
   async function run(
-    { source, sandbox, entry, cases, timeLimitMs = defaultTimeLimitMs, budgetMs = Infinity },
+    { source, sandbox, cases, timeLimitMs = defaultTimeLimitMs, budgetMs = Infinity },
     { onCaseStart = () => {}, onCaseDone = () => {}, stopAt = () => false } = {},
   ) {
     if (!(timeLimitMs > 0)) throw new Error(`no time limit for this run (got ${timeLimitMs})`);
@@ -231,8 +231,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
       for (let index = from; index < (ahead ? cases.length : from + 1); index++) {
         const seq = ++seqCounter;
         sent.set(index, seq);
-        const { args, call_twice: callTwice = false } = cases[index];
-        worker.post({ type: "run-case", runId, index, seq, source, sandbox, entry, args, callTwice });
+        worker.post({ type: "run-case", runId, index, seq, source, sandbox, run: cases[index].run });
       }
     };
     // The cases sent that are not to run after all (the run ends early, or their interpreter is replaced): the worker
@@ -280,7 +279,7 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         if (reason === SKIPPED) continue; // sent again, to the renewed interpreter
         if (ended !== "stopped") {
           // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
-          const outcome = ended === "timeout" ? timeoutOutcome(message?.outcome.output) : (message?.outcome ?? workerFailed(error));
+          const outcome = ended === "timeout" ? timeoutOutcome(message?.outcome.output, message?.outcome.stdout) : (message?.outcome ?? workerFailed(error));
           outcomes.push(outcome);
           onCaseDone(index, outcome);
           if (stopAt(outcome)) stopped = true;

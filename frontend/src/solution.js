@@ -1,10 +1,11 @@
-// The reference solution, published encrypted (loopcraft/render.py). Its key is
-// the SHA-256 of the salt and the canonical JSON list of every case's expected
-// value, hidden ones included: exactly what a run that passes every case
-// returns. So the page can read the solution after such a run, and not before.
-// The key a passing run derived is kept with the solved mark (storage.js), so
-// that a challenge solved in another browser, its work imported, shows its
-// solution without one more run.
+// The reference solution, published encrypted (loopcraft/render.py). Its key is the SHA-256 of the salt and the
+// list of every published case's expectation text (what it expects, of every kind: loopcraft/cases.py,
+// expectation_text), hidden ones included: exactly what a run that passes every case can rebuild, a hidden case's
+// from the outcome that matched its digest. So the page can read the solution after such a run, and not before.
+// The key a passing run derived is kept with the solved mark (storage.js), so that a challenge solved in another
+// browser, its work imported, shows its solution without one more run.
+
+import { expectationText } from "./judge.js";
 
 const fromBase64 = (text) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
 const toHex = (bytes) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -14,13 +15,13 @@ const keyOf = async (material) =>
   new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(material)));
 
 /**
- * secret: {salt, iv, ciphertext} from the page data; values: the canonical
- * JSON string each case returned, in case order. Resolves to {source, key}:
- * the solution's source and the key (hex) that opened it; rejects when the
- * values are not the expected ones.
+ * secret: {salt, iv, ciphertext} from the page data; cases: the page data's cases; outcomes: the run's, one a
+ * case, in case order. Resolves to {source, key}: the solution's source and the key (hex) that opened it; rejects
+ * when the outcomes do not give the key.
  */
-export async function unlockSolution(secret, values) {
-  const key = await keyOf(`${secret.salt}[${values.join(",")}]`);
+export async function unlockSolution(secret, cases, outcomes) {
+  const texts = await Promise.all(cases.map((c, i) => expectationText(c.expect, outcomes[i])));
+  const key = await keyOf(`${secret.salt}[${texts.join(",")}]`);
   return { source: await decryptUnder(key, secret), key: toHex(key) };
 }
 

@@ -143,7 +143,7 @@ export function saveBase(track, slug, version) {
 /** A short fingerprint of the challenge's starter and cases (FNV-1a, 32 bits: it spots changes, no more). */
 export function challengeVersion({ starter, cases }) {
   // Hidden cases' digests are left out: their salt changes with the reference solution, not with the case.
-  const text = JSON.stringify([starter, cases.map((c) => [c.name, c.args, c.expect.expected ?? null])]);
+  const text = JSON.stringify([starter, cases.map((c) => [c.name, c.run, c.expect.expected ?? null])]);
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(16).padStart(8, "0");

@@ -4,7 +4,7 @@
 // Protocol (every message is a plain object with a `type`):
 //   driver -> worker  {type: "init", interruptBuffer, answered, keepSnapshot}  Int32Arrays of one item on a SharedArrayBuffer,
 //                                                                    or null; keepSnapshot: a page's own start may keep one
-//                     {type: "run-case", runId, index, seq, source, sandbox, entry, args, callTwice}   seq: the session's count of
+//                     {type: "run-case", runId, index, seq, source, sandbox, run}   run: the case's run spec; seq: the session's count of
 //                                                                    cases sent, one a message: what an interrupt names
 //                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
 //                     {type: "make-snapshot"}                          sent to a worker of its own, instead of init
@@ -355,7 +355,8 @@ export function takeOnRead(buffer, running) {
 // nextTask (optional): resolves once the worker's unhandled failures of the task that ran a case have been
 // reported (Node: setImmediate); without it, a case answers at once and a later failure is told as "failed".
 // What the grader grades before a reset's image is taken: code of ours, never a learner's (see serve).
-const WARM_UP = ["def f(n):\n    return [n, {'k': str(n)}]\n", "", "f", '{"n": 1}', false];
+const WARM_UP = ["def f(n):\n    return [n, {'k': str(n)}]\n", "",
+  JSON.stringify({ entry: "f", args: '{"n":1}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })];
 const WARM_UP_RUNS = 3;
 
 // resets: a renew resets the interpreter in place where it can (reset.js) instead of starting another.
@@ -508,7 +509,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     post({ type: "snapshot-done", saved });
   }
 
-  async function run({ runId, index, seq, source, sandbox, entry, args, callTwice = false }) {
+  async function run({ runId, index, seq, source, sandbox, run }) {
     if (interruptBuffer && Atomics.load(interruptBuffer, 0) >= seq) return; // the driver has given up on it
     if (spoiled) return post({ type: "case-skipped", runId, index, seq }); // sent again once renewed
     let outcome;
@@ -516,7 +517,7 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     inCase = true;
     running = seq;
     try {
-      outcome = JSON.parse(withoutNewWebAssembly(() => runCase(source, sandbox, entry, JSON.stringify(args), Boolean(callTwice))));
+      outcome = JSON.parse(withoutNewWebAssembly(() => runCase(source, sandbox, JSON.stringify(run))));
       if (!isOutcome(outcome)) throw new Error("the grader returned a malformed result (was it tampered with?)");
       if (outcome.restart) broke = "tampered"; // the grader saw its environment changed
       delete outcome.restart;

@@ -17,10 +17,10 @@ import jinja2
 from grader.execute import SOLUTION_FILE
 from grader.results import SHOWN, RunResult, learner_view, stored_json
 
+from ..cases import call_shown
 from ..course import Exercise
 from ..mistakes import said
 from ..printable import lines, one_line
-from ..render import input_text
 from . import gradebook
 from .pages import CaseDrawer
 
@@ -29,7 +29,7 @@ RETURNED = ("pass", "fail")  # a case with one of these statuses returned a valu
 
 def course_inputs(course: dict[str, Exercise]) -> dict[str, dict[str, str]]:
     """{slug: {case: its input as the page shows it}} of the visible cases (made once for every page)."""
-    return {slug: {c.name: input_text(c.args) for c in ex.cases if not c.hidden} for slug, ex in course.items()}
+    return {slug: {c.name: call_shown(c, ex.entry) for c in ex.cases if not c.hidden} for slug, ex in course.items()}
 
 
 def hand_in_name(origin: str) -> str:

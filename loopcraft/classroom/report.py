@@ -35,6 +35,7 @@ import jinja2
 from grader.canonical import NotJSONError
 from grader.results import CaseResult, RunResult, Status, stored_json
 
+from ..cases import expected_text
 from ..course import Exercise
 from ..mistakes import Catalogue, catalogues
 from ..printable import lines, one_line
@@ -156,7 +157,7 @@ class Tally:
             cases = {}
             for c in ex.cases if ex else []:
                 # A private case is its name and status in everything made from verdicts (docs/threat-model.md).
-                cases[c.name] = CaseTally(c.name, c.hidden, c.private, None if c.private else py_repr(c.expected))
+                cases[c.name] = CaseTally(c.name, c.hidden, c.private, None if c.private else expected_text(c))
             self.challenges[slug] = ChallengeTally(
                 slug, ex.title if ex else slug, ex.starter_source if ex else "", cases
             )

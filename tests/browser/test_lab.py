@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, the_course
+from tests.helpers import FIRST_TRACK, ROOT, the_track
 from tests.test_lessons import SEED_004
 
 pytestmark = pytest.mark.browser
@@ -103,13 +103,13 @@ def test_the_lab_closes_the_course_and_counts_in_its_progress(page: Page, isolat
     """The last challenge leads to the lab; the index lists it last, and counts it done once the learner has done
     something there (opening it runs the grid: that is not it), Mark complete here; the lab leads back to the
     course."""
-    (track,) = the_course()
+    track = the_track()
     total = len(track.items) + 1
     page.goto(isolated_url)
     card = page.locator('[data-testid="challenge-link"][data-slug="lab"]')
     expect(card).to_have_attribute("data-kind", "lab")
     expect(card.locator(".challenge-number")).to_have_text("Lab")  # lessons and challenges have the numbers
-    expect(page.get_by_test_id("progress")).to_contain_text(f"0 of {total} done")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"0 of {total} done")
     last = track.items[-1]
     page.goto(f"{isolated_url}build-an-agent/{last.slug}/")
     expect(page.get_by_test_id("up-next")).to_have_attribute("href", "../../build-an-agent/lab/")
@@ -127,13 +127,13 @@ def test_the_lab_closes_the_course_and_counts_in_its_progress(page: Page, isolat
     expect(page.get_by_test_id("mark-complete")).to_be_disabled()
     page.get_by_test_id("up-next").click()
     expect(card.get_by_test_id("solved-mark")).to_have_text("Done")
-    expect(page.get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
 
 
 def test_the_lab_offers_every_saved_loop_it_can_run(page: Page, isolated_url: str):
     """Every challenge written as run_agent against the lab's sandbox, with saved code, is in the list, in course
     order; a challenge of another sandbox is not, nor one whose code is the starter."""
-    (track,) = the_course()
+    track = the_track()
     sandbox = (AGENT / "agent_sandbox.py").read_text()
     runnable = [ex for ex in track.exercises if ex.entry == "run_agent" and ex.sandbox_source == sandbox]
     assert len(runnable) >= 5, [ex.slug for ex in runnable]

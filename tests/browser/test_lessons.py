@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import serve_time_limit, the_course, wait_until, without_python
+from tests.helpers import FIRST_TRACK, serve_time_limit, the_track, wait_until, without_python
 
 pytestmark = pytest.mark.browser
 SLOW_MS = 120_000
@@ -24,7 +24,7 @@ COLOUR = """(node, name) => {
 
 
 def lesson_data():
-    (track,) = the_course()
+    track = the_track()
     return track, {lesson.slug: lesson for lesson in track.lessons}
 
 
@@ -190,13 +190,13 @@ def test_a_question_answered_wrong_then_right_then_the_lesson_marked_complete(pa
     # The index counts lessons and challenges, per part.
     page.goto(isolated_url)
     total = len(track.items) + (track.lab is not None)  # the lab is the course's last item
-    expect(page.get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
     part_one = len(track.parts[0].items)
     expect(page.get_by_test_id("part-progress").first).to_have_text(f"1 / {part_one}")
     done = page.locator(f'[data-testid="challenge-link"][data-slug="{LESSON}"]')
     expect(done).to_have_attribute("data-solved", "true")
     expect(done.get_by_test_id("solved-mark")).to_have_text("Complete")
-    kinds = page.get_by_test_id("kind").all_inner_texts()
+    kinds = page.locator(FIRST_TRACK).get_by_test_id("kind").all_inner_texts()
     assert kinds.count("Lesson") == len(track.lessons) and kinds.count("Challenge") == len(track.exercises)
 
 

@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS
-from tests.helpers import cases_of, quiet_context, the_course, without_python
+from tests.helpers import cases_of, quiet_context, the_track, without_python
 from tests.hostile_corpus import CORPUS
 
 pytestmark = pytest.mark.browser
@@ -240,7 +240,7 @@ def test_every_lesson_and_the_lab_fit_a_phone_and_a_deep_line_wraps_into_a_reada
 ):
     page = phone
     without_python(page)
-    (track,) = the_course()
+    track = the_track()
     for slug in [lesson.slug for lesson in track.lessons] + ["lab"]:
         page.goto(f"{isolated_url}{track.slug}/{slug}/")
         assert_fits(page, slug)
@@ -264,7 +264,7 @@ def test_every_lesson_and_the_lab_fit_a_phone_and_a_deep_line_wraps_into_a_reada
 def test_on_a_phone_the_breadcrumb_keeps_the_way_back_and_live_code_is_the_editors_size(phone: Page, isolated_url: str):
     page = phone
     without_python(page)
-    (track,) = the_course()
+    track = the_track()
     sizes = {}
     for slug, editor in ((SLUG, ".editor .cm-editor"), ("recite-the-loop", ".live-block .cm-editor")):
         page.goto(f"{isolated_url}{track.slug}/{slug}/")

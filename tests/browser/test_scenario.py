@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import CEL, open_challenge, replace_code
-from tests.helpers import the_course
+from tests.helpers import the_track
 
 pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
@@ -32,7 +32,7 @@ def run_scenario(page: Page) -> None:
 
 
 def test_a_scenario_of_the_learners_own_shows_value_output_and_trace_and_is_never_graded(page: Page, isolated_url: str):
-    (track,) = the_course()
+    track = the_track()
     exercise = next(ex for ex in track.exercises if ex.slug == SLUG)
     examples = [case for case in exercise.cases if not case.hidden]
     open_challenge(page, isolated_url, SLUG)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import without_python
+from tests.helpers import FIRST_TRACK, without_python
 
 pytestmark = pytest.mark.browser
 TRACK = "build-an-agent"
@@ -244,7 +244,7 @@ def test_a_challenge_solved_in_the_file_stays_solved_whichever_code_the_learner_
     link = second.locator(f'[data-slug="{SOLVED}"]')
     expect(link.get_by_test_id("solved-mark")).to_have_text("Solved")
     expect(link.get_by_test_id("started-mark")).to_have_count(0)
-    expect(second.get_by_test_id("progress").locator(".progress-count")).to_contain_text("1 of ")
+    expect(second.locator(FIRST_TRACK).get_by_test_id("progress").locator(".progress-count")).to_contain_text("1 of ")
     assert second.evaluate(f"localStorage.getItem('loopcraft:solved:{TRACK}/{SOLVED}')") == "2026-11-01T10:00:00.000Z"
     open_challenge(second, isolated_url, SOLVED, python=False)
     expect(second.locator("[data-solved-badge]")).to_be_visible()

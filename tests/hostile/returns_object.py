@@ -1,5 +1,5 @@
 # expect-status: error
-# expect-message: the return value is a Result, which is not JSON
+# expect-message: the return value is a Result, which is not a plain value
 class Result:
     pass
 
