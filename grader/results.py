@@ -108,6 +108,14 @@ def timeout_message(limit: float) -> str:
     return f"Stopped after {format_seconds(limit)} s, the time limit for one case. Look for a loop that never ends."
 
 
+def block_timeout_message(limit: float) -> str:
+    """A lesson's live block over its time limit: a lesson has no cases."""
+    return (
+        f"Stopped after {format_seconds(limit)} s, the time limit for running a block. "
+        "Look for a loop that never ends, or press Stop."
+    )
+
+
 HIDDEN_FAIL = "Hidden case: your result differs from the expected one."
 # All that is said of a private case besides its name and status, whatever happened in it.
 PRIVATE_NOTE = "Private case: only its name and status are reported."

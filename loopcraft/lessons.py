@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.results import Status, block_timeout_message
+
 from .cache import BuildCache
 from .course import Lesson, LiveBlock
 from .errors import Problem
@@ -97,7 +99,9 @@ def _run(runner, codes: list[str]) -> dict[str, BlockRun]:
     for code, test in zip(codes, tests, strict=True):
         if test.passed:
             runs[code] = BlockRun(test.output, test.actual["value"], test.actual["error"])
-        else:  # out of time, or the grader's own error (the block broke its environment, say)
+        elif test.status == Status.TIMEOUT:  # in a lesson's words: it has blocks, not cases
+            runs[code] = BlockRun(test.output, None, block_timeout_message(LIVE_TIME_LIMIT))
+        else:  # the grader's own error (the block broke its environment, say)
             runs[code] = BlockRun(test.output, None, test.message)
     return runs
 

@@ -283,8 +283,10 @@ def _check_builds_on(
     problems: list[Problem],
 ) -> None:
     """Each `builds_on` names an earlier challenge of the track, and a task that names the button names that
-    challenge's number in the course (lessons count, as the index numbers them)."""
-    numbers = {slug: i for i, slug in enumerate((s for _, entries in parts for s, _ in entries), start=1)}
+    challenge's number among the course's challenges (lessons are numbered on their own, as the index numbers
+    them: loopcraft/render.py `kind_numbers`)."""
+    in_order = [s for _, entries in parts for s, _ in entries]
+    numbers = {slug: i for i, slug in enumerate((s for s in in_order if s in folders), start=1)}
     for slug, number in numbers.items():
         ex = loaded.get(slug) if isinstance(slug, str) else None
         if not isinstance(ex, Exercise) or ex.builds_on is None:
@@ -301,7 +303,8 @@ def _check_builds_on(
             continue  # not listed: an error of track.yaml already
         elif numbers[target] > number:
             why = (
-                f"{target!r} comes after this challenge in track.yaml (item {numbers[target]}, this is item {number}); "
+                f"{target!r} comes after this challenge in track.yaml (challenge {numbers[target]}, this is challenge "
+                f"{number}); "
                 "a challenge can build only on an earlier one"
             )
         else:

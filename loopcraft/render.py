@@ -7,6 +7,7 @@ from there instead of being rendered again.
 
 from __future__ import annotations
 
+import ast
 import base64
 import dataclasses
 import hashlib
@@ -19,8 +20,10 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 from pygments import highlight
+from pygments.filter import simplefilter
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, get_lexer_by_name
+from pygments.token import Error, Generic
 from pygments.util import ClassNotFound
 
 from grader.canonical import canonical_json, digest
@@ -35,6 +38,14 @@ from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SA
 _FORMATTER = HtmlFormatter(cssclass="highlight", style="default")
 
 
+@simplefilter
+def _placeholders(_self, _lexer, stream, _options):
+    """What the lexer cannot read in an author's code block is a placeholder of the prose's (`<value>`, `...` in
+    JSON): shown in italics (Generic.Emph), not in the error style, red and boxed, of a syntax error."""
+    for kind, value in stream:
+        yield (Generic.Emph if kind in Error else kind), value
+
+
 def _highlight_fence(code: str, lang: str, _attrs) -> str:
     try:
         lexer = get_lexer_by_name(lang) if lang else None
@@ -42,6 +53,7 @@ def _highlight_fence(code: str, lang: str, _attrs) -> str:
         lexer = None
     if lexer is None:
         return ""  # markdown-it then escapes the code itself
+    lexer.add_filter(_placeholders())
     # Starting with <pre tells markdown-it to use this as is; the class matches highlight.css.
     return f'<pre class="highlight"><code>{highlight(code, lexer, HtmlFormatter(nowrap=True))}</code></pre>'
 
@@ -182,6 +194,17 @@ def course_items(track: Track) -> list:
     return [*track.items, LabItem(track.slug)] if track.lab else list(track.items)
 
 
+def kind_numbers(track: Track) -> dict[str, int]:
+    """Each lesson's and challenge's number among its own kind, in course order: "challenge 4" is the course's
+    fourth challenge, whatever lessons come between (numbered across both, a course of 13 challenges had a
+    "Challenge 19")."""
+    numbers, counts = {}, {Lesson: 0, Exercise: 0}
+    for item in track.items:
+        counts[type(item)] += 1
+        numbers[item.slug] = counts[type(item)]
+    return numbers
+
+
 def lab_loops(track: Track) -> list[Exercise]:
     """The challenges whose saved code the lab can run as a fourth column: those the track's YAML names, and every
     other one written against the lab's sandbox as `run_agent` (the lab calls run_agent(task, script, max_steps)),
@@ -199,12 +222,12 @@ def challenge_path(ex: Exercise) -> str:
 
 
 def index_context(tracks: list[Track]) -> dict:
-    def card(item: Exercise | Lesson | LabItem, number: int) -> dict:
+    def card(item: Exercise | Lesson | LabItem, number: int | None) -> dict:
         if isinstance(item, LabItem):
             return {
                 "slug": item.slug,
                 "track": item.track,
-                "number": number,
+                "number": None,
                 "title": item.title,
                 "summary": LAB_SUMMARY,
                 "kind": "lab",
@@ -229,14 +252,14 @@ def index_context(tracks: list[Track]) -> dict:
         }
 
     def parts(track: Track) -> list[dict]:
-        numbers = {item.slug: i for i, item in enumerate(track.items, start=1)}
+        numbers = kind_numbers(track)
         listed = [
             {"title": part.title, "challenges": [card(item, numbers[item.slug]) for item in part.items]}
             for part in track.parts
         ]
         # The lab closes the course: the last item of its last part.
         if track.lab:
-            listed[-1]["challenges"].append(card(LabItem(track.slug), len(track.items) + 1))
+            listed[-1]["challenges"].append(card(LabItem(track.slug), None))
         return listed
 
     return {
@@ -248,7 +271,7 @@ def index_context(tracks: list[Track]) -> dict:
                 "summary": t.summary,
                 "minutes": sum(item.minutes for item in t.items) + (LAB_MINUTES if t.lab else 0),
                 "parts": parts(t),
-                "challenges": [card(item, i) for i, item in enumerate(course_items(t), start=1)],
+                "challenges": [card(item, kind_numbers(t).get(item.slug)) for item in course_items(t)],
                 "lessons": len(t.lessons),
                 "lab": {"url": lab_url(t)} if t.lab else None,
             }
@@ -261,6 +284,23 @@ def py_repr(value) -> str:
     """Python's repr of a value as the learner's code returns it (dict keys in canonical order), the same text
     the page's repr (frontend/src/pyvalue.js) makes of a result."""
     return repr(json.loads(canonical_json(value)))
+
+
+def positional_parameters(signature: str) -> list[str]:
+    """The names a call to `signature` (`run_agent(task, script, max_steps=5) -> dict`, and any prose after it) can
+    give by position, in order: how "Try your own scenario" (frontend/src/scenario.js) names a positional argument.
+    No name when the signature does not start as Python's: the learner then names every argument."""
+    depth, head, signature = 0, None, signature.strip().removeprefix("def ")
+    for at, char in enumerate(signature):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == ")" and depth == 0:
+            head = signature[: at + 1]
+            break
+    try:
+        (function,) = ast.parse(f"def {head}: pass").body
+    except (SyntaxError, ValueError):
+        return []
+    return [arg.arg for arg in function.args.posonlyargs + function.args.args]
 
 
 def inputs_text(inputs) -> str:
@@ -320,8 +360,8 @@ def challenge_inputs(
 
     builds_on = None
     if ex.builds_on:  # an earlier challenge of the track (loading checked it)
-        number, item = next((i, x) for i, x in enumerate(track.items, start=1) if x.slug == ex.builds_on.slug)
-        builds_on = (item.slug, number, item.title)
+        item = next(x for x in track.items if x.slug == ex.builds_on.slug)
+        builds_on = (item.slug, kind_numbers(track)[item.slug], item.title)
     mistakes = page_mistakes(catalogue, ex)
     return ChallengeInputs(track.slug, track.title, ex, link(prev), link(next_), builds_on, mistakes)
 
@@ -376,6 +416,7 @@ def challenge_context(inputs: ChallengeInputs) -> dict:
             "slug": ex.slug,
             "track": inputs.track_slug,
             "entry": ex.entry,
+            "parameters": positional_parameters(ex.signature),
             "entry_kind": ex.entry_kind,
             "time_limit_seconds": ex.time_limit_seconds,
             "starter": ex.starter_source,
@@ -445,6 +486,7 @@ _LIVE_BLOCK = jinja2.Template(
 <figure class="live-block" data-testid="live-block" data-block="{{ number }}">
   <figcaption class="live-head"><span class="live-title">Live Python{% if raises %} <span class="live-raises">raises on purpose</span>{% endif %}</span>
     <span class="live-actions"><button type="button" class="button button-primary" data-testid="run" disabled>Run</button>
+    <button type="button" class="button live-stop" data-testid="stop" disabled>Stop</button>
     <button type="button" class="button" data-testid="reset">Reset</button></span></figcaption>
   <div class="live-editor" data-editor><pre class="highlight"><code>{{ code }}</code></pre></div>
   <div class="live-output" data-testid="output" aria-live="polite" data-state="recorded">
@@ -470,7 +512,8 @@ def _question_salt(lesson: Lesson, number: int) -> str:
 def _question(lesson: Lesson, number: int, answer: str | None) -> tuple[dict, dict]:
     """(what the template shows, what the page checks with): the right options only as a salted digest, and
     each option's feedback encrypted under a key made from the salt and the option's number, so neither
-    is plain in the page before the learner answers."""
+    is plain in the page before the learner answers. The feedback carries whether its option is a right one,
+    so that a right tick in a multiple answer that is not yet whole is shown as right (lesson.js)."""
     q = lesson.questions[number]
     q_salt = _question_salt(lesson, number)
     if q.kind == "output":
@@ -493,20 +536,21 @@ def _question(lesson: Lesson, number: int, answer: str | None) -> tuple[dict, di
         "salt": q_salt,
         "digest": digest(q_salt, canonical_json(right)),
         "feedback": [
-            _encrypt(hashlib.sha256(f"{q_salt}:{i}".encode()).digest(), feedback)
-            for i, (_, feedback, _) in enumerate(options)
+            _encrypt(
+                hashlib.sha256(f"{q_salt}:{i}".encode()).digest(), json.dumps({"text": feedback, "right": correct})
+            )
+            for i, (_, feedback, correct) in enumerate(options)
         ],
     }
     return shown, check
 
 
 def _position(track: Track, item) -> dict:
-    """Where an item sits in its course: its number, and its part."""
-    items = track.items
+    """Where an item sits in its course: its number among its kind (of how many), and its part."""
     part = next(p for p, part in enumerate(track.parts, start=1) if any(x is item for x in part.items))
     return {
-        "number": next(i for i, x in enumerate(items, start=1) if x is item),
-        "total": len(course_items(track)),
+        "number": kind_numbers(track)[item.slug],
+        "total": sum(isinstance(x, type(item)) for x in track.items),
         "part": part,
         "parts": len(track.parts),
         "part_title": track.parts[part - 1].title,
@@ -577,7 +621,6 @@ def lab_context(track: Track) -> dict:
     return {
         "site_root": site_root,
         "track": {"slug": track.slug, "title": track.title},
-        "position": {"number": len(track.items) + 1, "total": len(track.items) + 1},
         "prev": {"title": last.title, "url": site_root + challenge_url(last), "kind": kind},
         "page_data": {
             "track": track.slug,

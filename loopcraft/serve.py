@@ -3,7 +3,8 @@ asks for (see loopcraft/headers.py), or none of them without `isolation`, as fro
 
 It sends the build's precompressed copies (`.br`, `.gz` beside a file) with Content-Encoding when the request
 accepts them. As the dev server (`live` given) it also reloads open pages after a rebuild and shows a failed build over the
-page: it adds a script to the HTML it serves (never to the files of the site) that listens to an event stream.
+page: it adds a script to the pages a browser navigates to (never to the files of the site, nor to what the service
+worker caches) that listens to an event stream.
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
         file = Path(self.translate_path(self.path))
         if file.is_dir() and urlsplit(self.path).path.endswith("/"):
             file = file / "index.html"
-        if self.live is not None and file.suffix == ".html" and file.is_file():
+        if self._gets_live_script() and file.suffix == ".html" and file.is_file():
             return self._head(HTTPStatus.OK, ".html", self._with_live_script(file.read_text(encoding="utf-8")))
         if file.is_file():
             allowed = accepted_encodings(self.headers.get("Accept-Encoding", ""))
@@ -153,7 +154,7 @@ class SiteHandler(SimpleHTTPRequestHandler):
             if site_404.is_file()
             else f"<!doctype html><title>Not found</title><p>Nothing at {html.escape(self.path)} (yet).</p>"
         )
-        body = self._head(code, ".html", self._with_live_script(page) if self.live is not None else page)
+        body = self._head(code, ".html", self._with_live_script(page) if self._gets_live_script() else page)
         if self.command != "HEAD":
             self.copyfile(body, self.wfile)
 
@@ -165,6 +166,11 @@ class SiteHandler(SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         return io.BytesIO(body)
+
+    def _gets_live_script(self) -> bool:
+        """Only a page the browser navigates to gets the live script (a request without Sec-Fetch-Mode is taken for
+        one): the service worker caching the site asks for each page as it is built, with the hash the build gave it."""
+        return self.live is not None and self.headers.get("Sec-Fetch-Mode", "navigate") == "navigate"
 
     def _with_live_script(self, page: str) -> str:
         tag = f'<script src="{LIVE_SCRIPT}" data-build="{self.live.build}"></script>'

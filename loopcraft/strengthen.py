@@ -266,7 +266,7 @@ def _check_key(cache: BuildCache, ex: Exercise, generator: Generator, programs: 
         "scenarios",
         ex.solution_source,
         ex.sandbox_source,
-        ex.entry,
+        json.dumps(ex.entry),  # a name, or a list of names
         json.dumps(generator.sources),
         json.dumps([[p.line, p.what] for p in programs]),
         str(SEED),

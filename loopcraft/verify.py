@@ -136,7 +136,7 @@ def verdict(runner, ex: Exercise, source: str, cache: BuildCache | None = None) 
     key = None
     if cache is not None:
         cases = json.dumps([case_key(c, ex.entry) for c in ex.cases], sort_keys=True)
-        parts = (source, ex.sandbox_source, ex.entry, str(ex.time_limit_seconds), cases, *runtime_files())
+        parts = (source, ex.sandbox_source, json.dumps(ex.entry), str(ex.time_limit_seconds), cases, *runtime_files())
         key = cache.key("verdicts", *parts)
         kept = cache.get_json("verdicts", key)
         if kept is not None:

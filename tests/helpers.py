@@ -106,18 +106,20 @@ def make_project(parent: Path, exercises: Path) -> Path:
     return root
 
 
-def course_copy(parent: Path, slugs: list[str], time_limit: float | None = None) -> Path:
-    """A project root in `parent`/course whose only track holds these challenges of build-an-agent (with the track's
-    shared sandboxes), each given `time_limit` seconds a case if set: for tests of what comes of a loop, not of the
-    limit's value, and that grade a class without paying for the whole course. `--root` takes it."""
-    track = ROOT / "exercises" / "build-an-agent"
+def course_copy(
+    parent: Path, slugs: list[str], time_limit: float | None = None, track_slug: str = "build-an-agent"
+) -> Path:
+    """A project root in `parent`/course whose only track holds these challenges of the track `track_slug` (with the
+    track's shared sandboxes), each given `time_limit` seconds a case if set: for tests of what comes of a loop, not of
+    the limit's value, and that grade a class without paying for the whole course. `--root` takes it."""
+    track = ROOT / "exercises" / track_slug
     root = parent / "course"
     copy = root / "exercises" / track.name
     copy.mkdir(parents=True)
     for shared in track.glob("*.py"):
         shutil.copy(shared, copy)
     listed = "".join(f"  - {slug}\n" for slug in slugs)
-    (copy / "track.yaml").write_text(f"title: A copy\nsummary: Part of Build an Agent.\nchallenges:\n{listed}")
+    (copy / "track.yaml").write_text(f"title: A copy\nsummary: Part of {track_slug}.\nchallenges:\n{listed}")
     for slug in slugs:
         shutil.copytree(track / slug, copy / slug)
         spec = copy / slug / "exercise.yaml"
@@ -185,6 +187,14 @@ def the_course() -> tuple:
     from loopcraft.load import load_course
 
     return tuple(load_course(ROOT, cache=BuildCache(ROOT)))
+
+
+FIRST_TRACK = 'section.track[data-track="build-an-agent"]'  # the first course's part of the index
+
+
+def the_track(slug: str = "build-an-agent"):
+    """One track of the repository's course (`the_course`), the first course unless named."""
+    return next(track for track in the_course() if track.slug == slug)
 
 
 def cases_of(slug: str, *, page: bool = True):

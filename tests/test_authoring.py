@@ -417,6 +417,11 @@ def test_dev_server_rebuilds_reloads_and_shows_build_errors(course: Path, page: 
         page.goto(f"http://{host}:{port}/basics/add/")
         heading = page.locator("h1")
         expect(heading).to_have_text("Add two numbers")
+        # Only a page the browser navigates to gets the live script: the service worker, caching the site, asks for
+        # each page with fetch() and must get the bytes the build hashed.
+        assert page.locator('script[src="/__loopcraft/live.js"]').count() == 1
+        fetched = page.evaluate("fetch('/basics/add/').then((response) => response.text())")
+        assert "__loopcraft" not in fetched and fetched == (out / "basics/add/index.html").read_text()
 
         page.evaluate("window.notReloaded = true")
         yaml.write_text(good.replace("title: Add two numbers", "title: Add two numbers, live"))

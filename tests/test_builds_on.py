@@ -11,7 +11,7 @@ import pytest
 from loopcraft.errors import ExerciseError
 from loopcraft.load import load_course
 from loopcraft.render import challenge_context, challenge_inputs, render_pages
-from tests.helpers import FIXTURES, ROOT, the_course
+from tests.helpers import FIXTURES, ROOT, the_track
 
 ADD = "exercises/basics/add/exercise.yaml"
 DOUBLE = "exercises/basics/double/exercise.yaml"
@@ -63,7 +63,7 @@ def test_a_challenge_builds_on_an_earlier_one_and_its_page_offers_that_code(cour
         (
             ADD,
             "double",
-            "builds_on: 'double' comes after this challenge in track.yaml (item 2, this is item 1); "
+            "builds_on: 'double' comes after this challenge in track.yaml (challenge 2, this is challenge 1); "
             "a challenge can build only on an earlier one",
         ),
         (ADD, "add", "builds_on: a challenge cannot build on itself"),
@@ -118,7 +118,7 @@ def test_the_task_names_the_button_with_the_number_of_the_challenge_it_builds_on
 
 def test_the_courses_challenges_that_start_from_an_earlier_loop_say_so():
     """Every challenge whose starter is an earlier challenge's loop names it, and its task names the button."""
-    (track,) = the_course()
+    track = the_track()
     builds_on = {ex.slug: ex.builds_on.slug for ex in track.exercises if ex.builds_on}
     assert builds_on == {
         "malformed-json-recovery": "stage-4-loop",

@@ -278,9 +278,10 @@ def test_a_lesson_page_has_its_hooks_callouts_and_no_answer_in_plain_sight(real_
             assert option.feedback not in html
     assert '"correct"' not in html
     # The lab is the course's last item, after its lessons and challenges.
-    assert "Part 1 of 3" in html and f"1 / {len(tracks[0].items) + 1}" in html
+    # A lesson is numbered among the lessons, never among lessons and challenges together.
+    assert "Part 1 of 3" in html and f'data-testid="position">Lesson 1 of {len(tracks[0].lessons)}</li>' in html
     lab = pages["build-an-agent/lab/index.html"]
     assert 'data-testid="lab-table"' in lab and '"entry": "run_grid"' in lab
-    assert f"{len(tracks[0].items) + 1} / {len(tracks[0].items) + 1}" in lab
+    assert "Lab · the last of the course" in lab
     last = tracks[0].items[-1]
     assert 'href="../../build-an-agent/lab/"' in pages[f"build-an-agent/{last.slug}/index.html"]

@@ -119,7 +119,7 @@ def test_making_mutants_changes_neither_the_solution_nor_an_earlier_mutant():
         made = [mutated for _, _, mutated, _ in mutate._mutations(tree)]
         assert ast.dump(tree, include_attributes=True) == before, path
         assert [ast.unparse(mutated) for mutated in made] == read_at_once, path
-        assert len(read_at_once) > 20, path
+        assert len(read_at_once) > 5, path  # the second course's one-line solutions make 8 or more
 
 
 def test_one_survivor_of_few_mutants_is_told_it_alone_fails_the_bar_and_how_to_mark_it():

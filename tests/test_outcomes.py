@@ -23,6 +23,7 @@ CALLS = [
     ["timeout_outcome", ["printed\nwarned\n", "printed\n"]],
     # Limits as an author may write them, and as floating point gets them.
     *(["timeout_message", [limit]] for limit in (3, 1, 0.5, 1.25, 0.1 + 0.2, 1 / 3, 2.0005, 0.0004, 120, 2.5e-3)),
+    *(["block_timeout_message", [limit]] for limit in (5, 0.5, 1 / 3)),
 ]
 
 

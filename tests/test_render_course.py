@@ -22,8 +22,17 @@ from loopcraft.course import Part
 from loopcraft.lessons import run_lessons
 from loopcraft.load import load_course
 from loopcraft.project import Project
-from loopcraft.render import challenge_context, challenge_inputs, render_pages, salt, solution_key
-from tests.helpers import ROOT, check_golden
+from loopcraft.render import (
+    _highlight_fence,
+    challenge_context,
+    challenge_inputs,
+    index_context,
+    positional_parameters,
+    render_pages,
+    salt,
+    solution_key,
+)
+from tests.helpers import ROOT, check_golden, the_track
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOLDEN = Path(__file__).parent / "golden" / "pages"
@@ -130,6 +139,45 @@ def test_the_index_shows_parts_with_challenges_numbered_across_them(fixture_trac
     assert re.search(r'data-testid="up-next" href="../../basics/double/">Up next: Double', first)
     assert re.search(r'class="pager-prev" href="../../basics/add/"', second)
     assert 'href="../../index.html#track-basics">Back to the course' in second
+
+
+def test_lessons_and_challenges_are_numbered_each_on_their_own():
+    """Numbered across both, a course of 13 challenges had a "Challenge 19", and "challenge 7" was its fourth."""
+    track = the_track()
+    cards = [card for part in index_context([track])["tracks"][0]["parts"] for card in part["challenges"]]
+    numbers = {kind: [card["number"] for card in cards if card["kind"] == kind] for kind in ("lesson", "challenge")}
+    assert numbers == {
+        "lesson": list(range(1, len(track.lessons) + 1)),
+        "challenge": list(range(1, len(track.exercises) + 1)),
+    }
+    assert [card["number"] for card in cards if card["kind"] == "lab"] == [None]
+    # "Start from my code for challenge N" names the earlier challenge by its number among the challenges.
+    later = next(ex for ex in track.exercises if ex.builds_on)
+    earlier = next(ex for ex in track.exercises if ex.slug == later.builds_on.slug)
+    _, number, _ = challenge_inputs(track, later, None, None).builds_on
+    assert number == track.exercises.index(earlier) + 1
+
+
+def test_placeholders_in_a_tasks_code_block_are_not_drawn_as_syntax_errors():
+    html = _highlight_fence('{"tool": "<tool name>", "arguments": {"<argument>": <value>, ...}}\n', "json", None)
+    assert 'class="err"' not in html
+    assert '<span class="ge">&lt;value&gt;</span>' in html and '<span class="ge">...</span>' in html
+    # What the lexer reads stays as it was: a key, a string.
+    assert '<span class="nt">"tool"</span>' in html
+
+
+def test_a_challenge_page_names_the_parameters_a_scenario_may_give_by_position():
+    assert positional_parameters("run_agent(task, script, max_steps=5, *, strict=False, **options) -> dict") == [
+        "task",
+        "script",
+        "max_steps",
+    ]
+    assert positional_parameters("f(a, /, b)") == positional_parameters("def f(a: int, /, b: int) -> int") == ["a", "b"]
+    assert positional_parameters("run_agent(goal, faults=(1, 2)) -> dict, which runs your policy(goal) -> dict") == [
+        "goal",
+        "faults",
+    ]
+    assert positional_parameters("not python(") == []
 
 
 def test_hints_are_rendered_hidden_for_the_page_to_reveal(fixture_track):

@@ -7,14 +7,14 @@ import { canRun, endsTheRun, failingOf, initialState, isLoadError, mistakesOf, n
 import { passed, publicVerdict, tally } from "./verdict.js";
 import { FONT_SIZES, createEditor } from "./editor.js";
 import {
-  challengeVersion, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveCopy,
-  saveFontSize, savedBase, storageKey,
+  challengeVersion, COPY_FROM, copies, createAutosave, fontSize, isSolved, markSolved, removeKey, saveBase, saveCopy,
+  saveFontSize, savedBase, saveUnlockKey, storageKey, unlockKeys,
 } from "./storage.js";
 import { createResults, hangLines, mistakeNotes } from "./results.js";
 import { nameMistakes } from "./mistakes.js";
 import { createBatch, focusableScrollers, h } from "./dom.js";
 import { setupHints } from "./hints.js";
-import { unlockSolution } from "./solution.js";
+import { unlockSolution, unlockWithKey } from "./solution.js";
 import { setupThemeToggle } from "./theme.js";
 import { setupTabs } from "./tabs.js";
 import { setupScenario } from "./scenario.js";
@@ -176,7 +176,8 @@ ui.smaller.addEventListener("click", () => zoom(-1));
 ui.larger.addEventListener("click", () => zoom(1));
 applyFontSize();
 
-// Versions of this challenge's code that an import replaced (transfer.js): listed, loadable, removable.
+// Versions of this challenge's code that an import or "Start from my code" replaced: listed with where each was,
+// loadable, removable.
 function showCopies() {
   document.querySelector(".copies")?.remove();
   const kept = copies(data.track, data.slug);
@@ -198,7 +199,9 @@ function showCopies() {
         removeKey(copy.key);
         showCopies();
       });
-      return h("li", {}, h("span", {}, `Kept on ${when}`), load, remove);
+      const what = copy.from ? `${COPY_FROM[copy.from][0].toUpperCase()}${COPY_FROM[copy.from].slice(1)}; kept on ${when}`
+        : `Kept on ${when}`;
+      return h("li", { "data-from": copy.from ?? "" }, h("span", { "data-testid": "copy-what" }, what), load, remove);
     }))));
 }
 showCopies();
@@ -260,7 +263,7 @@ ui.reset.disabled = false;
 setupStartFrom(byTestId("start-from"), data, {
   editor, starter, undoKey, note,
   keep(text) {
-    const kept = saveCopy(`${data.track}/${data.slug}`, text);
+    const kept = saveCopy(`${data.track}/${data.slug}`, text, "editor");
     showCopies();
     return kept;
   },
@@ -294,26 +297,47 @@ setupHints(document.querySelector(".hints"), data);
 ui.solvedBadge.hidden = !isSolved(data.track, data.slug);
 
 // Every case passed, hidden ones included: the challenge is solved, and the
-// values the run returned are the key to the reference solution.
+// values the run returned are the key to the reference solution, kept with the solved mark.
 async function onPassed(outcomes) {
   markSolved(data.track, data.slug);
   ui.solvedBadge.hidden = false;
   if (ui.solution.querySelector('[data-testid="solution"]')) return;
   try {
-    const source = await unlockSolution(data.solution, data.cases, outcomes);
-    ui.solution.replaceChildren(h("details", { class: "solution", "data-testid": "solution" },
-      h("summary", {}, "Reference solution (unlocked)"),
-      h("p", { class: "hint" }, "One way to solve it. Compare it with yours: there is more than one right answer."),
-      // What the unlock proves, and what it does not (docs/threat-model.md).
-      h("p", { class: "hint", "data-testid": "unlock-promise" }, "Unlocking shows that a run in this page " +
-        "passed every case it has. It is not a grade: the page checks hidden cases against digests that can be " +
-        "worked back to their values. A grade comes from your instructor's grader."),
-      h("pre", { class: "solution-code", tabindex: 0 }, h("code", {}, source))));
+    const { source, key } = await unlockSolution(data.solution, data.cases, outcomes);
+    saveUnlockKey(data.track, data.slug, key);
+    showSolution(source);
   } catch (err) {
     ui.solution.replaceChildren(h("p", { class: "solution-locked" },
       `The reference solution could not be unlocked (${err.message}).`));
   }
 }
+
+function showSolution(source) {
+  ui.solution.replaceChildren(h("details", { class: "solution", "data-testid": "solution" },
+    h("summary", {}, "Reference solution (unlocked)"),
+    h("p", { class: "hint" }, "One way to solve it. Compare it with yours: there is more than one right answer."),
+    // What the unlock proves, and what it does not (docs/threat-model.md).
+    h("p", { class: "hint", "data-testid": "unlock-promise" }, "Unlocking shows that a run in this page " +
+      "passed every case it has. It is not a grade: the page checks hidden cases against digests that can be " +
+      "worked back to their values. A grade comes from your instructor's grader."),
+    h("pre", { class: "solution-code", tabindex: 0 }, h("code", {}, source))));
+}
+
+// Solved before (here, or in a browser whose work was imported): the kept key opens the solution, no run needed.
+// A key of another build of the site opens nothing, and the solution waits for a passing run.
+async function unlockSolved() {
+  if (!isSolved(data.track, data.slug)) return;
+  for (const key of unlockKeys(data.track, data.slug)) {
+    try {
+      const source = await unlockWithKey(data.solution, key);
+      if (!ui.solution.querySelector('[data-testid="solution"]')) showSolution(source);
+      return;
+    } catch {
+      // Not this build's key: try the next.
+    }
+  }
+}
+unlockSolved();
 
 // --- Running --------------------------------------------------------------
 scenario = setupScenario(document.querySelector('[data-testid="scenario"]'), data, runScenario);

@@ -11,6 +11,11 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Text written in Markdown's inline style, as children for h(): `code` in backticks as code, the rest as text. */
+export function withCode(text) {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? h("code", {}, part) : part));
+}
+
 // Coalesces DOM updates: each one queued is applied at most `ms` later, all together, or at once by
 // flush(). A run's per-case updates then cost one rendered frame per `ms` rather than one per case.
 export function createBatch(ms) {

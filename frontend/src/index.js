@@ -14,7 +14,8 @@ setupThemeToggle();
 const privateText = (count, before = "") =>
   `${before}${count} more case${count === 1 ? " is" : "s are"} checked only by your instructor's grader.`;
 
-// What a done item's card says: a lesson is marked complete, the lab done once its grid has run, a challenge solved.
+// What a done item's card says: a lesson marked complete, the lab marked complete or run with the learner's loop,
+// a challenge solved.
 const MARKS = { lesson: "Complete", lab: "Done", challenge: "Solved" };
 
 const isLinkDone = (link) => isDone(link.dataset.track, link.dataset.slug, link.dataset.kind);

@@ -2,7 +2,8 @@
 // tasks: 144 runs) as ONE case through the page's Python session, then draws the table, an SVG chart of the
 // same figures, and what they show. The learner's own loop (a saved solution or a .py file) runs as a fourth
 // column, in the same case, and again on the next visit (its choice is kept). The lab is the course's last
-// item: once its grid has run here, the index counts it done.
+// item: the index counts it done once the learner has done something in it, ran their own loop or pressed
+// "Mark complete" (opening it runs the grid, which is no sign of anything).
 import { createPageSession } from "./page-session.js";
 import { isComplete, labLoopChoice, markComplete, saveLabLoopChoice, storageKey } from "./storage.js";
 import { h } from "./dom.js";
@@ -16,8 +17,23 @@ const ui = {
   status: byTestId("status"), table: byTestId("lab-table"), chart: document.querySelector(".lab-chart-svg"),
   lessons: byTestId("lab-lessons"), select: byTestId("lab-loop"), runYours: byTestId("lab-run-yours"),
   upload: byTestId("lab-upload"), verdict: byTestId("lab-verdict"), done: byTestId("lab-done"),
+  markComplete: byTestId("mark-complete"),
 };
-ui.done.hidden = !isComplete(data.track, data.slug);
+
+function complete() {
+  markComplete(data.track, data.slug);
+  showComplete();
+}
+
+function showComplete() {
+  ui.done.hidden = false;
+  ui.markComplete.textContent = "Completed";
+  ui.markComplete.disabled = true;
+}
+
+ui.markComplete.addEventListener("click", complete);
+if (isComplete(data.track, data.slug)) showComplete();
+else ui.markComplete.disabled = false;
 
 setupThemeToggle();
 const session = createPageSession({
@@ -57,8 +73,7 @@ async function runGrid(loop = null) {
     setStatus("ready", `Ran ${runs} runs in ${ms} ms, in your browser.`);
     window.loopcraft = { lab: grid, ms };
     draw(grid);
-    markComplete(data.track, data.slug);
-    ui.done.hidden = false;
+    if (loop !== null) complete(); // the learner's own loop ran in the grid
     return grid;
   } catch (err) {
     setStatus("error", `The run stopped: ${err.message}`);
@@ -95,36 +110,40 @@ function svg(tag, attrs, ...children) {
   return node;
 }
 
-// Grouped bars, one group per habit, its name above them: a bar's length is the share of tasks answered right, the
-// dot on it the model calls per task (out of 8). Drawn at the size it is shown, a unit a CSS pixel, so that its text
-// stays as large as the page's on a phone (scaled down to fit, it was 9 px there); drawn again when that changes.
-const CHART = { barH: 12, barGap: 4, label: 20, groupGap: 10, axis: 20, left: 4, right: 12 };
+// Grouped bars, one group per habit, its name above them: a bar's length is the share of tasks answered right, on
+// the 0-100% axis; the model calls per task are a figure of their own, beside each bar in a column at the right (on
+// the share's axis, 8.0 calls sat on "100%"). A 0% bar is no bar: its figure says 0%. Drawn at the size it is shown,
+// a unit a CSS pixel, so that its text stays as large as the page's on a phone (scaled down to fit, it was 9 px
+// there); drawn again when that changes.
+const CHART = { barH: 12, barGap: 4, label: 20, groupGap: 10, axis: 20, left: 4, figures: 124, right: 4 };
 let drawn = null; // {grid, width} of the chart on the page
 
 function drawChart(grid) {
-  const { barH, barGap, label, groupGap, axis, left, right } = CHART;
+  const { barH, barGap, label, groupGap, axis, left, figures, right } = CHART;
   const width = Math.max(240, Math.floor(ui.chart.clientWidth));
   drawn = { grid, width };
-  const plotW = width - left - right;
+  const plotW = width - left - figures - right;
   const groupH = label + grid.designs.length * (barH + barGap) + groupGap;
   const height = axis + grid.habits.length * groupH;
   const x = (share) => left + (plotW * share) / 100;
-  const xCalls = (calls) => left + (plotW * Math.min(calls, 8)) / 8;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "lab-svg", role: "img" });
   for (const tick of [0, 50, 100]) {
     const anchor = { 0: "start", 50: "middle", 100: "end" }[tick];
     root.append(svg("line", { x1: x(tick), x2: x(tick), y1: axis - 4, y2: height - groupGap, class: "lab-grid" }),
       svg("text", { x: x(tick), y: axis - 8, "text-anchor": anchor, class: "lab-axis" }, `${tick}%`));
   }
+  root.append(svg("text", { x: width - right, y: axis - 8, "text-anchor": "end", class: "lab-axis" }, "share · calls"));
   grid.habits.forEach((habit, i) => {
     const top = axis + i * groupH;
     root.append(svg("text", { x: left, y: top + label - 6, class: "lab-axis lab-habit" }, habit.label));
     grid.designs.forEach((design, j) => {
       const cell = cellOf(grid, habit.key, design.key);
       const y = top + label + j * (barH + barGap);
-      root.append(
-        svg("rect", { x: left, y, width: x(Math.max(cell.share, 1)) - left, height: barH, class: `lab-bar lab-bar-${j}` }),
-        svg("circle", { cx: xCalls(Number(cell.calls)), cy: y + barH / 2, r: 4, class: "lab-dot" }));
+      if (cell.share > 0) {
+        root.append(svg("rect", { x: left, y, width: x(cell.share) - left, height: barH, class: `lab-bar lab-bar-${j}` }));
+      }
+      root.append(svg("text", { x: width - right, y: y + barH - 2, "text-anchor": "end", class: "lab-axis lab-figure" },
+        `${cell.share}% · ${cell.calls} calls`));
     });
   });
   // The legend is HTML, so that it wraps on a narrow screen.

@@ -1,14 +1,15 @@
 // Page entry of a lesson: live Python blocks (an editor each, run through the page's one Python session,
-// the same interrupt/restart and time limit as a challenge), "Check your understanding" questions checked
+// the same interrupt/restart, time limit and Stop as a challenge), "Check your understanding" questions checked
 // against salted digests, and "Mark complete". The lesson reads fine without it: the outputs recorded at
 // build time are in the page.
 import { createPageSession } from "./page-session.js";
 import { createEditor } from "./editor.js";
 import { createAutosave, isComplete, liveKey, markComplete, rightAnswers, saveRightAnswers } from "./storage.js";
-import { focusableScrollers, h } from "./dom.js";
+import { focusableScrollers, h, withCode } from "./dom.js";
 import { setupThemeToggle } from "./theme.js";
 import { decrypt } from "./solution.js";
-import { sha256Hex, timeoutMessage } from "./judge.js";
+import { sha256Hex } from "./judge.js";
+import { blockTimeoutMessage } from "./outcomes.js";
 
 const data = JSON.parse(document.getElementById("lesson-data").textContent);
 const byTestId = (id, root = document) => root.querySelector(`[data-testid="${id}"]`);
@@ -24,7 +25,8 @@ const session = createPageSession({
     status.textContent = {
       loading: "Loading Python… the outputs below were recorded when the site was built.",
       error: `Python failed to load (${detail.message}). Reload the page to try again.`,
-      restarting: "Restarting Python (a block ran out of time)…",
+      restarting: detail.reason === "stopped" ? "Restarting Python (a block was stopped)…"
+        : "Restarting Python (a block ran out of time)…",
       running: "Running…",
       ready: "Python is ready: edit any live block and press Run.",
     }[state] ?? status.textContent;
@@ -45,7 +47,7 @@ function showOutcome(output, outcome) {
     if (value !== null) parts.push(pre("live-value", value));
     if (error) parts.push(pre("live-error", error));
   } else if (outcome.kind === "timeout") {
-    parts.push(pre("live-error", timeoutMessage(data.time_limit_seconds))); // the text the build records too
+    parts.push(pre("live-error", blockTimeoutMessage(data.time_limit_seconds))); // the text the build records too
   } else {
     parts.push(pre("live-error", outcome.error));
   }
@@ -68,25 +70,42 @@ for (const figure of document.querySelectorAll('[data-testid="live-block"]')) {
   editor.onChange((text) => autosave.schedule(text));
   run.disabled = false;
 
+  const stop = byTestId("stop", figure);
+  let stopped = false; // pressed for this block's run, which may still be waiting for another block's
+  let inFlight = false; // this block's run is the session's
+
   function start() {
     if (output.dataset.state === "running") return;
     output.dataset.state = "running";
     run.disabled = true;
+    stop.disabled = false;
+    stopped = false;
     output.replaceChildren(h("p", { class: "live-note" }, "Running in your browser…"));
     const code = editor.getText();
     queue = queue.then(async () => {
       try {
+        if (stopped) return;
+        inFlight = true;
         const [outcome] = await session.run({ source: "", sandbox: data.live.sandbox, entry: data.live.entry,
           cases: [{ name: `block ${number + 1}`, args: { code } }] });
-        showOutcome(output, outcome);
+        // A run stopped hands back no outcome.
+        if (outcome) showOutcome(output, outcome);
       } catch (err) {
         output.replaceChildren(h("pre", { class: "live-error" }, `Not run: ${err.message}`));
       } finally {
+        if (stopped) output.replaceChildren(h("p", { class: "live-note" }, "Stopped: you pressed Stop before the block ended."));
+        inFlight = false;
         output.dataset.state = "ran";
         run.disabled = false;
+        stop.disabled = true;
       }
     });
   }
+  stop.addEventListener("click", () => {
+    stopped = true;
+    stop.disabled = true;
+    if (inFlight) session.stop();
+  });
   run.addEventListener("click", start);
   byTestId("reset", figure).addEventListener("click", () => {
     editor.setText(original);
@@ -115,31 +134,30 @@ async function check(form, question, number, chosen) {
     return;
   }
   const right = (await sha256Hex(question.salt + JSON.stringify(chosen))) === question.digest;
+  let allTicksRight = true;
   for (const item of form.querySelectorAll("[data-option]")) {
     const index = Number(item.dataset.option);
     const feedback = byTestId("feedback", item);
     // A wrong answer shows the feedback of the options chosen, and says nothing of the others, so the
-    // question stays a question. Once it is answered right, every option's feedback is worth reading.
+    // question stays a question. Once it is answered right, every option's feedback is worth reading. Each
+    // feedback shown says whether its option is a right one: a right tick is never shown as a wrong one.
     feedback.hidden = !right && !chosen.includes(index);
     delete item.dataset.verdict;
     if (feedback.hidden) continue;
-    if (right) item.dataset.verdict = chosen.includes(index) ? "right" : "wrong";
-    feedback.replaceChildren(...withCode(await decrypt(`${question.salt}:${index}`, question.feedback[index])));
+    const { text, right: rightOption } = JSON.parse(await decrypt(`${question.salt}:${index}`, question.feedback[index]));
+    item.dataset.verdict = rightOption ? "right" : "wrong";
+    if (chosen.includes(index) && !rightOption) allTicksRight = false;
+    feedback.replaceChildren(...withCode(text));
   }
   form.dataset.state = right ? "right" : "wrong";
-  verdict.textContent = right ? "Right." : question.kind === "multiple"
-    ? "Not quite: every right option, and only those. Read the feedback and try again."
-    : "Not right. Read the feedback and try again.";
+  verdict.textContent = right ? "Right." : question.kind !== "multiple" ? "Not right. Read the feedback and try again."
+    : allTicksRight ? "Not quite: what you ticked is right, and a right option is still unticked. Read the feedback and try again."
+      : "Not quite: every right option, and only those. Read the feedback and try again.";
   if (right && !(number in answered)) {
     answered[number] = chosen;
     saveRightAnswers(data.track, data.slug, answered);
     showProgress();
   }
-}
-
-// Feedback is written in Markdown's inline style: `code` in backticks is shown as code, the rest as text.
-function withCode(text) {
-  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 ? h("code", {}, part) : part));
 }
 
 for (const form of document.querySelectorAll('[data-testid="question"]')) {

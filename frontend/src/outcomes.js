@@ -25,6 +25,9 @@ export const timeoutOutcome = (output = "", stdout = "") => ({ kind: "timeout", 
 export const formatSeconds = (seconds) => Number(seconds).toFixed(3).replace(/\.?0+$/, "");
 export const timeoutMessage = (limit) =>
   `Stopped after ${formatSeconds(limit)} s, the time limit for one case. Look for a loop that never ends.`;
+// A lesson's live block (lesson.js): a lesson has no cases.
+export const blockTimeoutMessage = (limit) =>
+  `Stopped after ${formatSeconds(limit)} s, the time limit for running a block. Look for a loop that never ends, or press Stop.`;
 
 const reason = (error) => String(error?.message ?? error);
 

@@ -1,7 +1,7 @@
 // The results list: one card per case, filled in as each case is graded. A card is a disclosure: a passing
 // case shows as one line (its name and badge), one that does not pass opens on what went wrong.
 // Everything learner-produced is inserted as text (see dom.js).
-import { h } from "./dom.js";
+import { h, withCode } from "./dom.js";
 import { prettyLines } from "./pretty.js";
 import { valueOf } from "./pyvalue.js";
 import { renderTrace } from "./trace.js";
@@ -87,7 +87,7 @@ export function createResults(container) {
 /** The status's words on the known mistakes a run looks like (run-state.js mistakesOf): one sentence each, a hint
  * as its author wrote it, as text; each on a line of its own, and after a space, as its text is read out. */
 export function mistakeNotes(hints) {
-  return hints.flatMap((hint) => [" ", h("span", { class: "known-mistake", "data-testid": "known-mistake" }, said(hint))]);
+  return hints.flatMap((hint) => [" ", h("span", { class: "known-mistake", "data-testid": "known-mistake" }, withCode(said(hint)))]);
 }
 
 /** A finished case as the results list shows it, for pages that show results made elsewhere (a learner's

@@ -1,10 +1,11 @@
-// "Try your own scenario": the learner's own arguments for the challenge's function, as JSON, run on
-// their code in the page's Python session. Never judged, never counted, never unlocks anything: the page
+// "Try your own scenario": the learner's own arguments for the challenge's function, written as in a Python call
+// (`task="1+2?", script=['...']`, read by pyliteral.js), run on their code in the page's Python session. Never judged, never counted, never unlocks anything: the page
 // only shows what came back (the value, the printed output and the trace). The text is kept per challenge.
 import { h } from "./dom.js";
 import { loadScenario, saveScenario } from "./storage.js";
 import { renderScenarioResult } from "./results.js";
 import { isModEnter } from "./keys.js";
+import { asCall, bindArguments, parseArguments } from "./pyliteral.js";
 
 /**
  * section: the page's scenario section; data: the page data; run(args): runs the learner's code on
@@ -26,7 +27,7 @@ export function setupScenario(section, data, run) {
 
   const input = h("textarea", { id: "scenario-args", class: "scenario-args", "data-testid": "scenario-args",
     rows: 8, spellcheck: "false", autocapitalize: "off", autocomplete: "off", "aria-describedby": "scenario-about" });
-  input.value = saved ?? (visible[0] ? pretty(visible[0].args) : "{}");
+  input.value = saved === null ? (visible[0] ? asCall(visible[0].args) : "") : fromJson(saved);
   const message = h("p", { class: "scenario-message", "data-testid": "scenario-message", role: "alert" });
   const result = h("div", { class: "scenario-result", "data-testid": "scenario-result" });
   const button = h("button", { type: "button", class: "button", "data-testid": "scenario-run" }, "Run my scenario");
@@ -41,14 +42,14 @@ export function setupScenario(section, data, run) {
         const use = h("button", { type: "button", class: "button button-small", "data-testid": "scenario-example" }, c.name);
         use.setAttribute("aria-label", `Start from the example ${c.name}`);
         use.addEventListener("click", () => {
-          input.value = pretty(c.args);
+          input.value = asCall(c.args);
           saveScenario(data.track, data.slug, input.value);
           input.focus();
         });
         return use;
       })) : null,
     h("label", { for: "scenario-args", class: "scenario-label" },
-      `Arguments of ${data.entry}, as a JSON object`, allowed.size ? ` (${[...allowed].join(", ")})` : ""),
+      `Arguments of ${data.entry}, as in a Python call: name=value, …`, allowed.size ? ` (${[...allowed].join(", ")})` : ""),
     input,
     h("div", { class: "scenario-actions" }, button),
     message,
@@ -57,7 +58,7 @@ export function setupScenario(section, data, run) {
   input.addEventListener("input", () => saveScenario(data.track, data.slug, input.value));
 
   async function start() {
-    const args = parse(input.value, data.entry, allowed, required);
+    const args = parse(input.value, data, allowed, required);
     message.textContent = args.error ?? "";
     if (args.error) {
       result.replaceChildren(); // it was the result of other arguments than those now in the box
@@ -74,7 +75,7 @@ export function setupScenario(section, data, run) {
     }
   }
   button.addEventListener("click", start);
-  // Ctrl/Cmd+Enter in the box runs the scenario, as its button does (Enter alone is a new line of JSON); the
+  // Ctrl/Cmd+Enter in the box runs the scenario, as its button does (Enter alone is a new line); the
   // page's Ctrl/Cmd+Enter, which runs the cases, leaves text fields alone (keys.js).
   input.addEventListener("keydown", (event) => {
     if (!isModEnter(event)) return;
@@ -90,7 +91,16 @@ export function setupScenario(section, data, run) {
   };
 }
 
-const pretty = (args) => JSON.stringify(args, null, 2);
+// A scenario kept by an earlier page, which took the arguments as a JSON object, is shown as a call.
+function fromJson(saved) {
+  try {
+    const value = JSON.parse(saved);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) return asCall(value);
+  } catch {
+    // Not JSON: the learner's own text, as they left it.
+  }
+  return saved;
+}
 
 /** The cases that call the entry with keyword arguments, each with them as `args` (its run spec's, a JSON object). */
 function keywordCases(cases) {
@@ -101,15 +111,12 @@ function keywordCases(cases) {
 }
 
 /** {value} for arguments that can be passed, {error} saying what is wrong otherwise. */
-function parse(text, entry, allowed, required) {
+function parse(text, { entry, parameters = [] }, allowed, required) {
   let value;
   try {
-    value = JSON.parse(text);
+    value = bindArguments(parseArguments(text), parameters);
   } catch (err) {
-    return { error: `The arguments are not valid JSON: ${err.message}.` };
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { error: `Write the arguments as a JSON object of names and values, like {"name": value}.` };
+    return { error: `The arguments cannot be read. ${err.message}` };
   }
   const unknown = Object.keys(value).filter((name) => !allowed.has(name));
   if (unknown.length && allowed.size) {

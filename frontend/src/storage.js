@@ -92,6 +92,24 @@ export function markSolved(track, slug) {
   write(solvedKey(track, slug), new Date().toISOString());
 }
 
+// The key to the reference solution that the passing run derived (solution.js), kept beside the solved mark and
+// travelling with it in an export. Space-separated: an import adds the file's to this browser's (transfer.js), and
+// a site rebuilt with another solution has another key, so the page tries each, newest first.
+const unlockKeysKey = (track, slug) => `loopcraft:unlock:${track}/${slug}`;
+export const UNLOCK_KEYS_KEPT = 4;
+
+export const unlockKeys = (track, slug) => (read(unlockKeysKey(track, slug)) ?? "").split(" ").filter(Boolean);
+
+export function saveUnlockKey(track, slug, key) {
+  write(unlockKeysKey(track, slug), mergeUnlockKeys(unlockKeys(track, slug).join(" "), key));
+}
+
+/** Two kept lists of keys as one: `newer`'s first, no key twice, at most UNLOCK_KEYS_KEPT. */
+export function mergeUnlockKeys(older, newer) {
+  const keys = [...new Set([...newer.split(" "), ...older.split(" ")].filter(Boolean))];
+  return keys.slice(0, UNLOCK_KEYS_KEPT).join(" ");
+}
+
 // How many hints the learner has revealed, so they stay revealed on a reload.
 const hintsKey = (track, slug) => `loopcraft:hints:${track}/${slug}`;
 
@@ -103,7 +121,7 @@ export function saveRevealedHints(track, slug, count) {
   write(hintsKey(track, slug), String(count));
 }
 
-// What the learner typed into "Try your own scenario": the arguments as JSON text.
+// What the learner typed into "Try your own scenario": the arguments as a Python call's (scenario.js).
 const scenarioKey = (track, slug) => `loopcraft:scenario:${track}/${slug}`;
 
 export const loadScenario = (track, slug) => read(scenarioKey(track, slug));
@@ -140,23 +158,33 @@ export function saveFontSize(px) {
   write(FONT_KEY, String(px));
 }
 
-// Versions of a challenge's code an import replaced (transfer.js), kept so that nothing is lost:
-// `loopcraft:copy:<track>/<slug>:<ISO date>`, listed and loadable on the challenge's page.
+// Versions of a challenge's code an import or "Start from my code" replaced (transfer.js, start-from.js), kept so
+// that nothing is lost: `loopcraft:copy:<track>/<slug>:<ISO date>:<from>`, listed and loadable on the challenge's
+// page. `from` says where the version was (COPY_FROM); copies kept before it was written down have none.
 const COPY_PREFIX = (id) => `loopcraft:copy:${id}:`;
+export const COPY_FROM = {
+  file: "the imported file's code, not chosen",
+  browser: "this browser's code, replaced by the imported file's",
+  editor: "the editor's code, replaced by your code of an earlier challenge",
+};
 
-/** True when kept. */
-export function saveCopy(id, text, date = new Date()) {
+/** True when kept; `from`, a key of COPY_FROM. */
+export function saveCopy(id, text, from, date = new Date()) {
+  if (!Object.hasOwn(COPY_FROM, from)) throw new Error(`not a copy's origin: ${from}`);
   // A version already kept is not kept twice (importing one file again added a copy each time).
   const kept = Object.entries(entries()).some(([key, value]) => key.startsWith(COPY_PREFIX(id)) && value === text);
-  return kept || write(COPY_PREFIX(id) + date.toISOString(), text);
+  return kept || write(`${COPY_PREFIX(id)}${date.toISOString()}:${from}`, text);
 }
 
-/** [{key, date, text}] of challenge `track/slug`'s kept copies, newest first. */
+/** [{key, date, from, text}] of challenge `track/slug`'s kept copies, newest first (`from` null when unknown). */
 export function copies(track, slug) {
   const prefix = COPY_PREFIX(`${track}/${slug}`);
   return Object.entries(entries())
     .filter(([key]) => key.startsWith(prefix))
-    .map(([key, text]) => ({ key, date: key.slice(prefix.length), text }))
+    .map(([key, text]) => {
+      const [, date, from = null] = key.slice(prefix.length).match(/^(.*?Z)(?::([a-z]+))?$/) ?? [null, key.slice(prefix.length)];
+      return { key, date, from: Object.hasOwn(COPY_FROM, from ?? "") ? from : null, text };
+    })
     .sort((a, b) => (a.date < b.date ? 1 : -1));
 }
 
@@ -232,7 +260,8 @@ export function saveRightAnswers(track, slug, answers) {
   write(answersKey(track, slug), JSON.stringify(answers));
 }
 
-/** Done, for course progress: a lesson marked complete, the lab once its grid ran (lab.js), a challenge solved. */
+/** Done, for course progress: a lesson or the lab marked complete (the lab also by running the learner's loop,
+ * lab.js), a challenge solved. */
 export function isDone(track, slug, kind) {
   return kind === "lesson" || kind === "lab" ? isComplete(track, slug) : isSolved(track, slug);
 }

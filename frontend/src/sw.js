@@ -18,8 +18,9 @@
 // compiled code Chromium keeps only beside such a copy (sw-requests.js); offline, the page's worker asks for this
 // worker's copy.
 //
-// The dev server's live-reload URLs (/__loopcraft/) are never touched; the dev server's pages do not
-// register this worker at all (see offline.js).
+// The dev server's live-reload URLs (/__loopcraft/) are never touched. The dev server's pages register this worker
+// as `sw.js?live` (offline.js): every file then comes from the network while it answers, so that a page reloaded
+// after a rebuild gets the rebuilt files, and from the cache only when it does not.
 
 import { CACHED_COPY, MODULE_PATH } from "./sw-requests.js";
 
@@ -33,6 +34,7 @@ const pyodideModule = new URL(MODULE_PATH, scope).href;
 // Files the site works without (the snapshot of Python it ships: a page boots Python instead): one whose bytes are not
 // the build's is left uncached, rather than failing the install and the whole course offline with it.
 const optional = new Set(__OPTIONAL__.map((path) => new URL(path, scope).href));
+const live = new URL(self.location.href).searchParams.has("live");
 
 async function sha256(response) {
   const digest = await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer());
@@ -92,18 +94,21 @@ async function fetchAndKeep(request) {
   return response;
 }
 
-async function page(request) {
+// Pages' order, and every file's from the dev server (see `live`): what the network has is newer.
+async function fromNetworkFirst(request) {
   try {
-    return isolated(await fetch(request));
+    return await fetchAndKeep(request);
   } catch (error) {
     const cached = await fromCache(request);
     if (!cached) throw error;
-    return isolated(cached);
+    return cached;
   }
 }
 
+const page = async (request) => isolated(await fromNetworkFirst(request));
+
 async function file(request) {
-  const response = (await fromCache(request)) ?? (await fetchAndKeep(request));
+  const response = live ? await fromNetworkFirst(request) : (await fromCache(request)) ?? (await fetchAndKeep(request));
   // Only the worker's script needs the headers (a worker's isolation comes from its own response); other
   // files go out as cached, with the compiled code Chromium keeps beside a cached script (a trace of a second visit
   // shows it read for every script). Not for Pyodide's WebAssembly, which is served from here only offline.

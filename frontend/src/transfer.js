@@ -4,7 +4,7 @@
 // challenge; the code not chosen is kept as another version (storage.js's copies), so nothing is lost.
 // docs/architecture.md documents the file's format.
 import { h } from "./dom.js";
-import { entries, removeKey, saveCopy, writeKey } from "./storage.js";
+import { entries, mergeUnlockKeys, removeKey, saveCopy, writeKey } from "./storage.js";
 import { firstError } from "./schema.js";
 // The file's rules, shared with the instructors' grader (loopcraft/classroom/intake.py reads the same schema).
 import SCHEMA from "../../schemas/progress.schema.json" with { type: "json" };
@@ -47,8 +47,9 @@ export function readProgressFile(text) {
 /**
  * What importing `incoming` into `local` does, without doing it:
  * {writes: {key: value} applied whatever the choices, conflicts: [{id, local: {kind: value}, incoming: {kind: value}}]}.
- * Progress is merged, never chosen (MERGED): solved and complete marks keep the earlier date, hints the larger
- * count, a lesson's right answers both sides' (this browser's where both answered). It is written whatever the
+ * Progress is merged, never chosen (MERGED): solved and complete marks keep the earlier date, the solution's
+ * unlock keys both sides', hints the larger count, a lesson's right answers both sides' (this browser's where both
+ * answered). It is written whatever the
  * learner chooses for the challenge's code, so a challenge solved in either browser stays solved: a solved mark
  * records a run that passed, not the code now in the editor (a solved challenge whose code is edited stays
  * solved too). A challenge whose other entries differ is a conflict; entries of no challenge (preferences such
@@ -87,6 +88,8 @@ export function planImport(incoming, local) {
 const earlier = (mine, theirs) => (theirs < mine ? theirs : mine);
 const MERGED = {
   solved: earlier,
+  // Both sides' keys to the reference solution (storage.js), this browser's first: each opens it on one build.
+  unlock: (mine, theirs) => mergeUnlockKeys(theirs, mine),
   complete: earlier,
   hints: (mine, theirs) => String(Math.max(Number(theirs) || 0, Number(mine) || 0)),
   answers: (mine, theirs) => {
@@ -132,7 +135,8 @@ export function applyImport({ writes, conflicts }, choices, now = new Date()) {
         else removeKey(key);
       }
     }
-    if (other.code !== undefined && other.code !== kept.code && saveCopy(id, other.code, now)) result.copies += 1;
+    const from = choices[id] === "incoming" ? "browser" : "file";
+    if (other.code !== undefined && other.code !== kept.code && saveCopy(id, other.code, from, now)) result.copies += 1;
   }
   return result;
 }

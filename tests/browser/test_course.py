@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import ROOT, WORKER_SCRIPT, cases_of, rewrite_pages, without_python
+from tests.helpers import FIRST_TRACK, ROOT, WORKER_SCRIPT, cases_of, rewrite_pages, without_python
 
 TRACK = ROOT / "exercises" / "build-an-agent"
 XSS = "<img src=x onerror=alert(1)>"
@@ -68,7 +68,7 @@ def check_first_trace(page: Page, slug: str) -> None:
 
 def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str):
     page.goto(isolated_url)
-    links = page.get_by_test_id("challenge-link")
+    links = page.locator(FIRST_TRACK).get_by_test_id("challenge-link")
     course = [
         (
             links.nth(i).get_attribute("data-slug"),
@@ -81,7 +81,7 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
     # The whole track, first to last: lessons marked complete, challenges solved; the last one leads to the lab
     # (tests/browser/test_lab.py opens it).
     walk = course[:-1]
-    expect(page.get_by_test_id("progress")).to_contain_text(f"0 of {len(course)} done")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"0 of {len(course)} done")
     expect(page.get_by_test_id("solved-mark")).to_have_count(0)
 
     python_for(page, walk[0][2])
@@ -139,7 +139,7 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
     expect(solved).to_have_count(len(walk))
     assert [solved.nth(i).get_attribute("data-slug") for i in range(len(walk))] == [slug for slug, *_ in walk]
     expect(page.get_by_test_id("solved-mark")).to_have_count(len(walk))
-    expect(page.get_by_test_id("progress")).to_contain_text(f"{len(walk)} of {len(course)} done")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"{len(walk)} of {len(course)} done")
     expect(page.get_by_role("progressbar")).to_have_attribute("aria-valuenow", str(len(walk)))
 
 
@@ -157,7 +157,7 @@ def test_a_failing_run_does_not_unlock_the_solution(page: Page, isolated_url: st
     expect(steps.filter(has_text="Model call 4")).to_have_count(1)
     page.goto(isolated_url)
     expect(page.locator('[data-testid="challenge-link"][data-solved]')).to_have_count(0)
-    expect(page.get_by_test_id("progress")).to_contain_text("0 of")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text("0 of")
 
 
 def test_html_in_output_trace_and_case_names_is_shown_as_text(page: Page, isolated_url: str):
@@ -212,7 +212,7 @@ def test_a_solved_card_and_a_complete_course_say_what_only_the_instructors_grade
     grader runs, and so does the course once complete (issue 39)."""
     without_python(page)
     page.goto(isolated_url)
-    links = page.get_by_test_id("challenge-link")
+    links = page.locator(FIRST_TRACK).get_by_test_id("challenge-link")
     items = [
         (links.nth(i).get_attribute("data-slug"), links.nth(i).get_attribute("data-kind")) for i in range(links.count())
     ]
@@ -232,7 +232,7 @@ def test_a_solved_card_and_a_complete_course_say_what_only_the_instructors_grade
         mark = "solved" if kind == "challenge" else "complete"  # a lesson marked complete, the lab run
         page.evaluate(f"localStorage.setItem('loopcraft:{mark}:build-an-agent/{slug}', '2026-11-01T00:00:00Z')")
     page.reload()
-    expect(page.get_by_test_id("course-done")).to_have_text(
+    expect(page.locator(FIRST_TRACK).get_by_test_id("course-done")).to_have_text(
         f"Course complete in this browser. Well done! {sum(private.values())} more cases are checked only by your "
         "instructor's grader."
     )

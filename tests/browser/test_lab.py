@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import ROOT, the_course
+from tests.helpers import FIRST_TRACK, ROOT, the_track
 from tests.test_lessons import SEED_004
 
 pytestmark = pytest.mark.browser
@@ -38,9 +38,18 @@ def test_the_lab_draws_seed_004s_table_from_a_run_in_the_page(page: Page, site_u
     open_lab(page, site_url)
     for j, design in enumerate(DESIGNS):
         assert cells(page, design) == {habit: row[j] for habit, row in SEED_004.items()}
-    # The chart is drawn from the same run: a bar and a dot per cell, and the table stays for screen readers.
+    # The chart is drawn from the same run, and the table stays for screen readers: a bar per cell that answered
+    # any task (a 0% bar is no bar, not a stub), and each cell's share and calls as figures beside the bars, never
+    # a calls mark on the share's 0-100% axis.
     chart = page.get_by_test_id("lab-chart")
-    expect(chart.locator("svg circle.lab-dot")).to_have_count(12)
+    shares = [row[j][0] for row in SEED_004.values() for j in range(len(DESIGNS))]
+    assert 0 in shares
+    expect(chart.locator("svg rect.lab-bar")).to_have_count(sum(share > 0 for share in shares))
+    figures = chart.locator("svg text.lab-figure").all_text_contents()
+    assert sorted(figures) == sorted(
+        f"{share}% · {calls} calls" for row in SEED_004.values() for share, calls in row[: len(DESIGNS)]
+    )
+    assert chart.locator("svg circle").count() == 0
     lessons = page.get_by_test_id("lab-lessons").locator("li")
     expect(lessons).to_have_count(3)
     expect(lessons.nth(1)).to_contain_text("8.0 → 4.0 calls a task")
@@ -50,9 +59,11 @@ def test_the_lab_draws_seed_004s_table_from_a_run_in_the_page(page: Page, site_u
 
 def test_a_learners_loop_runs_as_a_fourth_column(page: Page, isolated_url: str):
     open_lab(page, isolated_url)
-    # An uploaded file.
+    expect(page.get_by_test_id("lab-done")).to_be_hidden()
+    # An uploaded file; the learner's own loop run here marks the lab done.
     page.get_by_test_id("lab-upload").set_input_files(AGENT / "repeat-guard/solution.py")
     expect(page.locator('td[data-design="yours"]')).to_have_count(4, timeout=SLOW_MS)
+    expect(page.get_by_test_id("lab-done")).to_be_visible()
     # The repeat-guard challenge asks for the lab's own guard: its solution's column is the guarded design's.
     assert cells(page, "yours") == cells(page, "guarded") == {habit: row[2] for habit, row in SEED_004.items()}
     verdict = page.get_by_test_id("lab-verdict")
@@ -89,15 +100,16 @@ def test_a_learners_loop_runs_as_a_fourth_column(page: Page, isolated_url: str):
 
 
 def test_the_lab_closes_the_course_and_counts_in_its_progress(page: Page, isolated_url: str):
-    """The last challenge leads to the lab; the index lists it last, numbered, and counts it done once its grid
-    has run in this browser; the lab leads back to the course."""
-    (track,) = the_course()
+    """The last challenge leads to the lab; the index lists it last, and counts it done once the learner has done
+    something there (opening it runs the grid: that is not it), Mark complete here; the lab leads back to the
+    course."""
+    track = the_track()
     total = len(track.items) + 1
     page.goto(isolated_url)
     card = page.locator('[data-testid="challenge-link"][data-slug="lab"]')
     expect(card).to_have_attribute("data-kind", "lab")
-    expect(card.locator(".challenge-number")).to_have_text(str(total))
-    expect(page.get_by_test_id("progress")).to_contain_text(f"0 of {total} done")
+    expect(card.locator(".challenge-number")).to_have_text("Lab")  # lessons and challenges have the numbers
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"0 of {total} done")
     last = track.items[-1]
     page.goto(f"{isolated_url}build-an-agent/{last.slug}/")
     expect(page.get_by_test_id("up-next")).to_have_attribute("href", "../../build-an-agent/lab/")
@@ -106,19 +118,22 @@ def test_the_lab_closes_the_course_and_counts_in_its_progress(page: Page, isolat
     page.goto(isolated_url)
     card.click()
     expect(page).to_have_url(isolated_url + "build-an-agent/lab/")
-    expect(page.get_by_test_id("position")).to_have_text(f"{total} / {total}")
     expect(page.get_by_test_id("lab-done")).to_be_hidden()
     expect(page.get_by_test_id("status")).to_contain_text("Ran 144 runs", timeout=SLOW_MS)
+    expect(page.get_by_test_id("lab-done")).to_be_hidden()
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('loopcraft:complete:'))") == []
+    page.get_by_test_id("mark-complete").click()
     expect(page.get_by_test_id("lab-done")).to_be_visible()
+    expect(page.get_by_test_id("mark-complete")).to_be_disabled()
     page.get_by_test_id("up-next").click()
     expect(card.get_by_test_id("solved-mark")).to_have_text("Done")
-    expect(page.get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
 
 
 def test_the_lab_offers_every_saved_loop_it_can_run(page: Page, isolated_url: str):
     """Every challenge written as run_agent against the lab's sandbox, with saved code, is in the list, in course
     order; a challenge of another sandbox is not, nor one whose code is the starter."""
-    (track,) = the_course()
+    track = the_track()
     sandbox = (AGENT / "agent_sandbox.py").read_text()
     runnable = [ex for ex in track.exercises if ex.entry == "run_agent" and ex.sandbox_source == sandbox]
     assert len(runnable) >= 5, [ex.slug for ex in runnable]

@@ -7,15 +7,24 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.helpers import serve_time_limit, the_course, wait_until, without_python
+from tests.helpers import FIRST_TRACK, serve_time_limit, the_track, wait_until, without_python
 
 pytestmark = pytest.mark.browser
 SLOW_MS = 120_000
 LESSON = "recite-the-loop"
+# The colour a custom property of the page's stylesheet stands for, as computed where `node` is.
+COLOUR = """(node, name) => {
+  const probe = document.createElement("span");
+  probe.style.color = `var(${name})`;
+  node.append(probe);
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour;
+}"""
 
 
 def lesson_data():
-    (track,) = the_course()
+    track = the_track()
     return track, {lesson.slug: lesson for lesson in track.lessons}
 
 
@@ -87,10 +96,33 @@ def test_a_loop_that_never_ends_is_stopped_by_the_time_limit(page: Page, site_ur
     block = page.get_by_test_id("live-block").first
     block_code(page, block, 'print("before")\nwhile True:\n    pass\n')
     out = run_block(block)
-    assert "Stopped after 1 s, the time limit" in out
+    # A lesson's wording: it has blocks, not cases.
+    assert (
+        "Stopped after 1 s, the time limit for running a block. Look for a loop that never ends, or press Stop." in out
+    )
+    assert "case" not in out
     # An interrupted block keeps what it printed; a worker terminated (no isolation) takes it along.
     assert ("before" in out) == page.evaluate("crossOriginIsolated")
     # Python is usable again afterwards (interrupted, or restarted on a page without isolation).
+    block_code(page, block, "6 * 7\n")
+    assert "42" in run_block(block)
+
+
+def test_stop_ends_a_live_block_that_never_ends_and_python_runs_the_next(page: Page, site_url: str):
+    open_lesson(page, site_url, "what-to-retry")
+    block = page.get_by_test_id("live-block").first
+    stop = block.get_by_test_id("stop")
+    expect(stop).to_be_disabled()
+    block_code(page, block, 'print("before")\nwhile True:\n    pass\n')
+    block.get_by_test_id("run").click()
+    expect(stop).to_be_enabled()
+    stop.click()
+    output = block.get_by_test_id("output")
+    expect(output).to_have_attribute("data-state", "ran", timeout=SLOW_MS)
+    expect(output).to_have_text("Stopped: you pressed Stop before the block ended.")
+    expect(stop).to_be_disabled()
+    # Python is usable again afterwards (interrupted, or restarted on a page without isolation).
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
     block_code(page, block, "6 * 7\n")
     assert "42" in run_block(block)
 
@@ -158,13 +190,13 @@ def test_a_question_answered_wrong_then_right_then_the_lesson_marked_complete(pa
     # The index counts lessons and challenges, per part.
     page.goto(isolated_url)
     total = len(track.items) + (track.lab is not None)  # the lab is the course's last item
-    expect(page.get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
+    expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"1 of {total} done")
     part_one = len(track.parts[0].items)
     expect(page.get_by_test_id("part-progress").first).to_have_text(f"1 / {part_one}")
     done = page.locator(f'[data-testid="challenge-link"][data-slug="{LESSON}"]')
     expect(done).to_have_attribute("data-solved", "true")
     expect(done.get_by_test_id("solved-mark")).to_have_text("Complete")
-    kinds = page.get_by_test_id("kind").all_inner_texts()
+    kinds = page.locator(FIRST_TRACK).get_by_test_id("kind").all_inner_texts()
     assert kinds.count("Lesson") == len(track.lessons) and kinds.count("Challenge") == len(track.exercises)
 
 
@@ -191,7 +223,21 @@ def test_a_multiple_choice_question_needs_every_right_option(page: Page, isolate
     first_right = next(o for o in question_data.options if o.correct)
     question.get_by_label(first_right.text.strip("`")).check()
     question.get_by_test_id("check").click()
-    expect(question.get_by_test_id("verdict")).to_contain_text("Not quite")
+    expect(question.get_by_test_id("verdict")).to_contain_text("Not quite: what you ticked is right")
+    # A right tick in an answer not yet whole is shown as right (green), never as a wrong one (red).
+    ticked = question.locator(".option").filter(has=page.get_by_label(first_right.text.strip("`")))
+    expect(ticked).to_have_attribute("data-verdict", "right")
+    feedback = ticked.get_by_test_id("feedback")
+    border = feedback.evaluate("node => getComputedStyle(node).borderLeftColor")
+    assert border == feedback.evaluate(COLOUR, "--pass") != feedback.evaluate(COLOUR, "--fail")
+    first_wrong = next(o for o in question_data.options if not o.correct)
+    question.get_by_label(first_wrong.text.strip("`")).check()
+    question.get_by_test_id("check").click()
+    expect(question.get_by_test_id("verdict")).to_contain_text("Not quite: every right option, and only those")
+    expect(ticked).to_have_attribute("data-verdict", "right")
+    wrong_tick = question.locator(".option").filter(has=page.get_by_label(first_wrong.text.strip("`")))
+    expect(wrong_tick).to_have_attribute("data-verdict", "wrong")
+    expect(wrong_tick.get_by_test_id("feedback")).to_have_text(first_wrong.feedback.replace("`", ""))
     for option in question_data.options:
         box = question.get_by_label(option.text.strip("`"))
         box.check() if option.correct else box.uncheck()

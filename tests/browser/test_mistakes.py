@@ -59,8 +59,12 @@ def test_each_wrong_solutions_run_names_its_mistake_and_a_correct_run_names_none
         assert {kinds[name] for name in mistake["cases"]} == published, file
         run(page, CEL / "wrong" / file)
         expect(status).to_have_attribute("data-outcome", "fail")
-        expect(notes.filter(has_text=said(hint))).to_have_count(1)
-        expect(status).to_contain_text(said(hint))
+        # Its Markdown's `code` is shown as code, never as raw backticks.
+        shown = said(hint).replace("`", "")
+        note = notes.filter(has_text=shown)
+        expect(note).to_have_count(1)
+        expect(status).to_contain_text(shown)
+        expect(note.locator("code")).to_have_text(re.findall(r"`([^`]+)`", hint))
         # A hidden case that failed still shows no expected value, in its card or in what the status says.
         failing_hidden = page.locator('[data-testid="case"][data-hidden="true"]:not([data-status="pass"])')
         if "hidden" in published:

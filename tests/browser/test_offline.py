@@ -4,6 +4,8 @@ serves a cached copy whose bytes differ from the build's (Cache Storage is writa
 
 from __future__ import annotations
 
+import os
+import shutil
 from contextlib import contextmanager
 
 import pytest
@@ -161,6 +163,37 @@ def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_
         assert all(w.evaluate("self.planted") is None for w in page.workers)
         assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
         assert [page.evaluate(CACHED_TEXT, address) for address in urls] == [None, None]  # deleted
+
+
+def test_from_the_dev_server_live_reload_sees_a_rebuilt_file_and_the_course_still_works_offline(
+    browser: Browser, built_site, tmp_path
+):
+    from loopcraft.serve import LiveState
+
+    # A copy of the site to rebuild a file of (hard links: the rebuilt file is written anew, never into the link).
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site, copy_function=os.link)
+    live = LiveState()
+    with served(browser, site, isolation=True, live=live) as (server, base, context):
+        page = context.new_page()
+        cached_after_visiting(page, base + "build-an-agent/dispatch-registry/")
+        assert page.locator('script[src^="/__loopcraft/"]').count() == 1  # the dev server's page, live script and all
+
+        # A rebuild changes the page's script: the page reloads, and runs the rebuilt one, not the cached one.
+        script = site / "assets/app.js"
+        text = script.read_text()
+        for copy in [script, *(script.with_name(script.name + suffix) for suffix in (".br", ".gz"))]:
+            copy.unlink(missing_ok=True)
+        script.write_text(text + "\nglobalThis.rebuilt = true;\n")
+        live.publish([])
+        page.wait_for_function("() => globalThis.rebuilt === true", timeout=SLOW_MS, polling=200)
+
+        go_offline(context, server)
+        # A challenge never visited, opened and solved with the network gone.
+        page.goto(base + "build-an-agent/repeat-guard/")
+        expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
+        page.get_by_test_id("upload").set_input_files(AGENT / "repeat-guard/solution.py")
+        run_all(page)
 
 
 def test_the_service_worker_isolates_a_page_its_host_does_not(browser: Browser, built_site):

@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS
-from tests.helpers import cases_of, quiet_context, the_course, without_python
+from tests.helpers import cases_of, quiet_context, the_track, without_python
 from tests.hostile_corpus import CORPUS
 
 pytestmark = pytest.mark.browser
@@ -240,15 +240,42 @@ def test_every_lesson_and_the_lab_fit_a_phone_and_a_deep_line_wraps_into_a_reada
 ):
     page = phone
     without_python(page)
-    (track,) = the_course()
+    track = the_track()
     for slug in [lesson.slug for lesson in track.lessons] + ["lab"]:
         page.goto(f"{isolated_url}{track.slug}/{slug}/")
         assert_fits(page, slug)
-    # recite-the-loop's `"lyon": {...}` sits 12 columns deep: its rows hang under it only as far as a third of the
-    # editor's width, so what is left of the line is still a column of words, not one word.
+    # A line 24 columns deep in a live block (at the editor's code size no line of the lessons is deep enough to
+    # reach the cap on a phone): its rows hang under it only as far as a third of the editor's width, so what is
+    # left of the line is still a column of words, not one word.
     page.goto(f"{isolated_url}{track.slug}/recite-the-loop/")
-    line = page.locator(".live-block .cm-line", has_text='"lyon"').first
+    block = page.get_by_test_id("live-block").first
+    block.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(
+        "if True:\n" + " " * 24 + "words = 'a line deep enough to wrap into a column a word wide, uncapped'\n"
+    )
+    line = block.locator(".cm-line", has_text="words =").first
     rows = line.evaluate(ROWS)
-    width = page.locator(".live-block .cm-editor").first.evaluate("el => el.clientWidth")
-    assert rows["rows"] > 1 and (12 + 2) * rows["column"] > 0.33 * width, (rows, width)  # deeper than the cap
+    width = block.locator(".cm-editor").evaluate("el => el.clientWidth")
+    assert rows["rows"] > 1 and (24 + 2) * rows["column"] > 0.33 * width, (rows, width)  # deeper than the cap
     assert rows["rest"] - rows["first"] == pytest.approx(0.33 * width, abs=1), (rows, width)
+
+
+def test_on_a_phone_the_breadcrumb_keeps_the_way_back_and_live_code_is_the_editors_size(phone: Page, isolated_url: str):
+    page = phone
+    without_python(page)
+    track = the_track()
+    sizes = {}
+    for slug, editor in ((SLUG, ".editor .cm-editor"), ("recite-the-loop", ".live-block .cm-editor")):
+        page.goto(f"{isolated_url}{track.slug}/{slug}/")
+        back = page.locator(".crumbs a")
+        expect(back).to_be_visible()
+        expect(back).to_have_text(track.title)
+        # Whole, not cut to "B…": nothing of it is hidden by its ellipsis.
+        assert back.evaluate("el => el.scrollWidth <= el.clientWidth"), slug
+        back_box, toggle_box = back.bounding_box(), page.get_by_test_id("theme-toggle").bounding_box()
+        assert back_box["x"] + back_box["width"] <= toggle_box["x"], slug
+        expect(page.get_by_test_id("theme-toggle")).to_have_accessible_name("Dark mode")
+        sizes[slug] = page.locator(editor).first.evaluate("el => getComputedStyle(el).fontSize")
+    # A lesson's live code is no larger than the challenge editor's (it inherited the page's text size).
+    assert sizes[SLUG] == sizes["recite-the-loop"], sizes

@@ -1,5 +1,5 @@
 """ "Start from my code for challenge N" in real headless Chromium, on a wide screen and on a 390 px phone: the learner
-types a loop into challenge 5 (Write the Stage-4 Loop) key by key and runs it; challenge 7, which builds on it
+types a loop into challenge 3 (Write the Stage-4 Loop) key by key and runs it; challenge 4, which builds on it
 (`builds_on` in its exercise.yaml), then offers that code, puts it in the editor, and says so in its live region. The
 learner's own work there is replaced only once they confirm, and is kept as a version and one undo away."""
 
@@ -85,13 +85,13 @@ def test_a_later_challenge_starts_from_the_code_typed_into_the_earlier_one(learn
     page.goto(f"{isolated_url}{TRACK}/{UNRELATED}/")
     expect(page.get_by_test_id("start-from")).to_be_hidden()
 
-    # Challenge 7 builds on challenge 5: over the starter, a press puts the typed loop in the editor at once.
+    # Challenge 4 builds on challenge 3: over the starter, a press puts the typed loop in the editor at once.
     page.goto(isolated_url)
     page.locator(f'[data-testid="challenge-link"][data-slug="{LATER}"]').click()
     show_code(page, phone)
     button = page.get_by_test_id("start-from")
     expect(button).to_be_visible()
-    expect(button).to_have_accessible_name("Start from my code for challenge 5: Write the Stage-4 Loop")
+    expect(button).to_have_accessible_name("Start from my code for challenge 3: Write the Stage-4 Loop")
     if phone:
         assert_fits(page, "code panel with the start-from button")
         assert_tappable(page, "code panel with the start-from button")
@@ -100,7 +100,7 @@ def test_a_later_challenge_starts_from_the_code_typed_into_the_earlier_one(learn
     note = page.locator("#editor-note")
     expect(note).to_have_attribute("aria-live", "polite")
     expect(note).to_have_text(
-        "The editor now holds your code for challenge 5 (Write the Stage-4 Loop). Ctrl+Z brings back the starter code."
+        "The editor now holds your code for challenge 3 (Write the Stage-4 Loop). Ctrl+Z brings back the starter code."
     )
     expect(page.locator(".cm-content")).to_contain_text(BODY[-1].strip())
     wait_until(page, SAVED, [code_key(LATER), typed], what="the later challenge's editor holding the typed loop")
@@ -116,7 +116,7 @@ def test_a_later_challenge_starts_from_the_code_typed_into_the_earlier_one(learn
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     button.click()
     expect(note).to_have_text("Nothing was replaced: the editor keeps your code.")
-    assert asked and "challenge 5 (Write the Stage-4 Loop)" in asked[0], asked
+    assert asked and "challenge 3 (Write the Stage-4 Loop)" in asked[0], asked
     expect(page.locator(".cm-content")).to_contain_text("# my own work on challenge 7")
 
     # "Yes": replaced, the work kept as a version of this challenge's code, and one undo away.

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import without_python
+from tests.helpers import FIRST_TRACK, without_python
 
 pytestmark = pytest.mark.browser
 TRACK = "build-an-agent"
@@ -70,7 +70,7 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     first.get_by_test_id("upload").set_input_files(CEL / "solution.py")
     assert set(run_and_wait(first).values()) == {"pass"}
     first.get_by_test_id("hint-button").click()
-    first.get_by_test_id("scenario-args").fill('{"task": "mine", "script": ["ok"]}')
+    first.get_by_test_id("scenario-args").fill("task='mine', script=['ok']")
     without_python(first)  # from here on, only edits and reads
     open_challenge(first, isolated_url, EDITED, python=False)
     replace_code(first, "def run_agent(task, script, max_steps=5):\n    return {'edited': 'yes, ünïcode'}\n")
@@ -85,6 +85,7 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     assert {
         f"loopcraft:code:{TRACK}/{SOLVED}",
         f"loopcraft:solved:{TRACK}/{SOLVED}",
+        f"loopcraft:unlock:{TRACK}/{SOLVED}",
         f"loopcraft:hints:{TRACK}/{SOLVED}",
         f"loopcraft:scenario:{TRACK}/{SOLVED}",
         f"loopcraft:code:{TRACK}/{EDITED}",
@@ -100,8 +101,11 @@ def test_an_export_imported_into_a_fresh_browser_restores_everything_exactly(new
     expect(second.locator(f'[data-slug="{EDITED}"]').get_by_test_id("started-mark")).to_have_text("Started")
     open_challenge(second, isolated_url, SOLVED, python=False)
     expect(second.locator("[data-solved-badge]")).to_be_visible()
+    # Solved in the other browser: its reference solution is open here too, with no run (there is no Python).
+    expect(second.get_by_test_id("solution")).to_contain_text("Reference solution (unlocked)")
+    expect(second.get_by_test_id("solution").locator("code")).to_have_text((CEL / "solution.py").read_text())
     expect(second.get_by_test_id("hint")).to_have_count(1)
-    expect(second.get_by_test_id("scenario-args")).to_have_value('{"task": "mine", "script": ["ok"]}')
+    expect(second.get_by_test_id("scenario-args")).to_have_value("task='mine', script=['ok']")
     expect(second.get_by_test_id("code-state")).to_have_text("Your code")
     open_challenge(second, isolated_url, EDITED, python=False)
     expect(second.locator(".cm-content")).to_contain_text("return {'edited': 'yes, ünïcode'}")
@@ -143,11 +147,16 @@ def test_different_code_in_both_browsers_is_the_learners_choice_and_nothing_is_l
     open_challenge(second, isolated_url, SOLVED, python=False)
     expect(second.locator(".cm-content")).to_contain_text("from the file")
     second.get_by_test_id("copies").locator("summary").click()
+    # Each version says where it was, not only when it was kept.
+    expect(second.get_by_test_id("copy-what")).to_contain_text(
+        "This browser's code, replaced by the imported file's; kept on"
+    )
     second.get_by_test_id("copy-load").click()
     expect(second.locator(".cm-content")).to_contain_text("from this browser")
     open_challenge(second, isolated_url, EDITED, python=False)
     expect(second.locator(".cm-content")).to_contain_text("from this browser")
     second.get_by_test_id("copies").locator("summary").click()
+    expect(second.get_by_test_id("copy-what")).to_contain_text("The imported file's code, not chosen; kept on")
     second.get_by_test_id("copy-load").click()
     expect(second.locator(".cm-content")).to_contain_text("from the file")
 
@@ -235,7 +244,7 @@ def test_a_challenge_solved_in_the_file_stays_solved_whichever_code_the_learner_
     link = second.locator(f'[data-slug="{SOLVED}"]')
     expect(link.get_by_test_id("solved-mark")).to_have_text("Solved")
     expect(link.get_by_test_id("started-mark")).to_have_count(0)
-    expect(second.get_by_test_id("progress").locator(".progress-count")).to_contain_text("1 of ")
+    expect(second.locator(FIRST_TRACK).get_by_test_id("progress").locator(".progress-count")).to_contain_text("1 of ")
     assert second.evaluate(f"localStorage.getItem('loopcraft:solved:{TRACK}/{SOLVED}')") == "2026-11-01T10:00:00.000Z"
     open_challenge(second, isolated_url, SOLVED, python=False)
     expect(second.locator("[data-solved-badge]")).to_be_visible()

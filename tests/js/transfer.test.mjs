@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { applyImport, exportProgress, planImport, readProgressFile } from "../../frontend/src/transfer.js";
+import { COPY_FROM, copies, mergeUnlockKeys, saveCopy } from "../../frontend/src/storage.js";
 
 const code = (slug) => `loopcraft:code:t/${slug}`;
 
@@ -19,6 +20,18 @@ test("solved marks keep the earlier date and hint counts the larger, without ask
   // This browser's hint count is already the larger: nothing to write for it.
   assert.deepEqual(plan.writes, { "loopcraft:solved:t/a": "2026-01-02T00:00:00Z" });
   assert.deepEqual(plan.conflicts, []);
+});
+
+test("the keys to a reference solution travel with its solved mark: both sides' kept, this browser's first", () => {
+  const [a, b, c] = ["a", "b", "c"].map((ch) => ch.repeat(64));
+  assert.deepEqual(planImport({ "loopcraft:unlock:t/a": a, "loopcraft:solved:t/a": "2026-01-02T00:00:00Z" }, {}).writes,
+    { "loopcraft:unlock:t/a": a, "loopcraft:solved:t/a": "2026-01-02T00:00:00Z" });
+  // Another build's key on each side: both kept, never a conflict to choose.
+  const plan = planImport({ "loopcraft:unlock:t/a": `${a} ${c}` }, { "loopcraft:unlock:t/a": b });
+  assert.deepEqual(plan, { writes: { "loopcraft:unlock:t/a": `${b} ${a} ${c}` }, conflicts: [] });
+  assert.deepEqual(planImport({ "loopcraft:unlock:t/a": a }, { "loopcraft:unlock:t/a": `${a} ${b}` }).writes, {});
+  assert.equal(mergeUnlockKeys("1 2 3", "4 5"), "4 5 1 2");
+  assert.equal(mergeUnlockKeys("", "4"), "4");
 });
 
 test("a lesson's complete mark keeps the earlier date and its right answers are both sides'", () => {
@@ -62,7 +75,9 @@ test("a challenge solved in either browser stays solved whichever code the learn
     assert.equal(after["loopcraft:hints:t/a"], "2", choice);
     assert.equal(after[code("b")], "b", choice);
     assert.equal(after[code("a")], choice === "incoming" ? "theirs" : "mine");
-    assert.equal(after[`loopcraft:copy:t/a:${now.toISOString()}`], choice === "incoming" ? "mine" : "theirs");
+    // Kept with where it was: this browser's code when the file's was chosen, the file's when this browser's was.
+    const from = choice === "incoming" ? "browser" : "file";
+    assert.equal(after[`loopcraft:copy:t/a:${now.toISOString()}:${from}`], choice === "incoming" ? "mine" : "theirs");
   }
   // Solved only here: the file's code, chosen, does not take the mark away.
   const plan = planImport({ [code("a")]: "theirs" }, { [code("a")]: "mine", [solved]: "2026-03-04T00:00:00Z" });
@@ -80,6 +95,20 @@ test("importing the same file again keeps the code not chosen once", () => {
     return store;
   });
   assert.deepEqual(Object.entries(after).filter(([key]) => key.startsWith("loopcraft:copy:")).map(([, v]) => v), ["theirs"]);
+});
+
+test("the versions kept after an import conflict say which was the file's and which this browser's", () => {
+  const now = new Date("2026-05-06T00:00:00Z");
+  const listed = withStorage({ [code("a")]: "mine", [code("b")]: "mine too", "loopcraft:copy:t/a:2025-01-01T00:00:00.000Z": "old" }, () => {
+    const plan = planImport({ [code("a")]: "theirs", [code("b")]: "theirs too" }, { [code("a")]: "mine", [code("b")]: "mine too" });
+    applyImport(plan, { "t/a": "local", "t/b": "incoming" }, now);
+    return [copies("t", "a"), copies("t", "b")];
+  });
+  assert.deepEqual(listed[0].map(({ from, text }) => [from, text]), [["file", "theirs"], [null, "old"]]); // a copy from before: unknown
+  assert.deepEqual(listed[1].map(({ from, text, date }) => [from, text, date]), [["browser", "mine too", now.toISOString()]]);
+  assert.match(COPY_FROM.file, /imported file/);
+  assert.match(COPY_FROM.browser, /this browser/);
+  assert.throws(() => withStorage({}, () => saveCopy("t/a", "x", "elsewhere")), /not a copy's origin/);
 });
 
 test("a key named like an object's own property is no merge rule", () => {

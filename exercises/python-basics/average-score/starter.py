@@ -1,0 +1,2 @@
+def average(scores, drop_lowest=False):
+    return sum(scores) / len(scores)

@@ -1,0 +1,3 @@
+def countdown(start):
+    # A function with `yield` in it is a generator: each yield gives the next value.
+    yield start

@@ -1,0 +1,24 @@
+# Wrong: __repr__ writes the same text as __str__, which is not how to make the object again.
+class Money:
+    def __init__(self, euros, cents=0):
+        if not 0 <= cents <= 99:
+            raise ValueError("cents must be from 0 to 99")
+        self.euros = euros
+        self.cents = cents
+
+    def __str__(self):
+        return f"{self.euros}.{self.cents:02d} EUR"
+
+    def __repr__(self):
+        return str(self)
+
+    def __add__(self, other):
+        if not isinstance(other, Money):
+            return NotImplemented
+        cents = self.cents + other.cents
+        return Money(self.euros + other.euros + cents // 100, cents % 100)
+
+    def __eq__(self, other):
+        if not isinstance(other, Money):
+            return NotImplemented
+        return self.euros == other.euros and self.cents == other.cents

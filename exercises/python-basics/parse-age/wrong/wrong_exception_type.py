@@ -1,0 +1,12 @@
+# Wrong: raises TypeError, where the task asks for ValueError.
+OLDEST = 130
+
+
+def parse_age(text):
+    text = text.strip()
+    if not text.isdecimal():
+        raise TypeError(f"age must be a whole number, not {text!r}")
+    age = int(text)
+    if age > OLDEST:
+        raise TypeError(f"age must be at most {OLDEST}, not {age}")
+    return age

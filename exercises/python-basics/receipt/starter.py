@@ -1,0 +1,5 @@
+def main():
+    line = input()
+    while line.strip() != "done":
+        print(line)
+        line = input()

@@ -1,0 +1,11 @@
+# Wrong: splits on single spaces only, so words on two lines stick together.
+import string
+
+
+def word_count(text):
+    counts = {}
+    for word in text.lower().split(" "):
+        word = word.strip(string.punctuation)
+        if word:
+            counts[word] = counts.get(word, 0) + 1
+    return counts
