@@ -542,7 +542,13 @@ def _cache_key(cache: BuildCache, ex: Exercise, runtime: list[bytes]) -> str:
     values, the sandbox, the runtime's files, and (through the key's code version) this module and the grader."""
     cases = json.dumps([case_key(c, ex.entry) for c in ex.cases], sort_keys=True)
     return cache.key(
-        "mutation", ex.solution_source, cases, ex.sandbox_source, json.dumps(ex.entry), str(ex.time_limit_seconds), *runtime
+        "mutation",
+        ex.solution_source,
+        cases,
+        ex.sandbox_source,
+        json.dumps(ex.entry),
+        str(ex.time_limit_seconds),
+        *runtime,
     )
 
 
