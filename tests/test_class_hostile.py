@@ -338,10 +338,10 @@ STASH = """
 import sys
 
 _frame = sys._getframe()
-while "args_json" not in _frame.f_locals:
+while "run_json" not in _frame.f_locals:
     _frame = _frame.f_back
 with open("/tmp/cases-seen", "a") as _file:
-    _file.write(_frame.f_locals["args_json"] + "\\n")
+    _file.write(_frame.f_locals["run_json"] + "\\n")
 with open("/tmp/cases-seen") as _file:
     print("SEEN", _file.read())
 """

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from grader.results import RunResult
 
+from ..cases import case_key
 from ..course import Exercise
 from ..errors import LoopcraftError
 from ..printable import file_name
@@ -226,8 +227,9 @@ def compact(doc) -> str:
 
 def fingerprint(ex: Exercise, project: Project) -> str:
     """Everything about a challenge that a verdict depends on, hashed (with the grader, results.py included)."""
-    cases = [[c.name, c.args, c.expected, c.hidden, c.private] for c in ex.cases]
-    text = json.dumps([ex.entry, ex.sandbox_source, ex.time_limit_seconds, cases], sort_keys=True, default=str)
+    # A case as its run spec and expectation have it: its values may be sets, or have keys json.dumps cannot sort.
+    cases = [case_key(c, ex.entry) for c in ex.cases]
+    text = json.dumps([ex.entry, ex.sandbox_source, ex.time_limit_seconds, cases], sort_keys=True)
     return hashlib.sha256((project.grader_hash + text).encode("utf-8")).hexdigest()
 
 

@@ -33,6 +33,6 @@ test("a run that passes every case unlocks the solution the build encrypted, and
   const cases = [{ expect: VALUE }, { expect: HIDDEN_RAISES }];
   const returned = { kind: "value", value: VALUE.expected, shown: "", output: "", stdout: "", trace: [] };
   const passing = [returned, raised("KeyError", ["KeyError", "LookupError", "Exception", "BaseException"], "'k'")];
-  assert.equal(await unlockSolution(secret, cases, passing), "def f():\n    raise KeyError('k')\n");
+  assert.equal((await unlockSolution(secret, cases, passing)).source, "def f():\n    raise KeyError('k')\n");
   await assert.rejects(unlockSolution(secret, cases, [returned, raised("ValueError", ["ValueError", "Exception", "BaseException"])]));
 });
