@@ -2,6 +2,7 @@
 // the Run button. Python starts loading as soon as the page opens; the editor
 // does not wait for it.
 import { createPageSession } from "./page-session.js";
+import { keywordCall } from "./session.js";
 import { formatSeconds, judgeCase } from "./judge.js";
 import { canRun, endsTheRun, failingOf, initialState, isLoadError, mistakesOf, next, statusOf } from "./run-state.js";
 import { passed, publicVerdict, tally } from "./verdict.js";
@@ -512,10 +513,8 @@ async function runScenario(args) {
   dispatch({ type: "run-started", kind: "scenario", total: 1 });
   try {
     await loading;
-    const run = { entry: data.entry, args: JSON.stringify(args), call: null, setup: null, stdin: null, call_twice: false,
-      keep_stdout: false };
     const [outcome] = state.stopping ? [] : await session.run({ source: editor.getText(), sandbox: data.sandbox,
-      cases: [{ name: "Your scenario", run }] }, {});
+      cases: [{ name: "Your scenario", run: keywordCall(data.entry, args) }] }, {});
     if (!outcome) throw new Error("you stopped it");
     apply({ type: "scenario-returned", outcome });
     return outcome;

@@ -5,6 +5,7 @@
 // item: the index counts it done once the learner has done something in it, ran their own loop or pressed
 // "Mark complete" (opening it runs the grid, which is no sign of anything).
 import { createPageSession } from "./page-session.js";
+import { keywordCall } from "./session.js";
 import { isComplete, labLoopChoice, markComplete, saveLabLoopChoice, storageKey } from "./storage.js";
 import { h } from "./dom.js";
 import { setupThemeToggle } from "./theme.js";
@@ -59,8 +60,8 @@ async function runGrid(loop = null) {
     await session.whenReady();
     setStatus("running", "Running the grid…");
     const started = performance.now();
-    const [outcome] = await session.run({ source: "", sandbox: data.sandbox, entry: data.entry,
-      cases: [{ name: "grid", args: { world: data.world, loop } }] });
+    const [outcome] = await session.run({ source: "", sandbox: data.sandbox,
+      cases: [{ name: "grid", run: keywordCall(data.entry, { world: data.world, loop }) }] });
     const ms = Math.round(performance.now() - started);
     if (outcome.kind !== "value") {
       const why = outcome.kind === "timeout" ? `it ran out of time (${data.time_limit_seconds} s): look for a loop that never ends`

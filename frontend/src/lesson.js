@@ -3,6 +3,7 @@
 // against salted digests, and "Mark complete". The lesson reads fine without it: the outputs recorded at
 // build time are in the page.
 import { createPageSession } from "./page-session.js";
+import { keywordCall } from "./session.js";
 import { createEditor } from "./editor.js";
 import { createAutosave, isComplete, liveKey, markComplete, rightAnswers, saveRightAnswers } from "./storage.js";
 import { focusableScrollers, h, withCode } from "./dom.js";
@@ -86,8 +87,8 @@ for (const figure of document.querySelectorAll('[data-testid="live-block"]')) {
       try {
         if (stopped) return;
         inFlight = true;
-        const [outcome] = await session.run({ source: "", sandbox: data.live.sandbox, entry: data.live.entry,
-          cases: [{ name: `block ${number + 1}`, args: { code } }] });
+        const [outcome] = await session.run({ source: "", sandbox: data.live.sandbox,
+          cases: [{ name: `block ${number + 1}`, run: keywordCall(data.live.entry, { code }) }] });
         // A run stopped hands back no outcome.
         if (outcome) showOutcome(output, outcome);
       } catch (err) {

@@ -70,6 +70,15 @@ function canInterrupt() {
   return typeof SharedArrayBuffer !== "undefined" && globalThis.crossOriginIsolated !== false;
 }
 
+/**
+ * The run spec (loopcraft/cases.py run_spec, the case's part the worker runs) of a call of `entry` with the keyword
+ * arguments `args`, plain JSON data: what a page runs of its own (a lesson's live block, the lab's grid, the
+ * learner's scenario). Their value text is their JSON, keys in the order given.
+ */
+export const keywordCall = (entry, args) => ({
+  entry, args: JSON.stringify(args), call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false,
+});
+
 // timeLimitMs: the limit of a case when a run names none (the exercise's time_limit_seconds; no default here).
 export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true, fresh = false, renewEachRun = fresh }) {
   let worker = null;

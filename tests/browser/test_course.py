@@ -140,7 +140,7 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
     assert [solved.nth(i).get_attribute("data-slug") for i in range(len(walk))] == [slug for slug, *_ in walk]
     expect(page.get_by_test_id("solved-mark")).to_have_count(len(walk))
     expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"{len(walk)} of {len(course)} done")
-    expect(page.get_by_role("progressbar")).to_have_attribute("aria-valuenow", str(len(walk)))
+    expect(page.locator(FIRST_TRACK).get_by_role("progressbar")).to_have_attribute("aria-valuenow", str(len(walk)))
 
 
 def test_a_failing_run_does_not_unlock_the_solution(page: Page, isolated_url: str):
