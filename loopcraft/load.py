@@ -506,8 +506,9 @@ def builtin_exception(name: str) -> bool:
     return isinstance(found, type) and issubclass(found, BaseException)
 
 
-def _case_problems(case: dict, names_entry: bool) -> list[tuple[str, str]]:
-    """What the schema cannot say about one case's keys, each as (the key it is reported at, message)."""
+def _case_problems(case: dict, names_entry: bool, recording: bool = False) -> list[tuple[str, str]]:
+    """What the schema cannot say about one case's keys, each as (the key it is reported at, message); `recording`:
+    a case that expects nothing yet is `record`'s to fill in, a tolerance beside it included."""
     found = []
     if "args" in case and "call" in case:
         found.append(("call", "give `args` (the entry's arguments) or `call` (an expression), not both"))
@@ -528,7 +529,8 @@ def _case_problems(case: dict, names_entry: bool) -> list[tuple[str, str]]:
                 "(e.g. ValueError): a subclass of it passes",
             )
         )
-    if "tolerance" in case and "expected" not in case:
+    expects = any(key in case for key in ("expected", "raises", "stdout"))
+    if "tolerance" in case and "expected" not in case and (expects or not recording):
         found.append(("tolerance", "a tolerance compares the floats of `expected`, and this case has none"))
     return found
 
@@ -543,7 +545,7 @@ def _check_cases(doc: Document, rel: Path, name: str, problems: list[Problem], *
     for i, case in enumerate(_list(doc.data.get("cases"))):
         if not isinstance(case, dict):
             continue
-        for key, message in _case_problems(case, names_entry):
+        for key, message in _case_problems(case, names_entry, recording):
             where = ("cases", i, *((key,) if isinstance(key, str) else key))
             problems.append(Problem(rel, doc.line(where), at(("cases", i), message)))
         if not {"expected", "raises", "stdout"} & set(case) and not recording:

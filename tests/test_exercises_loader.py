@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from loopcraft.course import MISSING
 from loopcraft.errors import ExerciseError, LoopcraftError
 from loopcraft.load import find_exercise, load_course
 
@@ -385,3 +386,15 @@ def test_a_class_entry_and_a_list_of_names_are_told_apart_for_the_page():
     assert entry_kind("Clock", "import math\n\nclass Clock:\n    pass\n") == "class"
     assert entry_kind("clock", "def clock():\n    pass\n") == "function"
     assert entry_kind(["Clock", "TICK"], "class Clock: ...\nTICK = 1\n") == "names"
+
+
+def test_a_case_with_a_tolerance_and_nothing_expected_yet_is_records_to_fill_in(tmp_path):
+    course = tmp_path / "course"
+    shutil.copytree(FIXTURES / "valid", course)
+    path = course / "exercises" / "basics" / "add" / "exercise.yaml"
+    text = path.read_text()
+    path.write_text(text + "  - name: with a tolerance\n    args: {a: 0.1, b: 0.2}\n    tolerance: 0.001\n")
+    case = find_exercise(course, "add", recording=True).cases[-1]
+    assert case.tolerance == 0.001 and case.expected is MISSING  # `record` fills it; `check` still refuses it
+    with pytest.raises(ExerciseError, match="a tolerance compares the floats of `expected`"):
+        find_exercise(course, "add")
