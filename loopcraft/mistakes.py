@@ -55,11 +55,15 @@ class Catalogue:
     known: list[dict]
 
 
-def returned_json(test: CaseResult) -> str | None:
-    """The canonical JSON of what a failed case returned, or None if it is not known (a private case as the class's
-    store keeps it, a value cut short when the verdict was written)."""
+def did(test: CaseResult) -> str | None:
+    """What a failed case did, as frontend/src/mistakes.js `did` says it: the value text of what it returned, or
+    "raised " and the exception as Python shows it for a case that had to raise and raised another (a written verdict
+    holds no value then, and shows the exception, never "None"); None if it is not known (a private case as the
+    class's store keeps it, a value cut short when the verdict was written)."""
     if "actual" in test.truncated:
         return None
+    if test.actual_json is None and test.actual is None and test.actual_shown and test.actual_shown != "None":
+        return f"raised {test.actual_shown}"
     if test.actual_json is not None:
         return test.actual_json
     return None if test.hidden else stored_json(test.actual)
@@ -70,7 +74,7 @@ def fingerprint(test: CaseResult, secret: bool, salt_: str) -> dict | None:
     (a digest, not the value). None for a failed case whose value is not known."""
     if test.status is not Status.FAIL:
         return {"status": test.status.value}
-    returned = returned_json(test)
+    returned = did(test)
     if returned is None:
         return None
     return {"status": "fail", "digest": digest(salt_, returned)} if secret else {"status": "fail", "value": returned}

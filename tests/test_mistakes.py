@@ -188,3 +188,14 @@ def test_loopcraft_grade_names_the_mistake_of_a_failing_file_and_none_of_a_passi
     # (A private case says its name and status only, its mistake left out as the rest.)
     failed = [t for t in document["tests"] if t["status"] != "pass" and not t.get("private")]
     assert failed and {t.get("mistake") for t in failed} == {wrong.hint or wrong.mistake}
+
+
+def test_a_case_that_raised_another_exception_is_known_by_it_as_the_pages_matcher_knows_it():
+    from grader.results import CaseResult, Status
+    from loopcraft.mistakes import did, fingerprint
+
+    raised = CaseResult("zero", Status.FAIL, actual_shown="TypeError: bad")
+    assert did(raised) == "raised TypeError: bad"  # frontend/src/mistakes.js `did`, tests/js/mistakes.test.mjs
+    assert fingerprint(raised, False, "s") == {"status": "fail", "value": "raised TypeError: bad"}
+    returned_none = CaseResult("zero", Status.FAIL, actual_shown="None")
+    assert did(returned_none) == "null"

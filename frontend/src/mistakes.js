@@ -52,15 +52,23 @@ export function matchMistakes(known, ran) {
   return kept;
 }
 
-/** {case name: fingerprint} of a judged run's cases (`verdict.tests`, judge.js's): what a failed case returned is
- * its `actual` (the second call's where the first was right), known only where it returned a value. */
+/** What a failed case did, as its fingerprint holds it (loopcraft/mistakes.py `did` says it the same way): the value
+ * text of what it returned (`actual`, the second call's where the first was right), or "raised " and the exception as
+ * Python shows it (`actual_shown`) for a case that had to raise and raised another; null where neither is known. */
+export function did(test) {
+  if (test.actual instanceof ValueText) return test.actual.text;
+  return test.actual_shown ? `raised ${test.actual_shown}` : null;
+}
+
+/** {case name: fingerprint} of a judged run's cases (`verdict.tests`, judge.js's). */
 export async function fingerprints(verdict, salt) {
   const ran = {};
   for (const test of verdict.tests) {
+    const text = test.status === "fail" ? did(test) : null;
     if (test.status !== "fail") ran[test.name] = { status: test.status };
-    else if (!(test.actual instanceof ValueText)) ran[test.name] = null;
-    else if (test.hidden) ran[test.name] = { status: "fail", digest: await sha256Hex(salt + test.actual.text) };
-    else ran[test.name] = { status: "fail", value: test.actual.text };
+    else if (text === null) ran[test.name] = null;
+    else if (test.hidden) ran[test.name] = { status: "fail", digest: await sha256Hex(salt + text) };
+    else ran[test.name] = { status: "fail", value: text };
   }
   return ran;
 }

@@ -73,3 +73,18 @@ test("the status names known mistakes only once a failed run is over", () => {
   const unjudged = play([{ type: "run-started", kind: "cases", total: 1 }], ready);
   assert.deepEqual(next(unjudged, { type: "mistakes-named", hints: ["x"] }).mistakes, []);
 });
+
+test("a case that had to raise and raised another is known by the exception it raised, visible or hidden", async () => {
+  const { did, fingerprints } = await import("../../frontend/src/mistakes.js");
+  const raisesCase = { name: "zero", expect: { raises: { type: "ValueError", message: "no" } }, call_shown: "f(0)" };
+  const raised = { kind: "error", phase: "call", error: "TypeError: bad", output: "", trace: [],
+    exception: { type: "TypeError", mro: ["TypeError", "Exception", "BaseException"], message: "bad" } };
+  const visible = await judgeCase(raisesCase, raised, 1);
+  assert.equal(visible.status, "fail");
+  assert.equal(did(visible), "raised TypeError: bad");
+  const hidden = await judgeCase({ ...raisesCase, hidden: true }, raised, 1);
+  const [mine, theirs] = [await fingerprints({ tests: [visible] }, "s"), await fingerprints({ tests: [hidden] }, "s")];
+  assert.deepEqual(mine.zero, { status: "fail", value: "raised TypeError: bad" });
+  assert.equal(theirs.zero.status, "fail");
+  assert.match(theirs.zero.digest, /^[0-9a-f]{64}$/);
+});
