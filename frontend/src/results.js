@@ -152,8 +152,11 @@ function renderBody(testCase, result, values) {
   // they are laid out line by line with the judge's differences marked.
   const { expected, actual } = shownValues(testCase, result, values);
   const printed = result.expected_stdout !== undefined && result.expected_stdout !== null;
+  // What input() read in the case (a program's), as its run spec gives it: a program's call alone says nothing.
+  const stdin = testCase.run?.stdin;
   parts.push(h("div", { class: "case-io" },
     pane("Call", "call", unmarked(result.call_shown || testCase.input_text)),
+    typeof stdin === "string" ? pane("Input (what input() reads)", "stdin", unmarked(stdin)) : null,
     expected ? pane("Expected", "expected", expected) : null,
     actual ? pane("Your result", "actual", actual) : null,
     printed ? pane("Expected output", "expected-stdout", unmarked(result.expected_stdout)) : null,

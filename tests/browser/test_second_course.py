@@ -63,6 +63,12 @@ def test_a_typed_wrong_solution_fails_the_cases_that_catch_it_and_the_typed_righ
     statuses = run_and_wait(page)
     assert list(statuses) == published
     assert [name for name, status in statuses.items() if status != "pass"] == caught_by
+    # A program's failed case shows what input() read in it, beside the printed text expected and printed.
+    fed = [case for case in cases_of(slug) if case.stdin is not None]
+    if fed:
+        first = page.locator(f'.case[data-name="{caught_by[0]}"]')
+        stdin = next(case.stdin for case in fed if case.name == caught_by[0])
+        expect(first.get_by_test_id("stdin")).to_have_text(stdin.rstrip("\n"))
     assert_no_violations_in_either_theme(page, f"on {slug} after a failing run")
 
     type_code(page, (COURSE / slug / "solution.py").read_text())
