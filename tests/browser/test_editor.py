@@ -26,22 +26,39 @@ def indent_of_cursor_line(page: Page) -> int:
     return len(text) - len(text.lstrip(" "))
 
 
+# The cursor line's indentation as the page draws it; a busy page draws a key's change a moment after the key.
+_INDENT_IS_NOT = (
+    "(was) => { const line = document.querySelector('.cm-activeLine'); "
+    "return line !== null && line.textContent.match(/^ */)[0].length !== was; }"
+)
+
+
+_ON_A_NEW_LINE = "() => document.querySelector('.cm-activeLine')?.textContent.trim() === ''"
+
+
+def indent_after(page: Page, key: str, was: int) -> int:
+    """Presses `key` and gives the cursor line's indentation once the editor has drawn it changed from `was`."""
+    page.keyboard.press(key)
+    page.wait_for_function(_INDENT_IS_NOT, arg=was, polling=200)
+    return indent_of_cursor_line(page)
+
+
 def type_body(page: Page, lines: list[str]) -> None:
     """Types `lines` as a learner does: Enter, then the line's text; where Enter's indentation is not the line's,
     Backspace takes one level off and Tab puts one on. Every indentation Enter makes is a whole number of levels,
     and every Backspace at an indentation removes one level, 4 spaces."""
     for line in lines:
         page.keyboard.press("Enter")
+        # Enter at a line's end: the cursor's line is the new one, blank but for its indentation, once it is drawn.
+        page.wait_for_function(_ON_A_NEW_LINE, polling=200)
         wanted, made = len(line) - len(line.lstrip(" ")), indent_of_cursor_line(page)
         assert made % UNIT == 0, f"Enter indented by {made} spaces before {line.strip()!r}"
         while made > wanted:
-            page.keyboard.press("Backspace")
-            after = indent_of_cursor_line(page)
+            after = indent_after(page, "Backspace", made)
             assert made - after == UNIT, f"Backspace took {made} spaces to {after}"
             made = after
         while made < wanted:
-            page.keyboard.press("Tab")
-            made = indent_of_cursor_line(page)
+            made = indent_after(page, "Tab", made)
         page.keyboard.type(line.strip())
 
 
