@@ -48,6 +48,9 @@ def type_body(page: Page, lines: list[str]) -> None:
     Backspace takes one level off and Tab puts one on. Every indentation Enter makes is a whole number of levels,
     and every Backspace at an indentation removes one level, 4 spaces."""
     for line in lines:
+        # A completion list may have opened on the word just typed, and Enter would take its option instead of
+        # breaking the line (on a busy page the list opens before Enter); a learner closes it first.
+        page.keyboard.press("Escape")
         page.keyboard.press("Enter")
         # Enter at a line's end: the cursor's line is the new one, blank but for its indentation, once it is drawn.
         page.wait_for_function(_ON_A_NEW_LINE, polling=200)
