@@ -73,3 +73,36 @@ def test_the_gradescope_autograder_grades_the_class_and_the_program(course, tmp_
     assert failed == ["Spaces around the words and around done"]
     # Each challenge is worth a point, shared among its cases.
     assert doc["score"] == pytest.approx(1 + (len(receipt.cases) - 1) / len(receipt.cases), abs=1e-6)
+
+
+def test_a_gradescope_student_reads_each_case_as_the_page_shows_it_and_the_mistake_it_looks_like(
+    course, tmp_path, runners
+):
+    root = gradescope_root(autograder(course, tmp_path / "autograder.zip", MONEY, RECEIPT), tmp_path / "autograder")
+    shutil.copy(COURSE / MONEY / "wrong" / "cents_unpadded.py", root / "submission" / f"{MONEY}.py")
+    shutil.copy(COURSE / RECEIPT / "wrong" / "prices_unformatted.py", root / "submission" / f"{RECEIPT}.py")
+    doc = grade_here(root, runners)
+    money, receipt = (find_exercise(course, slug) for slug in (MONEY, RECEIPT))
+    hint = {
+        ex.slug: next(w.hint for w in ex.wrong_solutions if w.path.stem == file)
+        for ex, file in ((money, "cents_unpadded"), (receipt, "prices_unformatted"))
+    }
+    # Both known mistakes are named in the summary, as the page names them.
+    assert hint[MONEY] in doc["output"] and hint[RECEIPT] in doc["output"]
+    failed = {test["name"]: test["output"] for test in doc["tests"] if test["status"] == "failed"}
+    visible_money = [
+        f"{money.title}: {c.name}" for c in money.cases if not c.hidden and f"{money.title}: {c.name}" in failed
+    ]
+    visible_receipt = [
+        f"{receipt.title}: {c.name}" for c in receipt.cases if not c.hidden and f"{receipt.title}: {c.name}" in failed
+    ]
+    assert visible_money and visible_receipt
+    # A class's case: its call and both sides as Python writes them, not a return value of None.
+    money_text = failed[visible_money[0]]
+    assert money_text.startswith("Call:\n") or "\nCall:\n" in money_text
+    assert "Expected:\n" in money_text and "Yours:\n" in money_text and "null" not in money_text
+    assert hint[MONEY] in money_text
+    # A program's case: the printed text expected and printed, once each.
+    receipt_text = failed[visible_receipt[0]]
+    assert "Expected output:\n" in receipt_text and "Your output:\n" in receipt_text
+    assert "Printed:" not in receipt_text and "Yours:" not in receipt_text

@@ -158,7 +158,8 @@ function renderBody(testCase, result, values) {
     pane("Call", "call", unmarked(result.call_shown || testCase.input_text)),
     typeof stdin === "string" ? pane("Input (what input() reads)", "stdin", unmarked(stdin)) : null,
     expected ? pane("Expected", "expected", expected) : null,
-    actual ? pane("Your result", "actual", actual) : null,
+    // A case that checks only printed text checks no return value: what came back (None, mostly) is not shown.
+    actual && (expected || !printed) ? pane("Your result", "actual", actual) : null,
     printed ? pane("Expected output", "expected-stdout", unmarked(result.expected_stdout)) : null,
     printed ? pane("Your output", "actual-stdout", unmarked(result.stdout ?? "")) : null));
 
@@ -168,7 +169,8 @@ function renderBody(testCase, result, values) {
       [...marks].map((mark) => h("mark", { class: `diff diff-${mark}` }, MARK_LABELS[mark]))));
   }
   parts.push(renderTrace(result.trace));
-  parts.push(output(result.output, !passed(result)));
+  // What the case printed is already beside the expected text, unless more was printed than the case compares.
+  if (!printed || result.output !== result.stdout) parts.push(output(result.output, !passed(result)));
   return parts;
 }
 

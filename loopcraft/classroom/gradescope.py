@@ -37,6 +37,7 @@ from ..course import Exercise, Track
 from ..errors import LoopcraftError
 from ..grading import Grader, Runners
 from ..load import load_course
+from ..mistakes import catalogues, said
 from ..printable import lines
 from ..project import INSTALL, Project
 from ..schemas import validation_error
@@ -154,18 +155,28 @@ def value_text(value) -> str:
 
 
 def case_text(view: dict) -> str:
-    """A case as a student reads it in Gradescope's test output, from what they may see of it (`learner_view`)."""
+    """A case as a student reads it in Gradescope's test output, from what they may see of it (`learner_view`): the
+    call, both sides as Python writes them (a value, or an exception), the printed text expected and printed, and the
+    known mistake its failure looks like, as the page shows them."""
     out = [lines(view["message"])] if view.get("message") else []
-    if "expected" in view:
-        out += ["Expected:", value_text(view["expected"])]
-        out += ["Your function returned:", value_text(view.get("actual"))]
-    if view.get("output"):
+    if view.get("call_shown"):
+        out += ["Call:", lines(view["call_shown"])]
+    # As Python writes them where the run said so (its values as JSON otherwise); a case of printed text alone has none.
+    if view.get("expected_shown") or ("expected" in view and "expected_stdout" not in view):
+        expected = lines(view["expected_shown"]) if view.get("expected_shown") else value_text(view["expected"])
+        yours = lines(view["actual_shown"]) if view.get("actual_shown") else value_text(view.get("actual"))
+        out += ["Expected:", expected, "Yours:", yours]
+    if "expected_stdout" in view:
+        out += ["Expected output:", lines(view["expected_stdout"]), "Your output:", lines(view.get("stdout") or "")]
+    if view.get("output") and view["output"] != view.get("stdout"):
         out += ["Printed:", lines(view["output"])]
     if view.get("trace"):
         out.append("Trace:")
         for event in view["trace"]:
             rest = {key: value for key, value in event.items() if key != "kind"}
             out.append(lines(f"  {event.get('kind')}: {json.dumps(rest, ensure_ascii=False)}"))
+    if view.get("mistake"):
+        out.append(lines(said(view["mistake"])))
     if view.get("truncated"):
         out.append(f"(cut short: {', '.join(view['truncated'])})")
     return "\n".join(out)
@@ -203,23 +214,23 @@ def results(graded: list[tuple[Exercise, float, RunResult | str]]) -> dict:
             )
             summary.append(f"{ex.title}: your submission could not be graded. {lines(result)}")
             continue
-        doc = result.to_dict()
-        passed = 0
-        for case, worth in zip(doc["tests"], shares(points, len(doc["tests"])), strict=True):
-            view = learner_view(case)
-            passed += view["status"] == "pass"
+        written = result.to_dict()  # bounded as it is stored; each case then cut to what a student may see
+        for case, case_doc, worth in zip(
+            result.tests, written["tests"], shares(points, len(result.tests)), strict=True
+        ):
             tests.append(
                 {
-                    "name": view["name"] if len(graded) == 1 else f"{ex.title}: {view['name']}",
-                    "score": worth if view["status"] == "pass" else 0.0,
+                    "name": case.name if len(graded) == 1 else f"{ex.title}: {case.name}",
+                    "score": worth if case.passed else 0.0,
                     "max_score": worth,
-                    "status": "passed" if view["status"] == "pass" else "failed",
-                    "output": case_text(view),
-                    "visibility": "after_published" if view.get("hidden") else "visible",
+                    "status": "passed" if case.passed else "failed",
+                    "output": case_text(learner_view(case_doc)),
+                    "visibility": "after_published" if case.hidden else "visible",
                 }
             )
-        line = f"{ex.title}: {passed} of {len(doc['tests'])} cases pass"
-        summary.append(line + (f". {lines(doc['message'])}" if doc.get("message") else ""))
+        line = f"{ex.title}: {sum(case.passed for case in result.tests)} of {len(result.tests)} cases pass"
+        summary.append(line + (f". {lines(written['message'])}" if written["message"] else ""))
+        summary += [lines(said(hint)) for hint in result.mistakes]
     score = float(sum(Decimal(repr(test["score"])) for test in tests))
     return {"score": score, "output": "\n".join(summary), "stdout_visibility": "hidden", "tests": tests}
 
@@ -232,10 +243,11 @@ def run(project: Project, root: Path, runners: Runners | None = None) -> int:
     challenge = exercises[0].slug if len(exercises) == 1 else None
     learner = read_submission(root / "submission", exercises, challenge)
     graded = []
+    known = catalogues(project, exercises)  # the known mistakes, named to the student as the page names them
     with Grader(project, runners) as grader:
         for track, ex in chosen:
             problem = learner.error or learner.sources[ex.slug].error
-            result = problem or grader.grade(ex, learner.sources[ex.slug].text)
+            result = problem or grader.grade(ex, learner.sources[ex.slug].text, catalogue=known[ex.track, ex.slug])
             graded.append((ex, track.points_of(ex.slug), result))
     for failure in grader.failures:
         print(f"a submission stopped the runner twice; it said: {failure[:2000]}", file=sys.stderr)

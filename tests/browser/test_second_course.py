@@ -69,6 +69,10 @@ def test_a_typed_wrong_solution_fails_the_cases_that_catch_it_and_the_typed_righ
         first = page.locator(f'.case[data-name="{caught_by[0]}"]')
         stdin = next(case.stdin for case in fed if case.name == caught_by[0])
         expect(first.get_by_test_id("stdin")).to_have_text(stdin.rstrip("\n"))
+        # Printed text against printed text: neither the return value it does not check nor the same text twice.
+        expect(first.get_by_test_id("actual-stdout")).to_be_visible()
+        expect(first.get_by_test_id("actual")).to_have_count(0)
+        expect(first.get_by_test_id("output")).to_have_count(0)
     assert_no_violations_in_either_theme(page, f"on {slug} after a failing run")
 
     type_code(page, (COURSE / slug / "solution.py").read_text())
