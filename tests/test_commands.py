@@ -4,6 +4,7 @@ input. Parsing only: no command here grades or builds anything."""
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import re
 
@@ -37,18 +38,32 @@ def test_the_help_lists_the_authors_and_the_teachers_commands_each_in_its_group(
     assert "the teachers' commands:\n  grade " in capsys.readouterr().err
 
 
+def dests(define) -> set[str]:
+    """The names under which `define(parser)` puts its options (argparse lists a parser's actions only privately)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    define(parser)
+    return {action.dest for action in parser._actions}
+
+
 def test_each_command_is_a_module_with_its_parser_and_a_plain_function_of_keywords(capsys):
     modules = sorted(path.stem for path in (ROOT / "loopcraft" / "commands").glob("*.py"))
     assert modules == sorted(["__init__", "options", "class_", *(set(AUTHORS + TEACHERS) - {"class"})])
     for group in commands.GROUPS:
         for command in group.commands:
             name = commands.name(command)
-            # The subcommand is the module's: its own help (HELP) and the function it runs (no dispatch by name).
-            assert help_of(capsys, name, "--help").startswith(f"usage: loopcraft {name} ")
-            assert callable(command.add) and command.HELP
+            # The subcommand is the module's (its usage, its HELP), and what it parses is what its function takes:
+            # the tree hands the options to `run` as they are, with the project and any runners lent.
+            assert help_of(capsys, name, "--help").startswith(f"usage: loopcraft {name} "), name
+            assert " ".join(command.HELP.split()) in " ".join(help_of(capsys, name, "--help").split()), name
             parameters = inspect.signature(command.run).parameters.values()
-            assert "project" in inspect.signature(command.run).parameters, name
             assert all(p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD) for p in parameters), name
+            keywords = {p.name for p in parameters if p.kind is p.KEYWORD_ONLY}
+            taken = dests(command.add)
+            if any(p.kind is p.VAR_KEYWORD for p in parameters):  # class and merge: the LMS's options, passed on
+                assert taken - keywords == dests(options.lms), name
+            else:
+                assert taken <= keywords, name
+            assert keywords - taken <= {"project", "runners"} and "project" in keywords, name
 
 
 def test_build_py_and_python_m_grader_run_their_default_command_when_none_is_named(capsys):

@@ -123,13 +123,13 @@ def main(
     if not argv and default is None:
         parser(prog).print_help(sys.stderr)
         return 2
-    options = vars(parse(argv, prog, default=default))
-    run, group = options.pop("run"), options.pop("group")
-    options["project"] = Project(options.pop("root"))
+    keywords = vars(parse(argv, prog, default=default))
+    run, group = keywords.pop("run"), keywords.pop("group")
+    keywords["project"] = Project(keywords.pop("root"))
     if runners is not None and "runners" in inspect.signature(run).parameters:  # the others start no runner
-        options["runners"] = runners
+        keywords["runners"] = runners
     try:
-        return run(**options)
+        return run(**keywords)
     except ExerciseError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
