@@ -5,7 +5,7 @@ Every verdict and gradebook is signed with the teacher's verdict key (loopcraft/
 again with the same --out keeps only what that key signed. Exit status 0 when everything is written and every
 learner graded and, with --lms, matched; 2 on bad input (nothing written); 3 when everything is written but a
 learner or a file of the download was not graded, or a learner is not in the LMS's import (the run's last lines
-list each, with why). The module is `class_` as `class` is Python's word.
+list each, with why).
 """
 
 from __future__ import annotations
