@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""The authors' commands, run from the project's folder: `python build.py ...` is `loopcraft ...` (the project's one
-command, loopcraft/command.py); the commands themselves are loopcraft/author.py's."""
+"""`python build.py ...`, run from the project's folder: the one command tree (loopcraft/commands/), whose `build` it
+runs when no command is named."""
 
 import sys
 
-from loopcraft.author import main
+from loopcraft.commands import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="build.py", default="build"))

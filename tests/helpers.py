@@ -146,9 +146,9 @@ def check_golden(path: Path, text: str) -> None:
 def run_cli(capsys: pytest.CaptureFixture, *argv: str, runners=None) -> tuple[int, str, str]:
     """`python build.py ARGV...` in this process: its exit code, stdout and stderr (tests use it through the
     `author_cli` fixture, which lends it the session's trusted runners)."""
-    from loopcraft import author as build
+    from loopcraft.commands import main
 
-    code = build.main(list(argv), runners=runners)
+    code = main(list(argv), prog="build.py", default="build", runners=runners)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -159,12 +159,12 @@ def run_grader(runners, *argv) -> subprocess.CompletedProcess:
     the command's are here). For what only a process shows (the status `python -m` exits with, a stream's encoding, a
     defence whose failure would hang or fill the process) tests run the real one; the others run it here, sparing a
     Python start and a runner start each time."""
-    from loopcraft.cli import main
+    from loopcraft.commands import main
 
     streams = [io.TextIOWrapper(io.BytesIO(), encoding="utf-8") for _ in range(2)]
     with contextlib.redirect_stdout(streams[0]), contextlib.redirect_stderr(streams[1]):
         try:
-            code = main([str(arg) for arg in argv], runners)
+            code = main([str(arg) for arg in argv], prog="python -m grader", default="grade", runners=runners)
         except SystemExit as exc:  # argparse refusing the arguments
             code = exc.code
     for stream in streams:

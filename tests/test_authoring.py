@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from loopcraft import author as cli
+from loopcraft.commands import main
+from loopcraft.commands.options import NO_VERIFY_WARNING
 from loopcraft.errors import Problem
 from loopcraft.load import find_exercise
 from loopcraft.project import Project
@@ -135,7 +136,7 @@ class Terminal(io.StringIO):
 def test_build_shows_progress_on_a_terminal_and_leaves_the_notes_to_check(course: Path, author_runners, author_cli):
     out, stdout, stderr = course / "site", io.StringIO(), Terminal()
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-        code = cli.main(["build", "--root", str(course), "--out", str(out)], runners=author_runners)
+        code = main(["build", "--root", str(course), "--out", str(out)], runners=author_runners)
 
     assert code == 0, stderr.getvalue()
     built = f"Built {out}: 1 track(s), 2 challenge(s); 5 note(s) for authors, which `python build.py check` shows\n"
@@ -310,7 +311,7 @@ def test_new_lesson_passes_check_of_it_alone(course: Path, author_cli):
     assert author_cli("check", "--root", root, "first-step", "--no-verify") == (
         1,
         "",
-        cli.NO_VERIFY_WARNING + "\nerror: no challenge or lesson 'first-step' (did you mean 'first-steps'?)\n",
+        NO_VERIFY_WARNING + "\nerror: no challenge or lesson 'first-step' (did you mean 'first-steps'?)\n",
     )
 
 

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from grader.canonical import digest
-from loopcraft import author as cli
+from loopcraft import commands
 from loopcraft.build import build
+from loopcraft.commands.options import NO_VERIFY_WARNING
 from loopcraft.errors import BuildError
 from loopcraft.headers import read_headers_file
 from loopcraft.load import load_course
@@ -137,7 +138,7 @@ def test_failed_build_leaves_the_old_site_untouched(project: Path, capsys: pytes
     yaml = project / "exercises/basics/add/exercise.yaml"
     yaml.write_text(yaml.read_text().replace("minutes: 2", "minutes: two").replace("title:", "titl:"))
 
-    assert cli.main(["build", "--root", str(project), "--out", str(out), "--no-verify"]) == 1
+    assert commands.main(["build", "--root", str(project), "--out", str(out), "--no-verify"]) == 1
 
     assert capsys.readouterr().err.splitlines()[1:] == [
         "exercises/basics/add/exercise.yaml:1: missing required field 'title'",
@@ -184,7 +185,7 @@ def test_missing_inputs_are_listed_together(project: Path):
 
 def test_check_reports_problems_and_exits_1(project: Path, capsys: pytest.CaptureFixture):
     (project / "exercises/basics/double/starter.py").unlink()
-    assert cli.main(["check", "--root", str(project), "--no-verify"]) == 1
+    assert commands.main(["check", "--root", str(project), "--no-verify"]) == 1
     assert capsys.readouterr().err.splitlines()[1:] == [
         "exercises/basics/double/exercise.yaml:1: starter file not found: exercises/basics/double/starter.py",
         "1 problem(s); nothing was written",
@@ -192,17 +193,18 @@ def test_check_reports_problems_and_exits_1(project: Path, capsys: pytest.Captur
 
 
 def test_check_passes_on_a_valid_course(project: Path, capsys: pytest.CaptureFixture):
-    assert cli.main(["check", "--root", str(project), "--no-verify"]) == 0
+    assert commands.main(["check", "--root", str(project), "--no-verify"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "OK: 1 track(s), 2 challenge(s)\n"
-    assert captured.err == cli.NO_VERIFY_WARNING + "\n"
+    assert captured.err == NO_VERIFY_WARNING + "\n"
 
 
 def test_build_is_the_default_command():
-    args = cli.parse_args(["--out", "x", "--no-verify"])
-    assert (args.command, args.out, args.no_verify) == ("build", Path("x"), True)
-    assert cli.parse_args([]).command == "build"
-    assert cli.parse_args(["serve", "--port", "0", "--no-isolation"]).no_isolation
+    args = commands.parse(["--out", "x", "--no-verify"], "build.py", default="build")
+    assert (args.run, args.out, args.verify) == (commands.build.run, Path("x"), False)
+    assert commands.parse([], "build.py", default="build").run is commands.build.run
+    served = commands.parse(["serve", "--port", "0", "--no-isolation"], "build.py", default="build")
+    assert (served.run, served.port, served.isolation) == (commands.serve.run, 0, False)
 
 
 @pytest.mark.parametrize("isolation", [True, False])

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 
-import pytest
-
 from tests.helpers import ROOT, cases_of, course_copy, grader_process, run_grader
 
 EXERCISE = ROOT / "exercises" / "build-an-agent" / "consecutive-error-limit"
@@ -66,19 +64,3 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path, runners):
     assert unknown.returncode == 2 and "unknown exercise 'no-such-challenge'" in unknown.stderr
     missing = run_grader(runners, "consecutive-error-limit", tmp_path / "missing.py")
     assert missing.returncode == 2 and "no such file" in missing.stderr
-
-
-def test_one_command_serves_authors_and_teachers(capsys):
-    from loopcraft.command import main
-
-    assert main([]) == 2 and "loopcraft class SUBMISSIONS" in capsys.readouterr().err
-    for argv, usage in [
-        (["check", "--help"], "usage: loopcraft check"),
-        (["grade", "--help"], "usage: loopcraft grade"),
-        (["class", "--help"], "usage: loopcraft class"),
-        (["merge", "--help"], "usage: loopcraft merge"),
-        (["gradescope", "--help"], "usage: loopcraft gradescope"),
-    ]:
-        with pytest.raises(SystemExit) as done:
-            main(argv)
-        assert done.value.code == 0 and capsys.readouterr().out.startswith(usage), argv

@@ -53,9 +53,9 @@ def limit_zip(course, tmp_path_factory) -> Path:
 
 def autograder(course: Path, out: Path, *slugs: str) -> Path:
     """`python build.py gradescope SLUG... --out OUT --root COURSE`, run in this process."""
-    from loopcraft import author as build
+    from loopcraft.commands import main
 
-    assert build.main(["gradescope", *slugs, "--out", str(out), "--root", str(course)]) == 0
+    assert main(["gradescope", *slugs, "--out", str(out), "--root", str(course)]) == 0
     return out
 
 

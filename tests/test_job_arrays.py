@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft.cli import shard_of
+from loopcraft.commands.class_ import shard_of
 from loopcraft.errors import LoopcraftError
 from loopcraft.load import find_exercise
 from tests.helpers import course_copy, run_grader

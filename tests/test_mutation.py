@@ -42,7 +42,7 @@ def project(tmp_path: Path) -> Path:
 def checked(tmp_path_factory, author_runners):
     """A project of the course left as it is, checked once (cold) on the command line, for the tests that do not edit
     it: the project, the exit code, stdout, stderr and the report the command printed."""
-    from loopcraft import author as build
+    from loopcraft import commands
 
     project = make_project(tmp_path_factory.mktemp("checked"), COURSE)
     out, err, reports = io.StringIO(), io.StringIO(), []
@@ -52,9 +52,9 @@ def checked(tmp_path_factory, author_runners):
         return reports[-1]
 
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(build, "check", kept)
+        monkeypatch.setattr(commands.check, "check", kept)  # the report the command printed, as it made it
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = build.main(["check", "--root", str(project)], runners=author_runners)
+            code = commands.main(["check", "--root", str(project)], runners=author_runners)
     (report,) = reports
     return project, code, out.getvalue(), err.getvalue(), report
 

@@ -1,4 +1,4 @@
-"""A whole class graded at once: `python -m grader class` and `python -m grader merge` (see loopcraft/cli.py).
+"""A whole class graded at once: `loopcraft class` and `loopcraft merge` (loopcraft/commands/class_.py, merge.py).
 
 One flow, one store, every output a function of it:
 
