@@ -23,6 +23,7 @@ case whose failure is not a value (a wrong exception, say) has no fingerprint of
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,29 +56,37 @@ class Catalogue:
     known: list[dict]
 
 
-def did(test: CaseResult) -> str | None:
+def did(test: CaseResult, printed: bool = False) -> str | None:
     """What a failed case did, as frontend/src/mistakes.js `did` says it: the value text of what it returned, or
     "raised " and the exception as Python shows it for a case that had to raise and raised another (a written verdict
     holds no value then, and shows the exception, never "None"); None if it is not known (a private case as the
-    class's store keeps it, a value cut short when the verdict was written)."""
-    if "actual" in test.truncated:
+    class's store keeps it, a value cut short when the verdict was written). `printed`: the case checks printed text,
+    so what it printed, as the learner is shown it, is part of what it did (two programs that print different wrong
+    text both return None)."""
+    if "actual" in test.truncated or (printed and "output" in test.truncated):
         return None
     if test.actual_json is None and test.actual is None and test.actual_shown and test.actual_shown != "None":
-        return f"raised {test.actual_shown}"
-    if test.actual_json is not None:
-        return test.actual_json
-    return None if test.hidden else stored_json(test.actual)
+        returned = f"raised {test.actual_shown}"
+    elif test.actual_json is not None:
+        returned = test.actual_json
+    elif test.hidden:
+        return None
+    else:
+        returned = stored_json(test.actual)
+    return f"{returned}\nprinted {json.dumps(test.output)}" if printed else returned
 
 
-def fingerprint(test: CaseResult, secret: bool, salt_: str) -> dict | None:
+def fingerprint(test: CaseResult, secret: bool, salt_: str, printed: bool = False) -> dict | None:
     """What a case is compared by (`{"status": "pass"}` for one that passed); `secret`: the case is hidden or private
-    (a digest, not the value). None for a failed case whose value is not known."""
+    (a digest, not the value); `printed`: it checks printed text (`did`), said so in the fingerprint, for the page to
+    read its own run's case the same way. None for a failed case whose value is not known."""
     if test.status is not Status.FAIL:
         return {"status": test.status.value}
-    returned = did(test)
+    returned = did(test, printed)
     if returned is None:
         return None
-    return {"status": "fail", "digest": digest(salt_, returned)} if secret else {"status": "fail", "value": returned}
+    held = {"status": "fail", "digest": digest(salt_, returned)} if secret else {"status": "fail", "value": returned}
+    return held | ({"printed": True} if printed else {})
 
 
 def secrets(ex: Exercise) -> dict[str, bool]:
@@ -85,10 +94,12 @@ def secrets(ex: Exercise) -> dict[str, bool]:
     return {case.name: case.hidden for case in ex.cases}
 
 
-def fingerprints(result: RunResult, secret: dict[str, bool], salt_: str) -> dict[str, dict | None]:
-    """{case name: fingerprint} of the cases `result` ran; `secret` is `secrets`' (cases it does not name, those a
-    course no longer has, are left out)."""
-    return {t.name: fingerprint(t, secret[t.name], salt_) for t in result.tests if t.name in secret}
+def fingerprints(result: RunResult, ex: Exercise, salt_: str) -> dict[str, dict | None]:
+    """{case name: fingerprint} of the cases `result` ran (cases `ex` does not have, those a course no longer has,
+    are left out)."""
+    secret = secrets(ex)
+    printed = {case.name for case in ex.cases if case.stdout is not None}
+    return {t.name: fingerprint(t, secret[t.name], salt_, t.name in printed) for t in result.tests if t.name in secret}
 
 
 def _failed(fingerprint_: dict | None) -> bool:
@@ -110,7 +121,7 @@ def catalogue(ex: Exercise, runs: list[tuple[WrongSolution, RunResult]]) -> Cata
         # A wrong solution that does not load fails every case alike, as any code that does not load would.
         if not wrong.named or result.status is Status.ERROR:
             continue
-        cases = {name: case for name, case in fingerprints(result, secrets(ex), ex_salt).items() if _failed(case)}
+        cases = {name: case for name, case in fingerprints(result, ex, ex_salt).items() if _failed(case)}
         if cases:
             known.append({"file": wrong_file(ex, wrong), "hint": wrong.hint or wrong.mistake, "cases": cases})
     return Catalogue(ex_salt, known)

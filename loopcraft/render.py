@@ -340,12 +340,18 @@ def page_mistakes(catalogue, ex: Exercise) -> tuple:
     published = {case.name for case in published_cases(ex)}
     secret = {canonical_json(case.expected) for case in ex.cases if case.hidden and case.expected is not MISSING}
     digests = {digest(catalogue.salt, value) for value in secret}
+    # A visible case's fingerprint holds what the wrong solution printed (mistakes.did), which may be a hidden case's
+    # expected text.
+    secret_text = {json.dumps(case.stdout) for case in ex.cases if case.hidden and case.stdout is not None}
     shown = []
     for mistake in catalogue.known:
         cases = {
             name: case
             for name, case in mistake["cases"].items()
-            if name in published and case.get("value") not in secret and case.get("digest") not in digests
+            if name in published
+            and case.get("value") not in secret
+            and case.get("digest") not in digests
+            and not (case.get("printed") and case.get("value", "").partition("\nprinted ")[2] in secret_text)
         }
         if cases:
             shown.append({"hint": mistake["hint"], "cases": cases})

@@ -130,19 +130,21 @@ def verify_exercise(root: Path, runner, ex: Exercise, cache: BuildCache | None =
 def verdict(runner, ex: Exercise, source: str, cache: BuildCache | None = None) -> RunResult:
     """`source` graded on every case, hidden ones judged as visible (the author needs the difference, not the
     learner's hint), as `RunResult.to_dict` writes it and `from_dict` reads it back: private cases with what they
-    returned, no traces or printed output (nothing here reads them), every part bounded as in any written verdict
+    returned, no traces, printed output only where a case checks printed text (known mistakes are told by it there:
+    mistakes.did; nothing here reads the rest), every part bounded as in any written verdict
     (a value cut short says so in `truncated`). So a verdict is the same whether it was just made or read from
     `cache`, where it is looked for first and kept."""
     key = None
     if cache is not None:
         cases = json.dumps([case_key(c, ex.entry) for c in ex.cases], sort_keys=True)
         parts = (source, ex.sandbox_source, json.dumps(ex.entry), str(ex.time_limit_seconds), cases, *runtime_files())
-        key = cache.key("verdicts", *parts)
+        key = cache.key("verdicts", "printed output kept", *parts)
         kept = cache.get_json("verdicts", key)
         if kept is not None:
             return RunResult.from_dict(kept)
     result = grade(ex, source, runner, reveal_hidden=True)
-    tests = [dataclasses.replace(t, trace=[], output="") for t in result.tests]
+    printed = {case.name for case in ex.cases if case.stdout is not None}
+    tests = [dataclasses.replace(t, trace=[], output=t.output if t.name in printed else "") for t in result.tests]
     written = RunResult(result.status, result.message, tests).to_dict(private_details=True, hidden_actual=True)
     if cache is not None:
         cache.put_json("verdicts", key, written)

@@ -132,6 +132,29 @@ def test_a_page_carries_no_private_case_and_no_value_that_is_a_secret_cases_expe
     assert private.name not in text and secret_value not in text and "wrong/" not in text
 
 
+def test_a_page_carries_no_printed_text_that_is_a_secret_cases_expected_text():
+    receipt = find_exercise(ROOT, "receipt")
+    hidden_case = next(c for c in receipt.cases if c.hidden and c.stdout is not None)
+    visible = next(c for c in receipt.cases if not c.hidden and c.stdout is not None)
+    printed = {"status": "fail", "printed": True}
+    table = Catalogue(
+        salt(receipt),
+        [
+            {
+                "file": "wrong/a.py",
+                "hint": "Prints the hidden case's text on a visible case.",
+                "cases": {visible.name: printed | {"value": f"null\nprinted {json.dumps(hidden_case.stdout)}"}},
+            },
+            {
+                "file": "wrong/b.py",
+                "hint": "Kept.",
+                "cases": {visible.name: printed | {"value": 'null\nprinted "items: 9\\n"'}},
+            },
+        ],
+    )
+    assert [m["hint"] for m in page_mistakes(table, receipt)] == ["Kept."]
+
+
 def test_a_page_without_known_mistakes_carries_no_mistakes_key(course, add):
     (track,) = load_course(course)
     assert "mistakes" not in challenge_context(challenge_inputs(track, add, None, None))["page_data"]
@@ -188,6 +211,22 @@ def test_loopcraft_grade_names_the_mistake_of_a_failing_file_and_none_of_a_passi
     # (A private case says its name and status only, its mistake left out as the rest.)
     failed = [t for t in document["tests"] if t["status"] != "pass" and not t.get("private")]
     assert failed and {t.get("mistake") for t in failed} == {wrong.hint or wrong.mistake}
+
+
+def test_a_case_of_printed_text_is_known_by_what_it_printed_as_the_pages_matcher_knows_it():
+    from grader.results import CaseResult, Status
+    from loopcraft.mistakes import did, fingerprint
+
+    # Two programs that print different wrong text both return None: the text tells them apart.
+    unformatted = CaseResult("one item", Status.FAIL, output="apple: 0.4\n\u00e9\n", actual_shown="None")
+    skipped = CaseResult("one item", Status.FAIL, output="apple: 0.40\nitems: 2\n", actual_shown="None")
+    assert did(unformatted) == did(skipped) == "null"
+    # The same text as frontend/src/mistakes.js `did` makes, tests/js/mistakes.test.mjs
+    assert did(unformatted, printed=True) == 'null\nprinted "apple: 0.4\\n\\u00e9\\n"'
+    assert fingerprint(unformatted, False, "s", printed=True) != fingerprint(skipped, False, "s", printed=True)
+    assert fingerprint(unformatted, False, "s", printed=True)["printed"] is True
+    cut = CaseResult("one item", Status.FAIL, output="apple", actual_shown="None", truncated=["output"])
+    assert fingerprint(cut, False, "s", printed=True) is None  # not known: what it printed was cut when written
 
 
 def test_a_case_that_raised_another_exception_is_known_by_it_as_the_pages_matcher_knows_it():

@@ -106,3 +106,20 @@ def test_a_gradescope_student_reads_each_case_as_the_page_shows_it_and_the_mista
     receipt_text = failed[visible_receipt[0]]
     assert "Expected output:\n" in receipt_text and "Your output:\n" in receipt_text
     assert "Printed:" not in receipt_text and "Yours:" not in receipt_text
+
+
+def test_a_program_s_known_mistakes_are_told_apart_by_what_it_printed(course, tmp_path, runners):
+    # Every program returns None: by that alone, a program that printed other wrong text was told two known mistakes
+    # that it does not make, and each wrong solution both its own and the other's.
+    receipt = find_exercise(course, RECEIPT)
+    hints = {wrong.path.name: wrong.hint for wrong in receipt.wrong_solutions}
+    told = {}
+    for name in ("prices_unformatted.py", "counts_skipped_lines.py"):
+        proc = run_grader(runners, RECEIPT, COURSE / RECEIPT / "wrong" / name, "--root", course)
+        told[name] = [hint for hint in hints.values() if hint in proc.stdout]
+    assert told == {name: [hints[name]] for name in told}
+    other = tmp_path / "other.py"
+    code = (COURSE / RECEIPT / "wrong" / "prices_unformatted.py").read_text()
+    other.write_text(code.replace('print(f"{name}: {price}")', 'print(f"{name} costs {price:.2f}")'))
+    proc = run_grader(runners, RECEIPT, other, "--root", course)
+    assert "fail" in proc.stdout and not [hint for hint in hints.values() if hint in proc.stdout]

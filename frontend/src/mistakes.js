@@ -3,7 +3,9 @@
 // learner's code; loopcraft/mistakes.py makes the catalogue when the build verifies a challenge. A catalogue
 // {salt, known: [{hint, cases: {name: fingerprint}}]} holds, per known mistake, its hint and a fingerprint of each
 // case it fails: {status: "fail", value} for a visible case (the value text), {status: "fail", digest} for a hidden
-// or private one (SHA-256 of the salt and the value text), {status: "error" | "timeout"}.
+// or private one (SHA-256 of the salt and the value text), {status: "error" | "timeout"}; a case that checks printed
+// text holds what it printed in that text, and says so (`printed: true`).
+import { asciiJson } from "./pyvalue.js";
 import { ValueText } from "./verdict.js";
 
 export const KNOWN_MISTAKE = "This looks like a known mistake: ";
@@ -54,21 +56,25 @@ export function matchMistakes(known, ran) {
 
 /** What a failed case did, as its fingerprint holds it (loopcraft/mistakes.py `did` says it the same way): the value
  * text of what it returned (`actual`, the second call's where the first was right), or "raised " and the exception as
- * Python shows it (`actual_shown`) for a case that had to raise and raised another; null where neither is known. */
-export function did(test) {
-  if (test.actual instanceof ValueText) return test.actual.text;
-  return test.actual_shown ? `raised ${test.actual_shown}` : null;
+ * Python shows it (`actual_shown`) for a case that had to raise and raised another; null where neither is known.
+ * `printed`: the case checks printed text, so what it printed (`output`, as the learner is shown it) is part of it. */
+export function did(test, printed = false) {
+  const returned = test.actual instanceof ValueText ? test.actual.text
+    : test.actual_shown ? `raised ${test.actual_shown}` : null;
+  return returned !== null && printed ? `${returned}\nprinted ${asciiJson(test.output ?? "")}` : returned;
 }
 
-/** {case name: fingerprint} of a judged run's cases (`verdict.tests`, judge.js's). */
-export async function fingerprints(verdict, salt) {
+/** {case name: fingerprint} of a judged run's cases (`verdict.tests`, judge.js's); `printed`: the names of the cases
+ * that check printed text (the catalogue's fingerprints say which). */
+export async function fingerprints(verdict, salt, printed = new Set()) {
   const ran = {};
   for (const test of verdict.tests) {
-    const text = test.status === "fail" ? did(test) : null;
+    const text = test.status === "fail" ? did(test, printed.has(test.name)) : null;
     if (test.status !== "fail") ran[test.name] = { status: test.status };
     else if (text === null) ran[test.name] = null;
     else if (test.hidden) ran[test.name] = { status: "fail", digest: await sha256Hex(salt + text) };
     else ran[test.name] = { status: "fail", value: text };
+    if (ran[test.name]?.status === "fail" && printed.has(test.name)) ran[test.name].printed = true;
   }
   return ran;
 }
@@ -78,7 +84,9 @@ export async function fingerprints(verdict, salt) {
  * or null. */
 export async function nameMistakes(verdict, catalogue) {
   if (!catalogue?.known?.length || verdict.status !== "fail") return { hints: [], named: {} };
-  const matches = matchMistakes(catalogue.known, await fingerprints(verdict, catalogue.salt));
+  const printed = new Set(catalogue.known.flatMap((mistake) =>
+    Object.entries(mistake.cases).filter(([, theirs]) => theirs.printed).map(([name]) => name)));
+  const matches = matchMistakes(catalogue.known, await fingerprints(verdict, catalogue.salt, printed));
   const named = {};
   for (const test of verdict.tests) {
     const best = matches.find(({ compared }) => compared.has(test.name));

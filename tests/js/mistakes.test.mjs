@@ -88,3 +88,19 @@ test("a case that had to raise and raised another is known by the exception it r
   assert.equal(theirs.zero.status, "fail");
   assert.match(theirs.zero.digest, /^[0-9a-f]{64}$/);
 });
+
+test("a case of printed text is known by what it printed, and a catalogue's printed case is read so", async () => {
+  const { did, nameMistakes } = await import("../../frontend/src/mistakes.js");
+  const printedCase = { name: "one item", expect: { stdout: "apple: 0.40\n" }, call_shown: "main()" };
+  const ran = (output) => ({ kind: "value", value: "null", shown: "None", output, stdout: output, trace: [] });
+  const unformatted = await judgeCase(printedCase, ran("apple: 0.4\n\u00e9\n"), 1);
+  const skipped = await judgeCase(printedCase, ran("apple: 0.40\nitems: 2\n"), 1);
+  assert.equal(did(unformatted), "null");
+  // The same text as loopcraft/mistakes.py `did` makes, tests/test_mistakes.py
+  assert.equal(did(unformatted, true), 'null\nprinted "apple: 0.4\\n\\u00e9\\n"');
+  const catalogue = { salt: "s", known: [{ hint: "Two decimals.",
+    cases: { "one item": { status: "fail", value: did(unformatted, true), printed: true } } }] };
+  const verdict = (test) => ({ status: "fail", tests: [test] });
+  assert.deepEqual((await nameMistakes(verdict(unformatted), catalogue)).hints, ["Two decimals."]);
+  assert.deepEqual((await nameMistakes(verdict(skipped), catalogue)).hints, []);
+});
