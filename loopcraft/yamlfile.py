@@ -7,8 +7,9 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.nodes import MappingNode, ScalarNode
 
-from grader.canonical import encode
+from grader.canonical import canonical_json, encode
 
 FLOW_WIDTH = 60  # containers whose JSON is this short are written on one line, `{a: 1, b: [2]}`
 
@@ -20,7 +21,22 @@ def _yaml() -> YAML:
     yaml.indent(mapping=2, sequence=4, offset=2)  # the layout of every file in exercises/: `  - item`
     # `answer: null`, as authors write it, rather than ruamel's bare `answer:`.
     yaml.representer.add_representer(type(None), lambda r, _: r.represent_scalar("tag:yaml.org,2002:null", "null"))
+    yaml.representer.add_representer(_Set, _represent_set)
     return yaml
+
+
+class _Set(frozenset):
+    """A set of a case's value, as `flowing` hands it to ruamel."""
+
+
+def _represent_set(representer, items: _Set) -> MappingNode:
+    """`!!set {1: null, 2: null}`, YAML's set, on one line, its items in their value texts' order (ruamel's own set
+    is a block of `? item` keys, which this file's `null` spelling breaks: `? 1 null`). A tuple is a list."""
+    nodes = [
+        (representer.represent_data(flowing(item)), ScalarNode("tag:yaml.org,2002:null", "null"))
+        for item in sorted(items, key=canonical_json)
+    ]
+    return MappingNode("tag:yaml.org,2002:set", nodes, flow_style=True)
 
 
 def load(path: Path):
@@ -39,15 +55,14 @@ def to_text(data) -> str:
 
 
 def flowing(value):
-    """A case's value for ruamel to write: short containers in flow style, long ones as blocks; a tuple as a list.
-    ValueError for a set."""
+    """A case's value for ruamel to write: short containers in flow style, long ones as blocks; a tuple as a list; a
+    set as YAML's `!!set`."""
     if isinstance(value, dict):
         node = CommentedMap((key, flowing(item)) for key, item in value.items())
     elif isinstance(value, (list, tuple)):
         node = CommentedSeq(flowing(item) for item in value)
     elif isinstance(value, (set, frozenset)):
-        # ruamel writes a set's items as keys of null, which this file's `null` spelling breaks (`? 1 null`).
-        raise ValueError("a set cannot be written back: write it as `!!set {a, b}` by hand")
+        return _Set(value)
     else:
         return value
     if len(encode(value)[0]) <= FLOW_WIDTH:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from grader.canonical import canonical_json, from_tagged
 from loopcraft.commands import main
 from loopcraft.commands.options import NO_VERIFY_WARNING
 from loopcraft.errors import Problem
@@ -329,6 +330,21 @@ def test_new_writes_a_class_or_a_program_that_passes_check_as_written(
     code, out, err = author_cli("check", "--root", root, "basics/vector")
     assert code == 0, err
     assert out.endswith("OK: basics/vector, all verified\n")
+
+
+def test_record_writes_a_set_as_yaml_s_set_and_check_reads_it_back_as_the_same_value(course: Path, author_cli):
+    add = course / "exercises" / "basics" / "add"
+    (add / "solution.py").write_text(
+        "def add(a, b):\n    return {tuple(a), tuple(b), a[0]} if isinstance(a, list) else plus(a, b)\n"
+    )
+    with (add / "exercise.yaml").open("a") as f:
+        f.write("  - name: a set of pairs and a number\n    args: {a: [1, 2], b: [3]}\n")
+    code, out, err = author_cli("record", "--root", str(course), "add")
+    assert code == 0, err
+    assert "case 'a set of pairs and a number': expected {1, (1, 2), (3,)}" in out
+    assert "    expected: !!set {1: null, [1, 2]: null, [3]: null}\n" in (add / "exercise.yaml").read_text()
+    recorded = find_exercise(course, "add").cases[-1]
+    assert canonical_json(from_tagged(recorded.expected)) == canonical_json({1, (1, 2), (3,)})
 
 
 def test_record_with_nothing_to_record(course: Path, author_cli):
