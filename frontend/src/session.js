@@ -155,7 +155,9 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
         failed(error);
       },
     );
-    worker.post({ type: "init", interruptBuffer, answered, keepSnapshot: background });
+    // `current`, not `worker`: a worker that failed as it was listened to (its early error) is replaced already,
+    // and its replacement has had its own "init".
+    current.post({ type: "init", interruptBuffer, answered, keepSnapshot: background });
   }
 
   // Background work (the page's offline caching) starts once Python is ready and no run is in progress: it would
