@@ -165,9 +165,11 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
   // learner who leaves a second after Python is ready then finds it in control of the next page, whose scripts come
   // with their compiled code from its cache (bench/run.py, the visit after one closed early). A run that starts
   // meanwhile shares the CPU with that half second.
+  // A run that ends while Python loads (stopped before it was ready, or after its worker was replaced) arms nothing:
+  // the "ready" to come does.
   function armIdle() {
     clearTimeout(idleTimer);
-    if (!busy) idleTimer = setTimeout(idle);
+    if (!busy && loaded) idleTimer = setTimeout(idle);
   }
 
   function renew() {
