@@ -225,7 +225,16 @@ export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState 
     });
   }
 
-  async function run(
+  // A run asked while one runs waits for it to end (every caller runs one at a time; two at once shared the case in
+  // flight, and the first never ended).
+  let lastRun = Promise.resolve();
+  function run(spec, callbacks) {
+    const mine = lastRun.then(() => runNow(spec, callbacks));
+    lastRun = mine.catch(() => {});
+    return mine;
+  }
+
+  async function runNow(
     { source, sandbox, cases, timeLimitMs = defaultTimeLimitMs, budgetMs = Infinity },
     { onCaseStart = () => {}, onCaseDone = () => {}, stopAt = () => false } = {},
   ) {
