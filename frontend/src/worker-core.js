@@ -364,7 +364,9 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   closeCodeFromText(globalThis);
   let runCase = null;
   let pristine = null; // {reset()}: what a renew returns the interpreter to, when `resets`
-  // What failed outside any call since the current interpreter last answered: it may be in any state now.
+  // What failed outside any call since the current interpreter last answered: it may be in any state now. `failed`
+  // apart: a failure can come with no reason at all (a promise rejected with null or undefined).
+  let failed = false;
   let failure = null;
   let inCase = false;
   let running = 0; // the seq of the case in flight, 0 between cases
@@ -374,8 +376,8 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   // in Python's memory, which a reset puts back whole, as it does after every submission).
   let spoiled = null;
   onUncaught((error) => {
-    const first = failure === null;
-    failure ??= error;
+    const first = !failed;
+    if (first) [failed, failure] = [true, error];
     // During a case it becomes that case's outcome (see run); otherwise the driver is told, and renews.
     if (first && !inCase) {
       spoiled = "crashed";
@@ -487,8 +489,8 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
   // Reset in place (reset.js) unless the interpreter broke or the reset cannot vouch for it; otherwise the old
   // interpreter is dropped whole (JavaScript's garbage collector frees its memory) and another one started.
   function renew() {
-    const refused = spoiled === "crashed" || failure !== null ? "it broke" : pristine ? pristine.reset() : "none was kept";
-    failure = null;
+    const refused = spoiled === "crashed" || failed ? "it broke" : pristine ? pristine.reset() : "none was kept";
+    [failed, failure] = [false, null];
     spoiled = null;
     if (refused === null) return post({ type: "renewed", how: "reset" });
     runCase = null;
@@ -531,10 +533,10 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     // Whatever the case left to fail once it returned (a rejected promise) fails before it answers.
     if (nextTask) await nextTask();
     inCase = false;
-    if (failure !== null) {
+    if (failed) {
       broke = "crashed";
       outcome = outcomes.crashed(failure);
-      failure = null;
+      [failed, failure] = [false, null];
     }
     spoiled = broke;
     // The highest seq answered (raised, never lowered: a worker being replaced may still be finishing a case).
