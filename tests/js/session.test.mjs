@@ -270,11 +270,18 @@ test("Python that fails to start is tried once more, then the failure is told an
   assert.deepEqual(later.effects, [{ type: "run-failed", caller, error }], "a run asked after fails at once");
 });
 
-test("a renew that fails to start Python in the first worker is tried in a new worker, without a word", () => {
+test("a renew that fails to start Python in the first worker is tried in a new worker; the waiting run goes on there", () => {
   const { state } = play(started(), [asked({ ...SPEC, cases: CASES.slice(0, 1) }), done(1, 1, 0, PASS), asked()]);
-  const { effects } = play(state, [from(1, { type: "fatal", message: "the snapshot could not be restored" })]);
-  assert.deepEqual(effects.slice(1), [{ type: "terminate" }, { type: "spawn", worker: 2, keepSnapshot: true }]);
-  assert.deepEqual(posted(play(state, [from(1, { type: "fatal", message: "x" }), ready(2)]).effects), [caseMessage(2, 0, 2), caseMessage(2, 1, 3), caseMessage(2, 2, 4)]);
+  const fatal = from(1, { type: "fatal", message: "the snapshot could not be restored" });
+  const { state: retried, effects } = play(state, [fatal]);
+  assert.deepEqual(effects, [
+    { type: "warn", message: "Python failed to start (the snapshot could not be restored); trying once more" },
+    { type: "terminate" },
+    { type: "spawn", worker: 2, keepSnapshot: true },
+  ]);
+  const going = play(retried, [ready(2)]);
+  assert.deepEqual(states(going.effects), ["ready", "running"]);
+  assert.deepEqual(posted(going.effects), [caseMessage(2, 0, 2), caseMessage(2, 1, 3), caseMessage(2, 2, 4)]);
 });
 
 test("a case skipped by a broken interpreter is sent again once it is renewed", () => {
@@ -417,6 +424,7 @@ async function until(check) {
 test("session.js carries the effects out: init, ready, a run's cases and their answers, an interrupt, whenIdle", async (t) => {
   globalThis.Worker = FakeWorker;
   t.after(() => delete globalThis.Worker);
+  FakeWorker.made = [];
   const told = [];
   const session = createSession({ spawn: browserSpawner("assets/worker.js"), timeLimitMs: 60_000, renewEachRun: true,
     onState: (state, detail) => told.push([state, detail?.reason ?? detail?.version]) });
