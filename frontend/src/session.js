@@ -34,19 +34,10 @@
 // phases}, as the worker said; snapshot: "restored", "missing" or undefined);
 // "running"; "finished" (a run is over); "restarting" ({reason}: one of RESTART_REASONS); "error" ({message}).
 
-import { notRun, timeoutOutcome, workerFailed } from "./outcomes.js";
+import { carryOut } from "./effects.js";
+import { initialState, next, RESTART_REASONS } from "./session-state.js";
 
-// Generous: a busy machine can be slow to turn the interrupt into an answer; waiting costs only time, while a
-// restart costs a Pyodide load. Learner code that catches the KeyboardInterrupt and loops on uses it all up.
-const INTERRUPT_GRACE_MS = 2500;
-// Why Python was restarted (onState("restarting", {reason})), for the page to say and tests to check.
-export const RESTART_REASONS = {
-  noInterrupt: "no-interrupt", // a case ran out of time where Python cannot be interrupted (no SharedArrayBuffer)
-  noAnswer: "no-answer", // interrupted, the case did not answer within the grace (it caught the interrupt)
-  stopped: "stopped", // a run was stopped where Python cannot be interrupted
-  workerFailed: "worker-failed", // the worker failed or ended after Python was ready
-};
-const SKIPPED = "skipped"; // runOne's reason for a case the worker will not run (not a restart)
+export { RESTART_REASONS };
 
 // `early`: a worker the page spawned before its scripts loaded (see challenge.html), used for the first start.
 export function browserSpawner(workerUrl, early = null) {
@@ -80,250 +71,76 @@ export const keywordCall = (entry, args) => ({
 });
 
 // timeLimitMs: the limit of a case when a run names none (the exercise's time_limit_seconds; no default here).
-export function createSession({ spawn, timeLimitMs: defaultTimeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true, fresh = false, renewEachRun = fresh }) {
-  let worker = null;
-  let ready = null; // a promise settled when the current worker's Python is loaded
-  let settle = null; // {resolve, reject} of `ready`
-  let used = false; // the current interpreter has run learner code
-  let loaded = false; // the current worker has said "ready" (a run stopped while Python loads ends before that)
-  let broken = false; // the worker caught a failure outside any case: renewed before the next one
-  let pending = null; // {runId, index, seq, resolve, cut} for the case in flight
-  let stopRun = null; // ends the run in progress early (see stop())
-  let runCounter = 0;
-  let seqCounter = 0; // every case sent gets the next seq: what an interrupt names (see worker-core.js)
-  let busy = false;
-  let idleTimer = null;
-  let idle;
-  const whenIdle = new Promise((resolve) => (idle = resolve));
+// Every decision is session-state.js's; this carries its effects out: the worker, the timers, the promises.
+export function createSession({ spawn, timeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true, fresh = false, renewEachRun = fresh }) {
   const shared = useInterrupt ? new SharedArrayBuffer(8) : null;
   // The seq of the last case interrupted: every case up to it is to stop, or not to start. Only ever raised.
   const interruptBuffer = shared && new Int32Array(shared, 0, 1);
-  const interrupt = (seq) => Atomics.store(interruptBuffer, 0, Math.max(seq, Atomics.load(interruptBuffer, 0)));
   // The seq of the last case the worker answered, as it answers: a busy page may not have read an answer yet when
   // the grace after an interrupt runs out, and that worker must not be taken for stuck.
   const answered = shared && new Int32Array(shared, 4, 1);
-
-  function start(state, detail) {
-    onState(state, detail);
-    expectReady();
-    launch(true);
-  }
-
-  // `retry`: a worker that fails before Python is ready is replaced once, and only the second failure is told. A
-  // start fails for a reason that passes as often as for one that stays: a file of Pyodide's whose fetch failed
-  // (a phone network, a reload while the service worker was caching the site), a worker the machine was too busy
-  // to start.
-  function launch(retry) {
-    const started = performance.now();
-    used = false;
-    loaded = false;
-    const current = (worker = spawn());
-    const failed = (error) => {
-      if (retry) {
-        console.warn(`Python failed to start (${error.message}); trying once more`);
-        current.terminate();
-        return launch(false);
-      }
-      settle.reject(error);
-      onState("error", { message: error.message });
-    };
-    current.listen(
-      (message) => {
-        if (worker !== current) return; // replaced already
-        if (message.type === "ready") {
-          loaded = true;
-          settle.resolve();
-          armIdle();
-          onState("ready", { version: message.version, loadMs: Math.round(performance.now() - started), snapshot: message.snapshot, keeping: message.keeping, phases: message.phases });
-        } else if (message.type === "renewed") {
-          settle.resolve();
-        } else if (message.type === "fatal") {
-          failed(new Error(message.message));
-        } else if (message.type === "failed") {
-          broken = true;
-        } else if (message.type === "case-skipped" && pending && message.seq === pending.seq) {
-          // Its interpreter broke before it, maybe in a case of an earlier run that ended without waiting for it.
-          broken = true;
-          pending.resolve(null, SKIPPED);
-        } else if (message.type === "case-done" && pending && message.runId === pending.runId && message.index === pending.index) {
-          pending.resolve(message);
-        }
-      },
-      (error) => {
-        if (worker !== current) return; // replaced already
-        if (loaded) return lost(error);
-        failed(error);
-      },
-    );
-    worker.post({ type: "init", interruptBuffer, answered, keepSnapshot: background });
-  }
-
-  // Background work (the page's offline caching) starts once Python is ready and no run is in progress: it would
-  // compete with a run for the CPU. Not later: the service worker takes about half a second to cache the site, and a
-  // learner who leaves a second after Python is ready then finds it in control of the next page, whose scripts come
-  // with their compiled code from its cache (bench/run.py, the visit after one closed early). A run that starts
-  // meanwhile shares the CPU with that half second.
-  function armIdle() {
-    clearTimeout(idleTimer);
-    if (!busy) idleTimer = setTimeout(idle);
-  }
-
-  function renew() {
-    used = false;
-    broken = false;
-    expectReady();
-    worker.post({ type: "renew" });
-    return ready;
-  }
-
-  function expectReady() {
-    ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
-    ready.catch(() => {}); // reported by onState("error"); a run waiting for Python gets the failure too
-  }
-
-  function restart(reason) {
-    worker.terminate();
-    start("restarting", { reason });
-  }
-
-  function lost(error) {
-    if (pending) return pending.resolve(null, RESTART_REASONS.workerFailed, error);
-    const waiting = settle; // a run may be waiting for this worker (a renew): it gets the next one instead
-    restart(RESTART_REASONS.workerFailed);
-    ready.then(waiting.resolve, waiting.reject);
-  }
-
-  // Resolves with {message, ended, reason, error}: message is the worker's case-done, or null when the worker never
-  // answered (no interrupt available, learner code that ignored it, or a worker that failed: `reason` says which, and
-  // `error` what failed); ended is null, or why the case was cut short: "timeout" (over its limit) or "stopped".
-  // `reason` SKIPPED: the worker did not run the case ("case-skipped"): the run sends it again once renewed.
-  function runOne(runId, index, seq, timeLimitMs) {
-    return new Promise((resolve) => {
-      let ended = null;
-      const timers = [];
-      const finish = (message, reason = null, error = null) => {
-        timers.forEach(clearTimeout);
-        pending = null;
-        resolve({ message, ended, reason, error });
-      };
-      const cut = (why) => {
-        if (ended) return;
-        ended = why;
-        if (!interruptBuffer) return finish(null, why === "stopped" ? RESTART_REASONS.stopped : RESTART_REASONS.noInterrupt);
-        interrupt(seq);
-        timers.push(setTimeout(() => {
-          // Not answered: no answer. Otherwise its answer is on the way, read once the page gets to it.
-          if (Atomics.load(answered, 0) < seq) finish(null, RESTART_REASONS.noAnswer);
-        }, INTERRUPT_GRACE_MS));
-      };
-      pending = { runId, index, seq, resolve: finish, cut };
-      timers.push(setTimeout(() => cut("timeout"), timeLimitMs));
-    });
-  }
-
-  async function run(
-    { source, sandbox, cases, timeLimitMs = defaultTimeLimitMs, budgetMs = Infinity },
-    { onCaseStart = () => {}, onCaseDone = () => {}, stopAt = () => false } = {},
-  ) {
-    if (!(timeLimitMs > 0)) throw new Error(`no time limit for this run (got ${timeLimitMs})`);
-    const runId = ++runCounter;
-    const outcomes = [];
-    // The cases sent and not yet answered (index: seq). A page sends all of a run's cases at once: its worker then
-    // goes from one case to the next without waiting for the page to read the answer and send the next (a round
-    // trip between threads, much of a fast case's time on a busy machine). Not with a budget (whether a case may
-    // still start is decided here), not without an interrupt (a case sent could not be called back), and not in
-    // the Node runner, whose worker waits a task after each case to tell that case's failures (nextTask) and where
-    // a case sent ahead would overtake them.
-    const sent = new Map();
-    const ahead = interruptBuffer !== null && !fresh && budgetMs === Infinity;
-    const send = (from) => {
-      for (let index = from; index < (ahead ? cases.length : from + 1); index++) {
-        const seq = ++seqCounter;
-        sent.set(index, seq);
-        worker.post({ type: "run-case", runId, index, seq, source, sandbox, run: cases[index].run });
-      }
-    };
-    // The cases sent that are not to run after all (the run ends early, or their interpreter is replaced): the worker
-    // stops the one it may be running and starts none of the others.
-    const unsend = () => {
-      if (interruptBuffer && sent.size) interrupt(Math.max(...sent.values()));
-      sent.clear();
-    };
-    let stopped = false;
-    let wake;
-    const stopping = new Promise((resolve) => (wake = resolve));
-    // Waits for `promise`, or less when the run is stopped meanwhile.
-    const unlessStopped = (promise) => Promise.race([promise, stopping]);
-    stopRun = () => {
-      stopped = true;
-      wake();
-      pending?.cut("stopped");
-      unsend();
-    };
-    busy = true;
-    clearTimeout(idleTimer);
+  let worker = null;
+  const timers = new Map(); // seq: the timeouts of that case
+  let ready = null; // a promise settled when the current worker's Python is loaded
+  let settle = null; // {resolve, reject} of `ready`
+  let idle;
+  const whenIdle = new Promise((resolve) => (idle = resolve));
+  // A callback of the run's that throws ends that run with its error, as anything else that ends it.
+  const callBack = (effect, call) => {
     try {
-      await unlessStopped(ready);
-      if (renewEachRun && used && !stopped) await renew();
-      if (!stopped) onState("running");
-      const started = performance.now();
-      for (let index = 0; index < cases.length; ) {
-        if (stopped) break;
-        if (performance.now() - started + timeLimitMs > budgetMs) {
-          const outcome = notRun(budgetMs / 1000);
-          outcomes.push(outcome);
-          onCaseDone(index++, outcome);
-          continue;
-        }
-        if (broken) {
-          unsend();
-          await unlessStopped(renew());
-          if (stopped) break;
-        }
-        if (!sent.has(index)) send(index);
-        onCaseStart(index);
-        used = true;
-        const { message, ended, reason, error } = await runOne(runId, index, sent.get(index), timeLimitMs);
-        sent.delete(index);
-        if (reason === SKIPPED) continue; // sent again, to the renewed interpreter
-        if (ended !== "stopped") {
-          // Over the limit is a timeout however the case then ended, so both ways of stopping agree.
-          const outcome = ended === "timeout" ? timeoutOutcome(message?.outcome.output, message?.outcome.stdout) : (message?.outcome ?? workerFailed(error));
-          outcomes.push(outcome);
-          onCaseDone(index, outcome);
-          if (stopAt(outcome)) stopped = true;
-        }
-        index++;
-        if (message === null || message.crashed) unsend();
-        if (message === null) {
-          restart(reason);
-          if (stopped) break; // the next run waits for the new worker
-          await ready;
-          onState("running");
-        } else if (message.crashed) {
-          // The worker answered, so it is sound: a new interpreter in it costs a fraction of a new worker (its
-          // WebAssembly is compiled already), and nothing of the broken one survives either way.
-          await unlessStopped(renew());
-        }
-      }
-    } finally {
-      unsend();
-      busy = false;
-      stopRun = null;
-      armIdle();
+      call();
+    } catch (error) {
+      dispatch({ type: "callback-failed", caller: effect.caller, error });
     }
-    // The next run's interpreter is made now, while the caller reads these outcomes, not when that run starts.
-    if (renewEachRun && used && loaded) renew();
-    if (loaded) onState("finished"); // else "ready" comes when Python is back
-    return outcomes;
+  };
+
+  const perform = {
+    state: ({ state, detail }) => onState(state, detail),
+    spawn: ({ worker: number, keepSnapshot }) => {
+      const current = (worker = spawn());
+      current.listen(
+        (message) => dispatch({ type: "worker-message", worker: number, message }),
+        (error) => dispatch({ type: "worker-error", worker: number, error }),
+      );
+      current.post({ type: "init", interruptBuffer, answered, keepSnapshot });
+    },
+    terminate: () => worker.terminate(),
+    post: ({ message }) => worker.post(message),
+    interrupt: ({ seq }) => Atomics.store(interruptBuffer, 0, Math.max(seq, Atomics.load(interruptBuffer, 0))),
+    timer: ({ seq, ms, event }) => {
+      const timer = setTimeout(() => dispatch({ type: event, seq, answered: answered ? Atomics.load(answered, 0) : 0 }), ms);
+      timers.set(seq, [...(timers.get(seq) ?? []), timer]);
+    },
+    "clear-timers": ({ seq }) => {
+      for (const timer of timers.get(seq) ?? []) clearTimeout(timer);
+      timers.delete(seq);
+    },
+    "arm-idle": () => setTimeout(() => dispatch({ type: "idle-due" })),
+    idle: () => idle(),
+    "expect-ready": ({ chain }) => {
+      const before = settle;
+      ready = new Promise((resolve, reject) => (settle = { resolve, reject }));
+      ready.catch(() => {}); // reported by onState("error"); a run waiting for Python gets the failure too
+      if (chain) ready.then(before.resolve, before.reject);
+    },
+    "resolve-ready": () => settle.resolve(),
+    "reject-ready": ({ error }) => settle.reject(error),
+    warn: ({ message }) => console.warn(message),
+    "case-started": (effect) => callBack(effect, () => effect.caller.onCaseStart(effect.index)),
+    "case-done": (effect) => callBack(effect, () => effect.caller.onCaseDone(effect.index, effect.outcome)),
+    "run-done": ({ caller, outcomes }) => caller.resolve(outcomes),
+    "run-failed": ({ caller, error }) => caller.reject(error),
+  };
+  const initial = initialState({ timeLimitMs, interrupt: useInterrupt, background, fresh, renewEachRun });
+  const { dispatch } = carryOut(next, initial, perform, (event) => ({ ...event, at: performance.now() }));
+
+  // Resolves with the outcomes of the cases that ran to their end; a run asked while one runs waits for it to end.
+  function run(spec, { onCaseStart = () => {}, onCaseDone = () => {}, stopAt = () => false } = {}) {
+    return new Promise((resolve, reject) => dispatch({ type: "run", spec, stopAt, caller: { resolve, reject, onCaseStart, onCaseDone } }));
   }
 
-  // Ends the run in progress early; does nothing between runs.
-  function stop() {
-    stopRun?.();
-  }
-
-  start("loading");
-  // whenIdle: settled once Python is ready and no run is in progress.
-  return { run, stop, whenReady: () => ready, whenIdle: () => whenIdle };
+  dispatch({ type: "start" });
+  // stop(): ends the run in progress early; does nothing between runs. whenIdle: settled once Python is ready and no
+  // run is in progress.
+  return { run, stop: () => dispatch({ type: "stop" }), whenReady: () => ready, whenIdle: () => whenIdle };
 }

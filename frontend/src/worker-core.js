@@ -44,9 +44,10 @@
 // same state, so `random` is re-seeded. The file system is not in the snapshot: the grader's files are written
 // again on every start, so tracebacks quote the same lines either way.
 
-import * as outcomes from "./outcomes.js";
+import { carryOut } from "./effects.js";
 import { keepPristine } from "./reset.js";
 import { sameBytes } from "./same-bytes.js";
+import { initialState, next } from "./worker-state.js";
 
 const PY_ROOT = "/lib/loopcraft";
 // The grader captures what learner code prints; anything written past it (os.write(1, ...)) is
@@ -260,12 +261,6 @@ async function failingLoudly(load) {
   }
 }
 
-const isText = (v) => typeof v === "string";
-function isOutcome(o) {
-  return o !== null && typeof o === "object" && isText(o.output) && Array.isArray(o.trace)
-    && ((o.kind === "value" && isText(o.value)) || (o.kind === "error" && isText(o.error)));
-}
-
 function writeGraderFiles(pyodide, files) {
   for (const { path, text } of files) {
     const full = `${PY_ROOT}/${path}`;
@@ -360,32 +355,65 @@ const WARM_UP = ["def f(n):\n    return [n, {'k': str(n)}]\n", "",
 const WARM_UP_RUNS = 3;
 
 // resets: a renew resets the interpreter in place where it can (reset.js) instead of starting another.
-export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false, resets = false }) {
+export function serveWorker({ loadPyodide, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false, resets = false }) {
   closeCodeFromText(globalThis);
+  serveLoop({
+    interpreter: pyodideInterpreter({ loadPyodide, readGraderFiles, snapshots, resets }),
+    post, listen, onUncaught, nextTask, eager, resets,
+    snapshots: snapshots !== null,
+    tellsSnapshot: Boolean(snapshots && !snapshots.makeAtStart),
+  });
+}
+
+// The worker's loop: every decision is worker-state.js's; this carries its effects out on `interpreter` (see
+// pyodideInterpreter) and the driver's channel (`post`, `listen`). Exported for its test with a fake interpreter.
+export function serveLoop({ interpreter, post, listen, onUncaught, nextTask = null, eager = false, resets = false, snapshots = false, tellsSnapshot = false }) {
+  const { dispatch, state } = carryOut(next, initialState({ resets, waitsTask: nextTask !== null, snapshots, tellsSnapshot, eager }), {
+    post: ({ message }) => post(message),
+    "want-snapshot": ({ keep }) => interpreter.wantSnapshot(keep),
+    boot: () => interpreter.boot(),
+    serve: ({ reply, why }) => {
+      const { interruptBuffer } = state();
+      interpreter.serve({ interruptBuffer, running: () => state().running, version: reply === "ready" }).then(
+        (started) => dispatch({ type: "served", reply, why, ...started }),
+        (error) => dispatch({ type: "serve-failed", error }),
+      );
+    },
+    reset: () => dispatch({ type: "reset-done", refused: interpreter.reset() }),
+    run: ({ source, sandbox, run }) => {
+      let returned;
+      try {
+        returned = { text: interpreter.runCase(source, sandbox, JSON.stringify(run)) };
+      } catch (error) {
+        returned = { error };
+      }
+      dispatch({ type: "case-returned", ...returned });
+    },
+    "wait-task": () => nextTask().then(() => dispatch({ type: "task-done" })),
+    // The highest seq answered (raised, never lowered: a worker being replaced may still be finishing a case).
+    answered: ({ seq }) => {
+      const { answered } = state();
+      for (let seen = answered ? Atomics.load(answered, 0) : seq; seen < seq; ) {
+        const was = Atomics.compareExchange(answered, 0, seen, seq);
+        seen = was === seen ? seq : was;
+      }
+    },
+    "make-snapshot": () => interpreter.makeSnapshot().then((saved) => dispatch({ type: "snapshot-made", saved })),
+  }, (event, current) => ({ ...event, interrupted: current.interruptBuffer ? Atomics.load(current.interruptBuffer, 0) : 0 }));
+  onUncaught((error) => dispatch({ type: "uncaught", error }));
+  dispatch({ type: "start" });
+  listen((message) => dispatch({ type: "message", message }));
+}
+
+// Python in Pyodide, as the loop asks for it: boot() starts another interpreter (the one there was is dropped);
+// serve() waits for it and sets it up for cases; reset() puts it back in place (null, or why it cannot);
+// runCase() runs one case (the grader's run_case: its outcome as JSON text); makeSnapshot() keeps one for later
+// starts ("make-snapshot"); wantSnapshot(keep) tells a first start whether it may keep its own.
+function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, resets }) {
   let runCase = null;
   let pristine = null; // {reset()}: what a renew returns the interpreter to, when `resets`
-  // What failed outside any call since the current interpreter last answered: it may be in any state now.
-  let failure = null;
-  let inCase = false;
-  let running = 0; // the seq of the case in flight, 0 between cases
-  // The interpreter broke, and no case runs in it until "renew", which makes another one when it "crashed" (a case
-  // or something outside any case failed in JavaScript, which may have left Pyodide's own state half-changed) and
-  // resets this one in place when it was "tampered" with (the grader saw its own environment changed: that is all
-  // in Python's memory, which a reset puts back whole, as it does after every submission).
-  let spoiled = null;
-  onUncaught((error) => {
-    const first = failure === null;
-    failure ??= error;
-    // During a case it becomes that case's outcome (see run); otherwise the driver is told, and renews.
-    if (first && !inCase) {
-      spoiled = "crashed";
-      post({ type: "failed", message: String(error?.message ?? error) });
-    }
-  });
-  let interruptBuffer = null;
   let keepWanted; // settled by "init": whether a first start keeps its snapshot
   const keepSnapshot = new Promise((resolve) => (keepWanted = resolve));
-  let answered = null; // the seq of the last case answered, for a driver too busy to have read the answer yet
   const loadPyodide = (extra = {}) => startPython(loadAny, extra);
   let booting = null;
   // Read once per worker: every renew writes the same files again (a read that failed is tried again next time).
@@ -451,11 +479,17 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
     return { pyodide, restored, keeping, phases };
   }
 
-  // Answers with `reply(pyodide, restored)` once the interpreter being booted is ready.
-  async function serve(reply) {
-    try {
+  return {
+    boot() {
+      runCase = null;
+      pristine = null;
+      booting = boot();
+      booting.catch(() => {}); // a failure is told when the loop asks for the interpreter (serve)
+    },
+    // {version (when asked), restored, keeping, phases} once the interpreter being booted is ready.
+    async serve({ interruptBuffer, running, version }) {
       const { pyodide, restored, keeping, phases } = await booting;
-      if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer, () => running));
+      if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer, running));
       runCase = withModule(pyodide, "grader.execute", (execute) => execute.run_case.copy());
       // The image a reset returns to: taken after every proxy the worker keeps is made (their references are in it),
       // and after the grader has graded a few cases of its own, so that each submission starts with the grader's code
@@ -463,102 +497,22 @@ export function serveWorker({ loadPyodide: loadAny, readGraderFiles, post, liste
       const warming = performance.now();
       if (resets) for (let i = 0; i < WARM_UP_RUNS; i++) withoutNewWebAssembly(() => runCase(...WARM_UP));
       pristine = resets ? keepPristine(pyodide) : null;
-      post(reply(pyodide, restored, keeping, { ...phases, warm: Math.round(performance.now() - warming) }));
-    } catch (error) {
-      post({ type: "fatal", message: String(error?.message ?? error) });
-    }
-  }
-
-  function init({ interruptBuffer: buffer, answered: counter = null, keepSnapshot: keep = false }) {
-    interruptBuffer = buffer;
-    answered = counter;
-    keepWanted(keep);
-    booting ??= boot();
-    const told = snapshots && !snapshots.makeAtStart;
-    return serve((pyodide, restored, keeping, phases) => ({
-      type: "ready",
-      version: pyodide.runPython("import sys; sys.version.split()[0]"),
-      snapshot: told ? restored || "missing" : undefined,
-      keeping,
-      phases,
-    }));
-  }
-
-  // Reset in place (reset.js) unless the interpreter broke or the reset cannot vouch for it; otherwise the old
-  // interpreter is dropped whole (JavaScript's garbage collector frees its memory) and another one started.
-  function renew() {
-    const refused = spoiled === "crashed" || failure !== null ? "it broke" : pristine ? pristine.reset() : "none was kept";
-    failure = null;
-    spoiled = null;
-    if (refused === null) return post({ type: "renewed", how: "reset" });
-    runCase = null;
-    pristine = null;
-    booting = boot();
-    return serve(() => ({ type: "renewed", how: "started", why: refused }));
-  }
-
-  async function makeSnapshot() {
-    let saved = 0;
-    try {
-      const bytes = await makeSnapshotBytes();
-      await snapshots.save(bytes);
-      saved = bytes.length;
-    } catch {
-      // No snapshot: later visits start plainly, as this one did.
-    }
-    post({ type: "snapshot-done", saved });
-  }
-
-  async function run({ runId, index, seq, source, sandbox, run }) {
-    if (interruptBuffer && Atomics.load(interruptBuffer, 0) >= seq) return; // the driver has given up on it
-    if (spoiled) return post({ type: "case-skipped", runId, index, seq }); // sent again once renewed
-    let outcome;
-    let broke = null; // what spoiled the interpreter, if anything did
-    inCase = true;
-    running = seq;
-    try {
-      outcome = JSON.parse(withoutNewWebAssembly(() => runCase(source, sandbox, JSON.stringify(run))));
-      if (!isOutcome(outcome)) throw new Error("the grader returned a malformed result (was it tampered with?)");
-      if (outcome.restart) broke = "tampered"; // the grader saw its environment changed
-      delete outcome.restart;
-    } catch (error) {
-      // Only the interpreter itself failing lands here (learner exceptions are outcomes already),
-      // e.g. the JavaScript stack overflowing under very deep recursion; this Pyodide is unusable now.
-      broke = "crashed";
-      outcome = outcomes.crashed(error);
-    }
-    running = 0;
-    // Whatever the case left to fail once it returned (a rejected promise) fails before it answers.
-    if (nextTask) await nextTask();
-    inCase = false;
-    if (failure !== null) {
-      broke = "crashed";
-      outcome = outcomes.crashed(failure);
-      failure = null;
-    }
-    spoiled = broke;
-    // The highest seq answered (raised, never lowered: a worker being replaced may still be finishing a case).
-    for (let seen = answered ? Atomics.load(answered, 0) : seq; seen < seq; ) {
-      const was = Atomics.compareExchange(answered, 0, seen, seq);
-      seen = was === seen ? seq : was;
-    }
-    post({ type: "case-done", runId, index, outcome, crashed: broke !== null });
-  }
-
-  // One case at a time, in the order sent: a case waits for the one before it to have answered (under Node that
-  // takes a task: nextTask).
-  let cases = Promise.resolve();
-  if (eager) {
-    booting = boot();
-    booting.catch(() => {}); // a failure is reported when "init" asks
-  }
-  listen((message) => {
-    if (message.type === "init") init(message);
-    else if (message.type === "run-case") {
-      const done = cases.then(() => run(message));
-      cases = done.catch(() => {}); // a failure of run itself is reported as any other (onUncaught), through `done`
-    }
-    else if (message.type === "renew") renew();
-    else if (message.type === "make-snapshot" && snapshots) makeSnapshot();
-  });
+      return {
+        version: version ? pyodide.runPython("import sys; sys.version.split()[0]") : undefined,
+        restored, keeping, phases: { ...phases, warm: Math.round(performance.now() - warming) },
+      };
+    },
+    reset: () => pristine.reset(),
+    runCase: (source, sandbox, run) => withoutNewWebAssembly(() => runCase(source, sandbox, run)),
+    wantSnapshot: (keep) => keepWanted(keep),
+    async makeSnapshot() {
+      try {
+        const bytes = await makeSnapshotBytes();
+        await snapshots.save(bytes);
+        return bytes.length;
+      } catch {
+        return 0; // no snapshot: later visits start plainly, as this one did
+      }
+    },
+  };
 }
