@@ -17,19 +17,20 @@ import sys
 import threading
 from pathlib import Path
 
-from .build import build, check
-from .cases import expected_text
+from loopcraft.authoring.record import record
+from loopcraft.authoring.scaffold import KINDS, new_challenge, new_lesson
+from loopcraft.authoring.scenarios import GeneratorError
+from loopcraft.authoring.strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen, unreached_text
+from loopcraft.course.cases import expected_text
+from loopcraft.course.course import MISSING
+from loopcraft.course.errors import ExerciseError, LoopcraftError, raise_errors
+from loopcraft.course.project import INSTALL, Project
+from loopcraft.running.grading import Runners, runner_for
+from loopcraft.site.build import build, check
+from loopcraft.site.serve import make_server, url
+from loopcraft.site.watch import DevServer
+
 from .classroom import gradescope
-from .course import MISSING
-from .errors import ExerciseError, LoopcraftError, raise_errors
-from .grading import Runners, runner_for
-from .project import INSTALL, Project
-from .record import record
-from .scaffold import KINDS, new_challenge, new_lesson
-from .scenarios import GeneratorError
-from .serve import make_server, url
-from .strengthen import SEED, STRENGTHEN_SCENARIOS, accept, proposal_text, strengthen, unreached_text
-from .watch import DevServer
 
 NO_VERIFY_WARNING = "warning: --no-verify: solutions were not run; do not publish this build"
 
@@ -122,7 +123,7 @@ def parse_args(argv: list[str], prog: str = "build.py") -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None, prog: str = "build.py", *, runners: Runners | None = None) -> int:
-    """The author's command line. `runners`: trusted runners (loopcraft.grading.Runners) that `check`, `build` and
+    """The author's command line. `runners`: trusted runners (loopcraft.running.grading.Runners) that `check`, `build` and
     `strengthen` borrow instead of starting their own, for a caller that runs many commands in one process."""
     args = parse_args(sys.argv[1:] if argv is None else argv, prog)
     project = Project(args.root)

@@ -10,7 +10,7 @@
     python -m grader merge DIR1 DIR2 ... --out DIR [--key FILE] [--regrade] [--lms canvas|moodle --roster FILE]
                                                              join the gradebooks of shards
 
-Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts come from loopcraft.grading, the one
+Solutions run in Pyodide under Node.js, the interpreter learners run; verdicts come from loopcraft.running.grading, the one
 grading core. What a report shows of each case is grader/results.py's rule: a private case's name and status only
 (unless --private-details, the instructor's own copy), every part bounded. Exit codes: 0 every case passes (for
 `class` and `merge`: everything is written and every learner graded and, with --lms, matched), 1 any case fails,
@@ -19,7 +19,7 @@ errs or times out, 2 bad input (for `merge`: a verdict or gradebook the verdict 
 not in the LMS's import: the run's last lines list each, with why. `class` signs every verdict and gradebook with the
 teacher's verdict key (loopcraft/classroom/signing.py), and keeps, as `merge` takes, only what that key signed.
 
-`main(argv, runners)` grades in runners lent by the caller (loopcraft.grading.Runners) instead of starting its own:
+`main(argv, runners)` grades in runners lent by the caller (loopcraft.running.grading.Runners) instead of starting its own:
 a process that runs many commands (the tests) pays for a runner's start once.
 """
 
@@ -32,16 +32,18 @@ import sys
 from pathlib import Path
 
 from grader.results import VERSION, RunResult, failed_submission
+from loopcraft.authoring.mistakes import said
+from loopcraft.authoring.verify import catalogues
+from loopcraft.classroom.printable import lines, one_line
+from loopcraft.course.cases import Catalogue
+from loopcraft.course.course import Exercise
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.load import find_exercise
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Grader, Runners
 
 from .classroom.intake import Source, read_solutions
 from .classroom.lms import LMSS, MISSING_RULES
-from .course import Exercise
-from .errors import LoopcraftError
-from .grading import Grader, Runners
-from .load import find_exercise
-from .mistakes import Catalogue, catalogues, said
-from .printable import lines, one_line
-from .project import Project
 
 MARKS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 

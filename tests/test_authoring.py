@@ -16,12 +16,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from loopcraft import author as cli
-from loopcraft.errors import Problem
-from loopcraft.load import find_exercise
-from loopcraft.project import Project
-from loopcraft.sitewriter import MARKER
-from loopcraft.verify import Strength
-from loopcraft.watch import DevServer
+from loopcraft.authoring.verify import Strength
+from loopcraft.course.errors import Problem
+from loopcraft.course.load import find_exercise
+from loopcraft.course.project import Project
+from loopcraft.site.sitewriter import MARKER
+from loopcraft.site.watch import DevServer
 from tests.helpers import FIXTURES, make_project
 
 VALID = FIXTURES / "valid/exercises"

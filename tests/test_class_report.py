@@ -23,15 +23,16 @@ from markupsafe import escape
 
 from grader.canonical import canonical_json
 from grader.results import PRIVATE_NOTE, RunResult, error_outcome, failed_submission, learner_view, value_outcome
+from loopcraft.authoring.mistakes import said
+from loopcraft.authoring.verify import catalogues
 from loopcraft.classroom import course_exercises, feedback, gradebook, report, similar, write_outputs
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.pages import CaseDrawer
 from loopcraft.classroom.store import VerdictStore
-from loopcraft.grading import request_case
-from loopcraft.judging import judge
-from loopcraft.mistakes import catalogues, said
-from loopcraft.project import Project
-from loopcraft.render import py_repr
+from loopcraft.course.project import Project
+from loopcraft.running.grading import request_case
+from loopcraft.running.judging import judge
+from loopcraft.site.render import py_repr
 from tests.class_fixture import CLASS, DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
 from tests.helpers import ROOT, feedback_page, inert_problems
 
@@ -485,7 +486,7 @@ def test_outputs_are_the_same_bytes_in_another_process(klass, tmp_path):
     script = (
         "import json, sys; from pathlib import Path\n"
         "from loopcraft.classroom import course_exercises, write_outputs\n"
-        "from loopcraft.classroom.store import VerdictStore\nfrom loopcraft.project import Project\n"
+        "from loopcraft.classroom.store import VerdictStore\nfrom loopcraft.course.project import Project\n"
         "out = Path(sys.argv[1]); doc = json.loads((out / 'gradebook.json').read_text())\n"
         "exs = [ex for ex in course_exercises(Project()) if ex.slug in doc['challenges']]\n"
         "write_outputs(out, doc, VerdictStore(out), exs)\n"
@@ -532,7 +533,7 @@ def test_feedback_pages_are_named_as_people_read_them_and_never_share_a_file():
 
 
 def known_mistakes(klass) -> tuple[dict, dict]:
-    """The course's known mistakes as the class was graded with them (the build cache's: mistakes.catalogues), and
+    """The course's known mistakes as the class was graded with them (the build cache's: verify.catalogues), and
     those each learner's stored verdict of each challenge names (the judge's): {(learner, slug): [mistake, ...]}."""
     exercises = {ex.slug: ex for ex in course_exercises(Project()) if ex.slug in (LIMIT, DISPATCH)}
     known = catalogues(Project(), list(exercises.values()))

@@ -13,13 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.results import Status, block_timeout_message
-
-from .cache import BuildCache
-from .course import Lesson, LiveBlock
-from .errors import Problem
-from .grading import run_only
-from .paths import rel_path
-from .project import Project
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.course import Lesson, LiveBlock
+from loopcraft.course.errors import Problem
+from loopcraft.course.paths import rel_path
+from loopcraft.course.project import Project
+from loopcraft.running.grading import run_only
 
 # The one request that runs a block (the page sends the same one through its session, see lesson.js).
 LIVE_SANDBOX = "from grader.live import run_live\n"
@@ -63,7 +62,7 @@ def run_lessons(
     missing = list(dict.fromkeys(code for code in codes if code not in done))
     if missing:
         if runner is None:
-            from .runners import make_runner  # needs Node and Pyodide, so only when something must run
+            from loopcraft.running.runners import make_runner  # needs Node and Pyodide, so only when something must run
 
             with make_runner("trusted", project) as own:  # the author's own code: no fresh interpreter per block
                 done.update(_run(own, missing))

@@ -1,20 +1,20 @@
 """Known mistakes: a learner whose failing run returns what a wrong solution of the challenge returns is told so,
 "This looks like a known mistake: <hint>".
 
-The catalogue of a challenge is made when the build verifies it (loopcraft/verify.py runs every wrong solution on
+The catalogue of a challenge is made when the build verifies it (loopcraft/authoring/verify.py runs every wrong solution on
 every case, and keeps each verdict in the build cache): per wrong solution that may be named (`named: false` never
 is; one that does not load proves nothing), the text a learner is shown (its `hint`, else its `mistake`) and a
 fingerprint of each case it fails, the others being of no use:
 
 - `{"status": "fail", "value": <canonical JSON>}` for a visible case, whose values the page shows anyway;
 - `{"status": "fail", "digest": <sha256 of salt + canonical JSON>}` for a hidden or private case, salted with the
-  challenge's salt (loopcraft/render.py `salt`, the hidden cases' own: see docs/threat-model.md for what a digest
+  challenge's salt (loopcraft/course/cases.py `salt`, the hidden cases' own: see docs/threat-model.md for what a digest
   of a small value still gives away);
 - `{"status": "error"}` or `{"status": "timeout"}` for a case it ended without a value.
 
 A page gets the catalogue's published part (render.py `page_mistakes`); `loopcraft grade` and the class's grading
-send all of it with the cases (`catalogues`, from the build cache, the wrong solutions run only where it has nothing;
-loopcraft.grading.mistakes_for).
+send all of it with the cases (verify.py `catalogues`, from the build cache, the wrong solutions run only where it has nothing;
+loopcraft.running.grading.mistakes_for).
 
 Matching is the judge's, outside the interpreter the learner's code ran in: frontend/src/mistakes.js, in the page
 and in the Node runner, which names each matched mistake in the verdict's cases (`mistake`; RunResult.mistakes). A
@@ -24,17 +24,12 @@ case whose failure is not a value (a wrong exception, say) has no fingerprint of
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from grader.canonical import digest
 from grader.results import CaseResult, RunResult, Status, stored_json
-
-from .cache import BuildCache
-from .course import Exercise, WrongSolution
-from .project import Project
-from .render import salt
-from .runners import Runner, make_runner
+from loopcraft.course.cases import Catalogue, salt
+from loopcraft.course.course import Exercise, WrongSolution
 
 KNOWN_MISTAKE = (
     "This looks like a known mistake: "  # frontend/src/mistakes.js says it the same way (its golden vectors)
@@ -44,15 +39,6 @@ KNOWN_MISTAKE = (
 def said(hint: str) -> str:
     """What a learner is told of a mistake their run matches."""
     return KNOWN_MISTAKE + hint
-
-
-@dataclass(frozen=True)
-class Catalogue:
-    """A challenge's known mistakes: `known` is [{"file": "wrong/x.py", "hint": ..., "cases": {case name:
-    fingerprint}}], in exercise.yaml's order; `salt` makes the digests."""
-
-    salt: str
-    known: list[dict]
 
 
 def did(test: CaseResult) -> str | None:
@@ -114,23 +100,3 @@ def catalogue(ex: Exercise, runs: list[tuple[WrongSolution, RunResult]]) -> Cata
         if cases:
             known.append({"file": wrong_file(ex, wrong), "hint": wrong.hint or wrong.mistake, "cases": cases})
     return Catalogue(ex_salt, known)
-
-
-def catalogues(
-    project: Project, exercises: list[Exercise], runner: Runner | None = None
-) -> dict[tuple[str, str], Catalogue]:
-    """{(track, slug): catalogue} of `exercises`, from the verdicts the build keeps in the project's build cache; a
-    wrong solution whose verdict it does not hold runs in `runner` (or a trusted runner of its own, started only
-    then), and its verdict is kept for the next build."""
-    from .verify import verdict  # verify makes the build's catalogues with this module
-
-    if runner is None:
-        with make_runner("trusted", project) as own:
-            return catalogues(project, exercises, own)
-    cache = BuildCache(project.root)
-    return {
-        (ex.track, ex.slug): catalogue(
-            ex, [(wrong, verdict(runner, ex, wrong.source, cache)) for wrong in ex.wrong_solutions if wrong.named]
-        )
-        for ex in exercises
-    }

@@ -25,17 +25,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.results import Status
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.cases import case_key
+from loopcraft.course.course import Exercise, Track
+from loopcraft.course.errors import Problem
+from loopcraft.course.paths import rel_path
+from loopcraft.course.project import INSTALL, Project
+from loopcraft.running.grading import grade
+from loopcraft.running.pyodide import runner_files
+from loopcraft.running.runners import Runner, make_runner
 
-from .cache import BuildCache
-from .cases import case_key
-from .course import Exercise, Track
-from .errors import Problem
-from .grading import grade
-from .paths import rel_path
 from .progress import progress
-from .project import INSTALL, Project
-from .pyodide import runner_files
-from .runners import Runner, make_runner
 
 # A mutant's family: the operators' changes (operators, constants, statements removed or swapped), or one of
 # the learners' mistakes (see _learner_mistakes).
@@ -94,7 +94,7 @@ class Score:
 
     def summary(self, scenarios: int | None = None) -> str:
         """e.g. `basics/add: mutation score 95% (19 of 20 killed, 1 equivalent; bar 90%)`, and how many generated
-        scenarios looked for what the cases miss (see loopcraft/strengthen.py)."""
+        scenarios looked for what the cases miss (see loopcraft/authoring/strengthen.py)."""
         ex, counted = self.exercise, self.counted
         killed = len(counted) - len(self.survivors)
         equivalent = f", {len(self.equivalent)} equivalent" if self.equivalent else ""
@@ -532,7 +532,7 @@ def score(
 
 def runtime_files() -> list[bytes]:
     """The runtime's files, for the key of every verdict kept in the cache: the runner's front end
-    (loopcraft/pyodide.py, runner_files) and Pyodide's version."""
+    (loopcraft/running/pyodide.py, runner_files) and Pyodide's version."""
     files = [*runner_files(INSTALL / "frontend"), INSTALL / "node_modules/pyodide/package.json"]
     return [path.name.encode() + b"\0" + path.read_bytes() for path in files]
 

@@ -14,15 +14,15 @@ from pathlib import Path
 
 from grader.canonical import from_tagged
 from grader.results import CaseResult, Status
+from loopcraft.course import yamlfile
+from loopcraft.course.course import Case, Raises
+from loopcraft.course.errors import LoopcraftError, Problem, raise_errors
+from loopcraft.course.load import builtin_exception, find_exercise
+from loopcraft.course.paths import rel_path
+from loopcraft.course.project import Project
+from loopcraft.running.grading import grade
+from loopcraft.running.runners import make_runner
 
-from . import yamlfile
-from .course import Case, Raises
-from .errors import LoopcraftError, Problem, raise_errors
-from .grading import grade
-from .load import builtin_exception, find_exercise
-from .paths import rel_path
-from .project import Project
-from .runners import make_runner
 from .verify import reference_case_problem, reference_load_problem
 
 

@@ -9,11 +9,11 @@ import keyword
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import yamlfile
-from .course import SLUG
-from .errors import LoopcraftError
-from .paths import rel_path
-from .schemas import schema_comment, schema_default
+from loopcraft.course import yamlfile
+from loopcraft.course.course import SLUG
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.paths import rel_path
+from loopcraft.course.schemas import schema_comment, schema_default
 
 EXERCISE_YAML = """\
 {{schema}}

@@ -1,5 +1,5 @@
 """Runs inside Pyodide, never on the host: one program (a reference solution, a mutant, a wrong solution) on
-many scenarios, in one case of a runner request (loopcraft/strengthen.py sends this file as the request's
+many scenarios, in one case of a runner request (loopcraft/authoring/strengthen.py sends this file as the request's
 sandbox and `run_scenarios` as its entry).
 
 A case of its own per scenario would cost the grader's full round (a fresh namespace, the guard's checks, a
@@ -8,7 +8,7 @@ namespace of the challenge's sandbox and one call. What it returns per scenario 
 the canonical JSON of the value, or that the program raised. The verdicts `strengthen` proposes are then
 confirmed by real grading.
 
-A generator that sets `CALL_TWICE` (loopcraft/scenarios.py) has each scenario's entry called a second time in the
+A generator that sets `CALL_TWICE` (loopcraft/authoring/scenarios.py) has each scenario's entry called a second time in the
 same namespace with the same arguments, as a case with `call_twice` is: a second call that returns something else
 than the first (state kept at module level, never reset) is its own output, "again".
 

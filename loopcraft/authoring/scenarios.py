@@ -32,9 +32,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .course import Exercise
-from .errors import Problem
-from .paths import rel_path
+from loopcraft.course.course import Exercise
+from loopcraft.course.errors import Problem
+from loopcraft.course.paths import rel_path
 
 GENERATOR = "scenarios.py"  # in the challenge's folder
 

@@ -1,7 +1,7 @@
 """Differential search: generated scenarios on which a surviving mutant or wrong solution returns something else
 than the reference solution, shrunk, and proposed as cases.
 
-`python build.py strengthen SLUG` runs the challenge's generated scenarios (loopcraft/scenarios.py) on the
+`python build.py strengthen SLUG` runs the challenge's generated scenarios (loopcraft/authoring/scenarios.py) on the
 reference and on every program the cases do not catch: the mutants that survive every case, the ones marked
 equivalent, and the wrong solutions that pass every case. It keeps the scenarios on which some program differs,
 picks a small set that tells every such program apart (greedily: the scenario that catches the most programs
@@ -13,8 +13,8 @@ and what it catches. `--accept` writes them into exercise.yaml.
 each that a scenario tells apart with that scenario, shrunk: a mutant that survives every case but not the
 generated scenarios shows a case missing, not a mutant no case could catch.
 
-Every output comes from Pyodide (loopcraft/scenario_runner.py, many scenarios a request); what is proposed or
-reported is confirmed by real grading (loopcraft.grading.grade) before it is shown.
+Every output comes from Pyodide (loopcraft/authoring/scenario_runner.py, many scenarios a request); what is proposed or
+reported is confirmed by real grading (loopcraft.running.grading.grade) before it is shown.
 """
 
 from __future__ import annotations
@@ -29,17 +29,17 @@ from ruamel.yaml.comments import CommentedMap
 
 from grader.canonical import from_tagged
 from grader.results import Status
+from loopcraft.course import yamlfile
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.course import MISSING, Case, Exercise
+from loopcraft.course.errors import LoopcraftError, Problem, raise_errors
+from loopcraft.course.load import find_exercise
+from loopcraft.course.paths import rel_path
+from loopcraft.course.project import Project
+from loopcraft.running.grading import grade, run_only
 
-from . import yamlfile
-from .cache import BuildCache
-from .course import MISSING, Case, Exercise
-from .errors import LoopcraftError, Problem, raise_errors
-from .grading import grade, run_only
-from .load import find_exercise
 from .mutate import Score, mutants, runtime_files, source_of
-from .paths import rel_path
 from .progress import progress
-from .project import Project
 from .scenarios import GENERATOR, Generator, GeneratorError, Scenario, Site, find_generator
 
 HARNESS = (Path(__file__).parent / "scenario_runner.py").read_text(encoding="utf-8")
@@ -420,8 +420,9 @@ def strengthen(
 ) -> Strengthening:
     """Search `count` scenarios of `seed` for cases that catch what the cases of challenge `name` miss, in `runner`
     (a Pyodide one: the scenarios' runner needs Python 3.12's sys.monitoring), or a trusted one of its own."""
+    from loopcraft.running.runners import make_runner
+
     from .mutate import score
-    from .runners import make_runner
     from .verify import verify_exercise
 
     root = project.root

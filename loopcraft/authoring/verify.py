@@ -17,18 +17,18 @@ from pathlib import Path
 from grader.canonical import canonical_json, encode
 from grader.execute import SOLUTION_FILE
 from grader.results import CaseResult, RunResult, Status
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.cases import Catalogue, case_key
+from loopcraft.course.course import MISSING, Case, Exercise, WrongSolution
+from loopcraft.course.errors import Problem, did_you_mean
+from loopcraft.course.paths import rel_path
+from loopcraft.course.project import Project
+from loopcraft.running.grading import grade
+from loopcraft.running.runners import Runner, make_runner
 
-from .cache import BuildCache
-from .cases import case_key
-from .course import MISSING, Case, Exercise, WrongSolution
-from .errors import Problem, did_you_mean
-from .grading import grade
-from .mistakes import Catalogue, catalogue, wrong_file
+from .mistakes import catalogue, wrong_file
 from .mutate import runtime_files
-from .paths import rel_path
 from .progress import progress
-from .project import Project
-from .runners import Runner, make_runner
 
 # Every solution runs as solution.py (grader/execute.py), so its tracebacks name that file.
 _TRACEBACK_LINE = re.compile(rf'File "{re.escape(SOLUTION_FILE)}", line (\d+)')
@@ -42,7 +42,9 @@ class Strength:
     exercise: Exercise
     caught: list[tuple[WrongSolution, frozenset[str] | None]]
     problems: list[Problem]
-    catalogue: Catalogue | None = None  # what each named wrong solution returns where it fails (loopcraft/mistakes.py)
+    catalogue: Catalogue | None = (
+        None  # what each named wrong solution returns where it fails (loopcraft/authoring/mistakes.py)
+    )
 
     @property
     def failed(self) -> bool:
@@ -333,3 +335,21 @@ def _last_line(message: str) -> str:
     """The exception of a traceback, so that a problem stays on one line."""
     lines = message.strip().splitlines()
     return lines[-1].strip() if lines else message
+
+
+def catalogues(
+    project: Project, exercises: list[Exercise], runner: Runner | None = None
+) -> dict[tuple[str, str], Catalogue]:
+    """{(track, slug): the known mistakes of each of `exercises` (loopcraft/authoring/mistakes.py), from the verdicts the build keeps in the project's build cache; a
+    wrong solution whose verdict it does not hold runs in `runner` (or a trusted runner of its own, started only
+    then), and its verdict is kept for the next build."""
+    if runner is None:
+        with make_runner("trusted", project) as own:
+            return catalogues(project, exercises, own)
+    cache = BuildCache(project.root)
+    return {
+        (ex.track, ex.slug): catalogue(
+            ex, [(wrong, verdict(runner, ex, wrong.source, cache)) for wrong in ex.wrong_solutions if wrong.named]
+        )
+        for ex in exercises
+    }

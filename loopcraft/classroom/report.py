@@ -34,15 +34,15 @@ import jinja2
 
 from grader.canonical import NotJSONError
 from grader.results import CaseResult, RunResult, Status, stored_json
+from loopcraft.authoring.verify import catalogues
+from loopcraft.course.cases import Catalogue, expected_text
+from loopcraft.course.course import Exercise
+from loopcraft.course.project import Project
+from loopcraft.site.render import py_repr
 
-from ..cases import expected_text
-from ..course import Exercise
-from ..mistakes import Catalogue, catalogues
-from ..printable import lines, one_line
-from ..project import Project
-from ..render import py_repr
 from . import feedback, gradebook, similar
 from .pages import CaseDrawer, environment, script
+from .printable import lines, one_line
 from .store import VerdictStore, names_in, remove, write_atomically
 
 UPPER_LOWER = 0.27
@@ -336,7 +336,7 @@ def write_class_pages(
     """DIR/feedback/<page>.html for every learner of the gradebook and DIR/report/index.html, from the gradebook's
     rows as people read them (`gradebook.shown`'s: names, points, the page's name) and the store, each verdict read
     once; feedback pages of learners no longer in the gradebook are removed. `known`: the challenges' known mistakes
-    (default: mistakes.catalogues', from the installation's build cache, the wrong solutions run in Pyodide where it
+    (default: verify.catalogues', from the installation's build cache, the wrong solutions run in Pyodide where it
     has none of their verdicts: a function of the course, as the rest is of the store)."""
     env = environment()
     course = {ex.slug: ex for ex in exercises}

@@ -32,10 +32,10 @@ def code_version() -> str:
     h = hashlib.sha256(sys.version.encode())
     for name in LIBRARIES:
         h.update(f"\0{name}={metadata.version(name)}".encode())
-    for package in (Path(__file__).parent, Path(grader.__file__).parent):
-        for path in sorted(package.glob("*.*")):
+    for package in (Path(__file__).parents[1], Path(grader.__file__).parent):  # all of loopcraft's wings
+        for path in sorted(package.rglob("*.*")):
             if path.suffix in (".py", ".mjs"):
-                h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
+                h.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
 
 

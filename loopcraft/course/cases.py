@@ -1,16 +1,18 @@
 """A case as the interpreter and the judge take it (the contract of docs/architecture.md, "Cases"): its run spec
 (what to run: host -> Node runner -> worker -> grader.execute.run_case, and the page's worker), its expectation (what
 the judge compares: the full form, or a hidden case's salted digest of what it checks) and the call as the learner
-would write it. Made here once for the host's requests (loopcraft/grading.py) and the page's data
-(loopcraft/render.py), so that both say the same of every case."""
+would write it. Made here once for the host's requests (loopcraft/running/grading.py) and the page's data
+(loopcraft/site/render.py), so that both say the same of every case."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from dataclasses import dataclass
 
 from grader.canonical import digest, encode, ordered_text
 
-from .course import MISSING, Case
+from .course import MISSING, Case, Exercise
 
 _dumps = json.dumps  # ASCII, as the value text's strs are
 
@@ -137,3 +139,18 @@ def case_key(case: Case, entry: str | list[str]) -> dict:
         "run": run_spec(case, entry),
         "expect": expectation(case),
     }
+
+
+def salt(ex: Exercise) -> str:
+    """Per-exercise salt for hidden-case digests: stable across builds, and not guessable without the
+    unpublished reference solution, so expected values cannot be precomputed by brute force per site."""
+    return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """A challenge's known mistakes: `known` is [{"file": "wrong/x.py", "hint": ..., "cases": {case name:
+    fingerprint}}], in exercise.yaml's order; `salt` makes the digests."""
+
+    salt: str
+    known: list[dict]

@@ -1,4 +1,4 @@
-"""The course model: tracks, their parts, challenges and lessons, as loading makes them (loopcraft/load.py).
+"""The course model: tracks, their parts, challenges and lessons, as loading makes them (loopcraft/course/load.py).
 
 Plain frozen dataclasses and the naming rule for folders; nothing here reads a file.
 """
@@ -37,7 +37,7 @@ class Case:
     name: str
     args: dict | list | None  # keyword (a dict) or positional (a list) arguments of the entry; None with `call`
     expected: object  # MISSING when the case has none: it expects `raises` or `stdout`, or awaits `record`
-    hidden: bool  # true for every private case too
+    hidden: bool  # its values are never shown; every private case is (`__post_init__`)
     line: int  # in exercise.yaml
     private: bool = False  # never published: graded by the CLI and the build's checks only
     call_twice: bool = False  # the entry is called again, same namespace and arguments, and must return the same
@@ -47,6 +47,11 @@ class Case:
     stdout: str | None = None  # what the case must print, exactly
     stdin: str | None = None  # what input() reads
     tolerance: float | None = None  # absolute, for every float of the result
+
+    def __post_init__(self) -> None:
+        # The one place of the rule "private implies hidden": a private case is never published, so never shown. The
+        # judge's cases and the verdicts read back take `hidden` as it is made here.
+        object.__setattr__(self, "hidden", self.hidden or self.private)
 
     @property
     def unrecorded(self) -> bool:
@@ -61,12 +66,12 @@ class WrongSolution:
     source: str
     line: int  # of its entry in exercise.yaml
     hint: str | None = None  # what a learner whose code behaves like it is told, instead of `mistake`
-    named: bool = True  # false: never named to a learner (loopcraft/mistakes.py)
+    named: bool = True  # false: never named to a learner (loopcraft/authoring/mistakes.py)
 
 
 @dataclass(frozen=True)
 class EquivalentMutant:
-    """A mutant of solution.py that no case can tell apart from it (see loopcraft/mutate.py)."""
+    """A mutant of solution.py that no case can tell apart from it (see loopcraft/authoring/mutate.py)."""
 
     line: int  # of solution.py
     change: str
@@ -179,7 +184,7 @@ class Track:
     title: str
     summary: str
     parts: list[Part]  # a track listed with plain `challenges` is one part titled like the track
-    mutation_threshold: float  # percent; see loopcraft/mutate.py
+    mutation_threshold: float  # percent; see loopcraft/authoring/mutate.py
     lab: Lab | None = None
     points: dict[str, float] = field(default_factory=dict)  # a challenge's worth in an LMS's gradebook (default 1)
 

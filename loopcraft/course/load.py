@@ -1,7 +1,7 @@
-"""Load exercises/ into the course model (loopcraft/course.py), reporting every problem with the file and line it
+"""Load exercises/ into the course model (loopcraft/course/course.py), reporting every problem with the file and line it
 comes from, all of them before one stop.
 
-Each YAML file is read as a Document (loopcraft/yamldoc.py: its data, checked against its schema, and the line of
+Each YAML file is read as a Document (loopcraft/course/yamldoc.py: its data, checked against its schema, and the line of
 every key); what a schema cannot say (listings, files beside the YAML, cases, lesson blocks and questions) is
 checked here.
 """
@@ -284,7 +284,7 @@ def _check_builds_on(
 ) -> None:
     """Each `builds_on` names an earlier challenge of the track, and a task that names the button names that
     challenge's number among the course's challenges (lessons are numbered on their own, as the index numbers
-    them: loopcraft/render.py `kind_numbers`)."""
+    them: loopcraft/site/render.py `kind_numbers`)."""
     in_order = [s for _, entries in parts for s, _ in entries]
     numbers = {slug: i for i, slug in enumerate((s for s in in_order if s in folders), start=1)}
     for slug, number in numbers.items():
@@ -486,7 +486,7 @@ def _case(c: dict, line: int, call_twice: bool) -> Case:
         name=c["name"],
         args=from_tagged(c["args"]) if "args" in c else None,
         expected=from_tagged(c["expected"]) if "expected" in c else MISSING,
-        hidden=c["hidden"] or c["private"],
+        hidden=c["hidden"],
         line=line,
         private=c["private"],
         call_twice=c.get("call_twice", call_twice),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-INSTALL = Path(__file__).resolve().parent.parent
+INSTALL = Path(__file__).resolve().parents[2]  # loopcraft/course/project.py
 # Host-side entry points of the grader package: Pyodide never loads them.
 HOST_ONLY = {"__main__.py"}
 
@@ -53,7 +53,7 @@ class Project:
 
     @property
     def cache(self) -> Path:
-        """The build cache (loopcraft/cache.py)."""
+        """The build cache (loopcraft/course/cache.py)."""
         return self.root / ".cache" / "loopcraft"
 
     @property

@@ -1,5 +1,5 @@
 """The JSON Schemas in schemas/, used from here only: those of the YAML files authors write (their text, their
-defaults, the comment that names one for editors; loopcraft/yamldoc.py reports their errors at their lines) and
+defaults, the comment that names one for editors; loopcraft/course/yamldoc.py reports their errors at their lines) and
 those of the files Loopcraft reads back (progress files, verdicts, gradebooks, Gradescope's results), checked here
 in a line."""
 

@@ -2,7 +2,7 @@
 
 Every host-side verdict comes from `grade`: the instructors' CLI (one file, a folder, a whole class), the
 build's checks (reference and wrong solutions), `build.py record`, and the tests. The source runs in a runner
-(loopcraft/runners.py: for learner code always Pyodide under Node, the interpreter learners use), which judges
+(loopcraft/running/runners.py: for learner code always Pyodide under Node, the interpreter learners use), which judges
 its outcomes with the page's own judge, frontend/src/judge.js, out of the learner code's reach, and replies with the
 verdict; Python only reads it (RunResult.from_dict). The cases go to the runner with their expectations
 (`request_case`), and the challenge's known mistakes with them (`mistakes_for`).
@@ -17,17 +17,13 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from grader.results import CaseResult, RunResult, failed_submission
+from loopcraft.course.cases import Catalogue, call_shown, expectation, run_spec
+from loopcraft.course.course import MISSING, Case, Exercise
+from loopcraft.course.project import Project
 
-from .cases import call_shown, expectation, run_spec
-from .course import MISSING, Case, Exercise
-from .project import Project
 from .runners import Kind, Runner, RunnerError, make_runner
-
-if TYPE_CHECKING:
-    from .mistakes import Catalogue
 
 # Said to the learner whose submission took the runner down twice (an instructor sees the runner's own words too).
 RUNNER_FAILED = "Grading your code stopped the grader itself, twice, so this submission has no verdict but this error."
@@ -41,7 +37,7 @@ SUBMISSION_BUDGET_S = 30
 
 def request_case(case: Case, entry: str | list[str], *, reveal_hidden: bool = False) -> dict:
     """A case as a runner takes it, to run and judge (frontend/node-runner.mjs): its run spec and its expectation in
-    full (loopcraft/cases.py). `reveal_hidden`: judged as a visible case, its values in the verdict (for authors
+    full (loopcraft/course/cases.py). `reveal_hidden`: judged as a visible case, its values in the verdict (for authors
     only)."""
     return {
         "name": case.name,
@@ -75,7 +71,7 @@ def grade(
 
     `reveal_hidden`: judge hidden cases as visible, with expected and actual values (for authors only).
     `budget`: seconds all the cases may take together (none: each case has its limit only).
-    `catalogue`: the challenge's known mistakes (loopcraft/mistakes.py), named in the verdict's cases it matches.
+    `catalogue`: the challenge's known mistakes (loopcraft/authoring/mistakes.py), named in the verdict's cases it matches.
     """
     cases = exercise.cases if cases is None else cases
     # Private cases run last, whatever their place in the course: the cases of a run share one interpreter, so code
@@ -117,10 +113,10 @@ def run_only(
 
 
 class Runners:
-    """Runners of one kind (loopcraft/runners.py; "fresh" unless said) lent to graders and given back, for a caller
+    """Runners of one kind (loopcraft/running/runners.py; "fresh" unless said) lent to graders and given back, for a caller
     that grades many times in one process (the tests; a service would be another): a fresh runner starts in about a
     CPU-second, a submission graded in one that is running costs a fraction of that. Lending one is safe as grading
-    in it twice is: a fresh runner gives every submission an interpreter of its own (loopcraft/pyodide.py), so no
+    in it twice is: a fresh runner gives every submission an interpreter of its own (loopcraft/running/pyodide.py), so no
     grader finds anything of another's; a runner that failed is never given back (Grader closes it). A runner serves any project that would
     start the same one (`key`). Thread-safe: a class graded with --jobs N borrows N at once. `close` ends the idle
     ones; the lender closes the pool when done."""
@@ -134,7 +130,7 @@ class Runners:
     @staticmethod
     def key(project: Project) -> tuple:
         """What a runner is started with, besides the installation's Node, Pyodide and front end: the grader's bytes
-        (read once, as it starts: frontend/node-runner.mjs), and where its memory snapshot is kept (loopcraft/pyodide.py,
+        (read once, as it starts: frontend/node-runner.mjs), and where its memory snapshot is kept (loopcraft/running/pyodide.py,
         runner_command and snapshot_file). Two copies of one grader share runners."""
         return project.grader_hash, project.snapshots
 

@@ -1,5 +1,5 @@
 """The one judge (frontend/src/judge.js) for outcomes made outside the Node runner, which judges its own: those of the
-in-process runner (loopcraft/runners.py HostRunner, trusted code in this CPython) and of tests that make outcomes to
+in-process runner (loopcraft/running/runners.py HostRunner, trusted code in this CPython) and of tests that make outcomes to
 judge. One small Node process (frontend/judge-runner.mjs: the judge's modules, no Pyodide) a Python process, started
 on its first verdict and shared by every thread: it costs tens of milliseconds to start and about one a verdict.
 
@@ -16,9 +16,9 @@ import subprocess
 import threading
 
 from grader.results import RunResult
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.project import Project
 
-from .errors import LoopcraftError
-from .project import Project
 from .pyodide import find_node
 
 

@@ -1,5 +1,5 @@
 """Run grading requests in Pyodide under Node.js (frontend/node-runner.mjs) from CPython: the "fresh" kind of
-loopcraft/runners.py, which makes the runners grading uses.
+loopcraft/running/runners.py, which makes the runners grading uses.
 
 Verdicts must come from the interpreter learners run (Pyodide, Python 3.14), not from the host
 Python, whose error messages differ. One Node process serves many solutions; unless `fresh=False`,
@@ -37,9 +37,8 @@ import time
 from pathlib import Path
 
 from grader.results import CaseResult, RunResult, Status
-
-from .errors import BuildError, LoopcraftError
-from .project import Project
+from loopcraft.course.errors import BuildError, LoopcraftError
+from loopcraft.course.project import Project
 
 STDERR_KEPT = 50  # lines of the runner's diagnostics kept to explain a failure
 SNAPSHOT_WAIT_S = 60  # how long a runner waits for another to make the snapshot (it takes seconds)
@@ -357,7 +356,7 @@ class PyodideRunner:
         time_limit: float,
         budget: float | None = None,
     ) -> dict:
-        """The verdict of the cases, as the runner's judge wrote it (the results document: see loopcraft.runners
+        """The verdict of the cases, as the runner's judge wrote it (the results document: see loopcraft.running.runners
         Runner.run). `budget`: seconds all the cases may take together (node-runner.mjs); a case starts only while
         its whole time limit is left of it."""
         request_id = next(self._ids)

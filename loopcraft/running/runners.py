@@ -1,9 +1,9 @@
-"""The runner port: what grading (loopcraft.grading) asks of whatever runs a submission's cases, and the one place a
-runner is made (`make_runner`): grading takes a `Runner`, or a kind (loopcraft.grading.Runners), never a class.
+"""The runner port: what grading (loopcraft.running.grading) asks of whatever runs a submission's cases, and the one place a
+runner is made (`make_runner`): grading takes a `Runner`, or a kind (loopcraft.running.grading.Runners), never a class.
 
 Kinds:
 
-- "fresh": Pyodide under Node (loopcraft/pyodide.py), the interpreter learners run, a fresh one per submission
+- "fresh": Pyodide under Node (loopcraft/running/pyodide.py), the interpreter learners run, a fresh one per submission
   (reset in place, frontend/src/reset.js, or restored from the snapshot where a reset cannot vouch for it), with
   time limits and a budget. The only kind for learner code: the command line, Gradescope, `record`.
 - "restored": "fresh", but every submission's interpreter restored from the snapshot, never reset in place: what
@@ -13,7 +13,7 @@ Kinds:
   every case.
 - "in-process": this process's CPython running grader.execute directly (`HostRunner`): no Pyodide, tens of
   milliseconds a submission, its outcomes judged by the one judge in a small Node process of this process's
-  (loopcraft/judging.py: no Pyodide, started once). For trusted code only, the course's own solutions and fixtures
+  (loopcraft/running/judging.py: no Pyodide, started once). For trusted code only, the course's own solutions and fixtures
   we wrote, NEVER learner code: nothing stands between the code and this process, and there is no time limit (a
   loop never ends). Its
   messages are this Python's, not Pyodide's: statuses agree, traces and error texts may not (json's and traceback's
@@ -28,8 +28,9 @@ import json
 import threading
 from typing import Literal, Protocol
 
+from loopcraft.course.project import Project
+
 from .judging import shared_judge
-from .project import Project
 from .pyodide import PyodideRunner, RunnerError, TrustedRunner
 
 __all__ = ["KINDS", "HostRunner", "Kind", "Runner", "RunnerError", "make_runner"]
@@ -54,8 +55,8 @@ class Runner(Protocol):
     ) -> dict:
         """The verdict of the cases, judged by the one judge (frontend/src/judge.js): the results document, every
         case's details and hidden values in it (grader/results.py RunResult.to_dict), the cases in order.
-        `cases`: as loopcraft.grading.request_case makes them, each with its run spec and expectation; `mistakes`:
-        the challenge's known mistakes (loopcraft.grading.mistakes_for). `time_limit`: seconds a case may take;
+        `cases`: as loopcraft.running.grading.request_case makes them, each with its run spec and expectation; `mistakes`:
+        the challenge's known mistakes (loopcraft.running.grading.mistakes_for). `time_limit`: seconds a case may take;
         `budget`: seconds all of them may take together (none: each case has its limit only)."""
         ...
 
@@ -82,8 +83,8 @@ _TURN = threading.Lock()
 class HostRunner:
     """The "in-process" kind: the cases run here, in this CPython, by grader.execute.run_case, the executor the page and
     Node run (trusted code only: see the module's docstring), and are judged by this process's Node judge
-    (loopcraft/judging.py). Time limits and budgets are not enforced. Each run leaves the process as it found it, so
-    a runner may stay idle in a pool (loopcraft.grading.Runners) for long. Under a tracer (coverage, a debugger) every
+    (loopcraft/running/judging.py). Time limits and budgets are not enforced. Each run leaves the process as it found it, so
+    a runner may stay idle in a pool (loopcraft.running.grading.Runners) for long. Under a tracer (coverage, a debugger) every
     case is taken for tampering: the guard allows none."""
 
     def __init__(self):

@@ -1,7 +1,7 @@
 """The build's stages: load -> validate -> verify -> render, bundle and gather every file of the site in memory
 (the service worker last, as it lists the others) -> precompressed copies -> write into a staging dir -> swap.
 
-Loading, rendering and bundling keep what they make in the build cache (loopcraft/cache.py), keyed by all their
+Loading, rendering and bundling keep what they make in the build cache (loopcraft/course/cache.py), keyed by all their
 inputs, so a rebuild after an edit redoes only what the edit changed.
 """
 
@@ -13,24 +13,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from loopcraft.authoring.lessons import LessonRun, run_lessons
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.course import Exercise, Lesson, Track
+from loopcraft.course.errors import BuildError, Problem, in_order, raise_errors
+from loopcraft.course.load import find_item, load_course
+from loopcraft.course.paths import rel_path
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Runners, runner_for
+
 from .bundle import bundle
-from .cache import BuildCache
-from .course import Exercise, Lesson, Track
-from .errors import BuildError, Problem, in_order, raise_errors
-from .grading import Runners, runner_for
 from .headers import headers_file, inline_script_hashes, security_headers
-from .lessons import LessonRun, run_lessons
-from .load import find_item, load_course
-from .paths import rel_path
 from .precompress import Brotli, precompress
-from .project import Project
 from .render import pygments_css, render_pages
 from .sitewriter import staged_site
 from .snapshot import Shipped, shipped_snapshot
 
 if TYPE_CHECKING:
-    from .mutate import Score
-    from .verify import Strength
+    from loopcraft.authoring.mutate import Score
+    from loopcraft.authoring.verify import Strength
 
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
 # The command-line entry points never run in the page.
@@ -71,7 +72,7 @@ def check(
     scenarios for mutants the cases miss, and run every lesson's code (`lessons`, by default as `verify`: a
     build always runs them, since its pages show what they print). `only` (a slug, `track/slug` or a path in
     its folder) limits everything but loading and validating to one challenge or lesson. `runners`: trusted ones to
-    borrow from (loopcraft.grading.Runners), else the check starts its own.
+    borrow from (loopcraft.running.grading.Runners), else the check starts its own.
     Raises ExerciseError if the course cannot be loaded; verification errors are in the report, so that its
     strength tables and mutation scores can be shown with them."""
     root = project.root
@@ -92,9 +93,12 @@ def check(
     # a start (about a CPU-second) each saved.
     with runner_for(project, "trusted", runners) as runner:
         if verify:
-            from .mutate import score, survivor_problems  # these need Node and Pyodide, so only when asked
-            from .strengthen import check_scenarios
-            from .verify import verify as verify_exercises
+            from loopcraft.authoring.mutate import (  # these need Node and Pyodide, so only when asked
+                score,
+                survivor_problems,
+            )
+            from loopcraft.authoring.strengthen import check_scenarios
+            from loopcraft.authoring.verify import verify as verify_exercises
 
             cache = cache or BuildCache(root)
             strengths = verify_exercises(project, [ex for ex, _ in exercises], cache, runner)

@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from .cache import BuildCache
-from .errors import BuildError
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.errors import BuildError
 
 # Inputs of every bundle besides the files esbuild reads: its version, and npm's record of what is installed
 # (a package.json it consults can change which file an import resolves to).

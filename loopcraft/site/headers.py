@@ -2,7 +2,7 @@
 
 The build renders them into `_headers` (read by static hosts such as Netlify and Cloudflare Pages) and into the
 service worker, which adds them to pages and to the worker's script where a host sends none; the dev server
-(loopcraft/serve.py) sends what the site's `_headers` says, as such a host would.
+(loopcraft/site/serve.py) sends what the site's `_headers` says, as such a host would.
 
 Cross-origin isolation (COOP/COEP) gives the worker SharedArrayBuffer, so a runaway case is interrupted instead of
 Python being restarted. The Content-Security-Policy lets pages and the worker run only the site's own scripts and

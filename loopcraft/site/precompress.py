@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import BuildError
+from loopcraft.course.errors import BuildError
 
-# .bin: the memory snapshot of Python the site ships (loopcraft/snapshot.py), 13 MB that compress to a quarter.
+# .bin: the memory snapshot of Python the site ships (loopcraft/site/snapshot.py), 13 MB that compress to a quarter.
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".wasm", ".py", ".svg", ".txt", ".bin"}
 MIN_BYTES = 1024
 MIN_SAVING = 0.10  # below this (e.g. python_stdlib.zip, already compressed) the copies are not worth their space

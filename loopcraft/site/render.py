@@ -27,13 +27,20 @@ from pygments.token import Error, Generic
 from pygments.util import ClassNotFound
 
 from grader.canonical import canonical_json, digest
-
-from .cache import BuildCache
-from .cases import call_shown, case_key, expectation_text, expected_text, hidden_expectation
-from .course import MISSING, Case, Exercise, Lesson, Track
-from .errors import BuildError
-from .grading import request_case
-from .lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, LIVE_ENTRY, LIVE_SANDBOX, LIVE_TIME_LIMIT, LessonRun
+from loopcraft.authoring.lessons import (
+    LAB_ENTRY,
+    LAB_SANDBOX,
+    LAB_TIME_LIMIT,
+    LIVE_ENTRY,
+    LIVE_SANDBOX,
+    LIVE_TIME_LIMIT,
+    LessonRun,
+)
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.cases import call_shown, case_key, expectation_text, expected_text, hidden_expectation, salt
+from loopcraft.course.course import MISSING, Case, Exercise, Lesson, Track
+from loopcraft.course.errors import BuildError
+from loopcraft.running.grading import request_case
 
 _FORMATTER = HtmlFormatter(cssclass="highlight", style="default")
 
@@ -127,15 +134,9 @@ def pygments_css() -> str:
     )
 
 
-def salt(ex: Exercise) -> str:
-    """Per-exercise salt for hidden-case digests: stable across builds, and not guessable without the
-    unpublished reference solution, so expected values cannot be precomputed by brute force per site."""
-    return hashlib.sha256(f"{ex.track}/{ex.slug}\n{ex.solution_source}".encode()).hexdigest()[:32]
-
-
 def solution_key(ex_salt: str, cases: list[Case]) -> bytes:
     """The key of the published reference solution: SHA-256 of the salt and the JSON list of every case's
-    expectation text (loopcraft/cases.py: what it expects, of every kind), hidden ones included. A run that passes
+    expectation text (loopcraft/course/cases.py: what it expects, of every kind), hidden ones included. A run that passes
     every case gives exactly these, so the page can rebuild the key from the run's outcomes (frontend/src/
     solution.js); nothing published gives it away before that."""
     texts = ",".join(expectation_text(case) for case in cases)
@@ -331,7 +332,7 @@ class ChallengeInputs:
 
 
 def page_mistakes(catalogue, ex: Exercise) -> tuple:
-    """What a page may carry of a challenge's known mistakes (loopcraft/mistakes.py `Catalogue`): each one's hint and
+    """What a page may carry of a challenge's known mistakes (loopcraft/authoring/mistakes.py `Catalogue`): each one's hint and
     fingerprints of the published cases it fails. A fingerprint that is the expected value of a hidden or private case
     (a wrong value on one case can be the right one of another) stays out, as would that value's digest: the page
     would hold it in plain text, or as the digest a hidden case has."""
@@ -643,7 +644,7 @@ def render_pages(
     catalogues: dict | None = None,
 ) -> dict[str, str]:
     """Every page of the site, {path relative to the site root: HTML}. prev/next stay within a track. `catalogues`:
-    each challenge's known mistakes by (track, slug) (loopcraft/mistakes.py; none when the build did not verify)."""
+    each challenge's known mistakes by (track, slug) (loopcraft/authoring/mistakes.py; none when the build did not verify)."""
     templates = read_templates(templates_dir)
     env = make_environment(templates_dir, templates, cache)
     common = cache.key("templates", asset_version, *(x for item in templates.items() for x in item)) if cache else ""

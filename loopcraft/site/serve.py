@@ -1,5 +1,5 @@
 """A local static server for the built site, with the headers Pyodide and the worker need: those the site's `_headers`
-asks for (see loopcraft/headers.py), or none of them without `isolation`, as from a host that cannot send any.
+asks for (see loopcraft/site/headers.py), or none of them without `isolation`, as from a host that cannot send any.
 
 It sends the build's precompressed copies (`.br`, `.gz` beside a file) with Content-Encoding when the request
 accepts them. As the dev server (`live` given) it also reloads open pages after a rebuild and shows a failed build over the
@@ -22,7 +22,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import LoopcraftError
+from loopcraft.course.errors import LoopcraftError
+
 from .headers import CACHE_CONTROL, site_security_headers
 
 LIVE_SCRIPT = "/__loopcraft/live.js"

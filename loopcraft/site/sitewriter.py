@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import BuildError
+from loopcraft.course.errors import BuildError
 
 # Marks a dir as a Loopcraft build, so `--out` pointing at anything else is never wiped by the swap.
 MARKER = ".loopcraft-site"

@@ -5,7 +5,7 @@ Python (frontend/src/worker.js); the page's worker learns its file and hash from
 The maker is reproducible (the same inputs give the same bytes), and what it makes is kept beside the runner's
 snapshots (`Project.snapshots`), keyed by everything it is made from: every build of every project with this Pyodide
 and grader shares one, made once (about 2 s), and its precompressed copies are made once too (they are cached by
-content, loopcraft/precompress.py).
+content, loopcraft/site/precompress.py).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import BuildError
-from .project import Project
-from .pyodide import find_node, keep_recent, used
+from loopcraft.course.errors import BuildError
+from loopcraft.course.project import Project
+from loopcraft.running.pyodide import find_node, keep_recent, used
 
 MAKER = "frontend/snapshot-maker.mjs"
 # What shapes the snapshot besides Pyodide and the grader: the maker and the code it runs.

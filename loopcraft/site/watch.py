@@ -17,10 +17,11 @@ from pathlib import Path
 
 import watchfiles
 
+from loopcraft.course.errors import ExerciseError, LoopcraftError
+from loopcraft.course.paths import rel_path
+from loopcraft.course.project import Project
+
 from .build import build
-from .errors import ExerciseError, LoopcraftError
-from .paths import rel_path
-from .project import Project
 from .serve import LiveState, make_server
 
 # grader/ is shipped into the site (py/), so an edit of it is a change of the site too.

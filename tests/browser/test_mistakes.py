@@ -12,11 +12,11 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from grader.canonical import canonical_json, digest
-from loopcraft.cases import expectation_text
-from loopcraft.course import MISSING
-from loopcraft.load import find_exercise, load_course
-from loopcraft.mistakes import said
-from loopcraft.render import py_repr, salt
+from loopcraft.authoring.mistakes import said
+from loopcraft.course.cases import expectation_text, salt
+from loopcraft.course.course import MISSING
+from loopcraft.course.load import find_exercise, load_course
+from loopcraft.site.render import py_repr
 from tests.helpers import ROOT
 
 SLUG = "consecutive-error-limit"
