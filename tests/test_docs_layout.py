@@ -3,7 +3,7 @@
 The layout is the section from `## Repository layout` to the next `## ` heading; what it names is the first cell of
 each table row, a path in backquotes (`bench/` a folder, `loopcraft/cli.py` a file, `tests/test_*.py` a pattern).
 It must name every top-level folder of the repository, every schema in schemas/ and every module of loopcraft/ and
-loopcraft/classroom/, and everything it names must be in the tree. Reads files only: no subprocess, no interpreter.
+of its wings (loopcraft/course/, loopcraft/classroom/, ...), and everything it names must be in the tree. Reads files only: no subprocess, no interpreter.
 """
 
 from __future__ import annotations
@@ -75,13 +75,9 @@ def test_the_layout_names_every_schema():
     assert not missing, f"docs/architecture.md's layout does not name these schemas: {missing}"
 
 
-def test_the_layout_names_every_module_of_loopcraft_and_the_classroom():
-    modules = sorted(
-        path.relative_to(ROOT).as_posix()
-        for folder in ("loopcraft", "loopcraft/classroom")
-        for path in (ROOT / folder).glob("*.py")
-    )
-    assert "loopcraft/classroom/handback.py" in modules
+def test_the_layout_names_every_module_of_loopcraft_and_its_wings():
+    modules = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "loopcraft").rglob("*.py"))
+    assert {"loopcraft/classroom/handback.py", "loopcraft/course/cases.py"} <= set(modules)
     missing = missing_from_layout(modules)
     assert not missing, f"docs/architecture.md's layout does not name these modules: {missing}"
 
