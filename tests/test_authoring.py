@@ -158,7 +158,7 @@ def test_a_failed_verification_leaves_the_site_untouched(course: Path, author_cl
     problem = Problem(Path(ADD_YAML), 22, "reference solution fails case 'small numbers': expected 3, got 4")
     # Stands in for Pyodide: what matters here is what the build does with the verdict.
     monkeypatch.setattr(
-        "loopcraft.verify.verify",
+        "loopcraft.authoring.verify.verify",
         lambda root, exercises, cache=None, runner=None: [Strength(exercises[0], [], [problem])],
     )
 

@@ -35,7 +35,7 @@ def imports(path: Path, name: str, known: set[str]) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
             module = ".".join([*base, node.module] if node.module else base)
-            # `from loopcraft.course import cases` imports the module loopcraft.course.cases
+            # a name imported from a package may be one of its modules (`from . import cases`)
             found.update(f"{module}.{a.name}" if f"{module}.{a.name}" in known else module for a in node.names)
     return found & known
 
@@ -110,16 +110,16 @@ def test_an_import_up_a_layer_or_round_a_cycle_is_found_wherever_it_is_written(t
     files = {
         "loopcraft/__init__.py": "",
         "loopcraft/course/__init__.py": "",
-        "loopcraft/course/model.py": "def salt():\n    from loopcraft.site import render\n",
+        "loopcraft/course/cases.py": "def salt():\n    from loopcraft.site import render\n",
         "loopcraft/site/__init__.py": "",
-        "loopcraft/site/render.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..course.model import salt\n",
+        "loopcraft/site/render.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..course.cases import salt\n",
         "grader/__init__.py": "",
-        "grader/results.py": "from loopcraft.course.model import salt\n",
+        "grader/results.py": "from loopcraft.course.cases import salt\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     edges = graph(tmp_path)
-    assert upward(edges) == ["loopcraft.course.model (course) imports loopcraft.site.render (site)"]
-    assert cycle(edges) == ["loopcraft.course.model", "loopcraft.site.render", "loopcraft.course.model"]
-    assert edges["grader.results"] == {"loopcraft.course.model"}
+    assert upward(edges) == ["loopcraft.course.cases (course) imports loopcraft.site.render (site)"]
+    assert cycle(edges) == ["loopcraft.course.cases", "loopcraft.site.render", "loopcraft.course.cases"]
+    assert edges["grader.results"] == {"loopcraft.course.cases"}
