@@ -32,13 +32,12 @@ from urllib.parse import quote
 
 import jinja2
 
-from grader.canonical import NotJSONError
+from grader.canonical import NotJSONError, encode, from_tagged
 from grader.results import CaseResult, RunResult, Status, stored_json
 from loopcraft.authoring.verify import catalogues
 from loopcraft.course.cases import Catalogue, expected_text
 from loopcraft.course.course import Exercise
 from loopcraft.course.project import Project
-from loopcraft.site.render import py_repr
 
 from . import feedback, gradebook, similar
 from .pages import CaseDrawer, environment, script
@@ -93,10 +92,11 @@ class CaseTally:
 
 
 def _value_repr(value) -> str:
-    """A returned value as Python writes it; one past what a result may be (deeper than 100 levels: only a verdict
-    made by hand holds one) as its JSON, rather than no report at all."""
+    """A returned value (its tagged JSON, as a verdict holds it) as Python writes it, by the value text's own writer
+    (a set as `{1, 2}`, not its tags); one past what a result may be (deeper than 100 levels: only a verdict made by
+    hand holds one) as its JSON, rather than no report at all."""
     try:
-        return py_repr(value)
+        return encode(from_tagged(value))[1]
     except NotJSONError:
         return stored_json(value)
 

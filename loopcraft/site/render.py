@@ -281,12 +281,6 @@ def index_context(tracks: list[Track]) -> dict:
     }
 
 
-def py_repr(value) -> str:
-    """Python's repr of a value as the learner's code returns it (dict keys in canonical order), the same text
-    the page's repr (frontend/src/pyvalue.js) makes of a result."""
-    return repr(json.loads(canonical_json(value)))
-
-
 def positional_parameters(signature: str) -> list[str]:
     """The names a call to `signature` (`run_agent(task, script, max_steps=5) -> dict`, and any prose after it) can
     give by position, in order: how "Try your own scenario" (frontend/src/scenario.js) names a positional argument.
