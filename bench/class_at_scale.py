@@ -32,10 +32,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
 from loopcraft.classroom import course_exercises  # noqa: E402
-from loopcraft.grading import grade  # noqa: E402
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
-from loopcraft.project import Project  # noqa: E402
-from loopcraft.runners import make_runner  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.project import Project  # noqa: E402
+from loopcraft.running.grading import grade  # noqa: E402
+from loopcraft.running.runners import make_runner  # noqa: E402
 from tests.lms_rules import canvas_entry, canvas_export  # noqa: E402
 
 GOAL_S = 15 * 60

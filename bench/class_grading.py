@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
-from loopcraft.grading import grade  # noqa: E402
-from loopcraft.load import find_exercise  # noqa: E402
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
-from loopcraft.project import Project  # noqa: E402
-from loopcraft.runners import make_runner  # noqa: E402
+from loopcraft.course.load import find_exercise  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.project import Project  # noqa: E402
+from loopcraft.running.grading import grade  # noqa: E402
+from loopcraft.running.runners import make_runner  # noqa: E402
 
 CHALLENGES = ["consecutive-error-limit", "dispatch-registry"]
 GOAL = 0.8  # of the ideal

@@ -6,8 +6,8 @@ gradebook, a feedback page per learner and the report, similarity included) for 
     .venv/bin/python bench/class_report.py --learners 100   a smoke run
 
 Verdicts are generated, not graded in Pyodide: each challenge's reference solution, its wrong solutions, its starter
-and a syntax error are graded once by the real judge (loopcraft.grading.grade), run in this CPython (they are the
-course's own, trusted code: the "trusted" runner of loopcraft/runners.py), and each learner gets one of them as
+and a syntax error are graded once by the real judge (loopcraft.running.grading.grade), run in this CPython (they are the
+course's own, trusted code: the "trusted" runner of loopcraft/running/runners.py), and each learner gets one of them as
 their verdict, with a source of their own, a few learners copying another's code renamed: the generator that makes
 the tests' classes (tests/class_fixture.py).
 
@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 from loopcraft.classroom import course_exercises, write_outputs  # noqa: E402
 from loopcraft.classroom.store import VerdictStore  # noqa: E402
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
-from loopcraft.project import Project  # noqa: E402
-from loopcraft.runners import make_runner  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.project import Project  # noqa: E402
+from loopcraft.running.runners import make_runner  # noqa: E402
 from tests.class_fixture import generate  # noqa: E402
 
 GOAL_S = 30.0

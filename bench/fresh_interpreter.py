@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loopcraft.grading import run_only  # noqa: E402
-from loopcraft.project import Project  # noqa: E402
-from loopcraft.pyodide import PyodideRunner  # noqa: E402
+from loopcraft.course.project import Project  # noqa: E402
+from loopcraft.running.grading import run_only  # noqa: E402
+from loopcraft.running.pyodide import PyodideRunner  # noqa: E402
 
 SUBMISSION = {
     "source": "def f(n):\n    return n + 1\n",

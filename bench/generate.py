@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
 
 EXERCISE = """\
 title: Challenge {i}
@@ -75,8 +75,8 @@ def touch_one(project: Path) -> None:
 
 
 def timed_build(project: Path) -> dict:
-    from loopcraft.build import build
-    from loopcraft.project import Project
+    from loopcraft.course.project import Project
+    from loopcraft.site.build import build
 
     started = time.perf_counter()
     build(Project(project), project / "site", verify=False)

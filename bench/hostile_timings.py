@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from loopcraft.load import find_exercise  # noqa: E402
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.load import find_exercise  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
 from tests import hostile_corpus  # noqa: E402
 from tests.browser.conftest import ReturningBrowser  # noqa: E402
 from tests.browser.test_hostile import Learner  # noqa: E402

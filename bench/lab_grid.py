@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
-from loopcraft.grading import run_only  # noqa: E402
-from loopcraft.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT  # noqa: E402
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
-from loopcraft.project import Project  # noqa: E402
-from loopcraft.runners import make_runner  # noqa: E402
+from loopcraft.authoring.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.project import Project  # noqa: E402
+from loopcraft.running.grading import run_only  # noqa: E402
+from loopcraft.running.runners import make_runner  # noqa: E402
 
 
 def timed(run) -> float:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
 
 EDITED = "exercises/build-an-agent/dispatch-registry/exercise.yaml"
 
@@ -69,13 +69,13 @@ def timings() -> dict:
 
 
 def families(exercises: Path, scenarios: int = 1000) -> dict:
-    from loopcraft import mutate
-    from loopcraft.cache import BuildCache
-    from loopcraft.load import load_course
-    from loopcraft.project import Project
-    from loopcraft.pyodide import PyodideRunner
-    from loopcraft.scenarios import find_generator
-    from loopcraft.strengthen import Differ, Program, search
+    from loopcraft.authoring import mutate
+    from loopcraft.authoring.scenarios import find_generator
+    from loopcraft.authoring.strengthen import Differ, Program, search
+    from loopcraft.course.cache import BuildCache
+    from loopcraft.course.load import load_course
+    from loopcraft.course.project import Project
+    from loopcraft.running.pyodide import PyodideRunner
 
     tally: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory(prefix="loopcraft-bench-families-") as tmp:

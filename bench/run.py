@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: this repository's packages
 
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
-from loopcraft.serve import SiteHandler, SiteServer  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.site.serve import SiteHandler, SiteServer  # noqa: E402
 from tests import support  # noqa: E402
 
 CHALLENGE = "build-an-agent/parse-action-contract"
@@ -433,9 +433,9 @@ def goals(browser: dict, builds: dict, core_bytes: int) -> list[dict]:
 def site_costs(site: Path, build_seconds: float) -> dict:
     """What the site costs: its bytes (with and without the precompressed copies), the shipped snapshot's (as made,
     and as sent in each coding), how long the bench's build took (the build cache warm, as after an edit), and how long
-    making the snapshot takes from nothing (in a folder of its own: the build keeps it, see loopcraft/snapshot.py)."""
-    from loopcraft.project import Project
-    from loopcraft.snapshot import shipped_snapshot
+    making the snapshot takes from nothing (in a folder of its own: the build keeps it, see loopcraft/site/snapshot.py)."""
+    from loopcraft.course.project import Project
+    from loopcraft.site.snapshot import shipped_snapshot
 
     files = [path for path in site.rglob("*") if path.is_file() and not path.is_relative_to(site / "bench-floor")]
     copies = [path for path in files if path.suffix in (".br", ".gz")]

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
 from tests.support import launch_options, serve, stop  # noqa: E402
 
 CHALLENGE = "build-an-agent/repeat-guard/"

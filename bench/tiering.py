@@ -1,4 +1,4 @@
-"""What the Node runner's WebAssembly tiering budget (loopcraft/pyodide.py, WASM_TIERING_BUDGET) saves, against V8's
+"""What the Node runner's WebAssembly tiering budget (loopcraft/running/pyodide.py, WASM_TIERING_BUDGET) saves, against V8's
 default budget measured in the same run: the CPU time of grading one file (a runner started, one submission graded,
 the runner stopped, as `python -m grader SLUG FILE` does) and the work a hot loop gets done in a second.
 
@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loopcraft import pyodide  # noqa: E402
-from loopcraft.grading import grade, run_only  # noqa: E402
-from loopcraft.load import find_exercise  # noqa: E402
-from loopcraft.project import INSTALL as ROOT  # noqa: E402
-from loopcraft.project import Project  # noqa: E402
-from loopcraft.runners import make_runner  # noqa: E402
+from loopcraft.course.load import find_exercise  # noqa: E402
+from loopcraft.course.project import INSTALL as ROOT  # noqa: E402
+from loopcraft.course.project import Project  # noqa: E402
+from loopcraft.running import pyodide  # noqa: E402
+from loopcraft.running.grading import grade, run_only  # noqa: E402
+from loopcraft.running.runners import make_runner  # noqa: E402
 
 V8_DEFAULT = 1_800_000
 SLUG = "consecutive-error-limit"

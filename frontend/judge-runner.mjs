@@ -1,6 +1,6 @@
 // The one judge (src/judge.js) for outcomes made outside the Node runner: the in-process runner's
-// (loopcraft/runners.py HostRunner, which runs trusted code in the host's CPython) and tests that judge outcomes
-// they made (loopcraft/judging.py starts it, once a process). No Pyodide: Node and the judge's modules only.
+// (loopcraft/running/runners.py HostRunner, which runs trusted code in the host's CPython) and tests that judge outcomes
+// they made (loopcraft/running/judging.py starts it, once a process). No Pyodide: Node and the judge's modules only.
 //
 // Requests on stdin, one JSON object a line: {"id", "cases", "outcomes", "time_limit", "mistakes", "ended"} (cases and
 // mistakes as node-runner.mjs takes them; outcomes, those of the cases that ran, in order; ended: why the run ended

@@ -1,6 +1,6 @@
 // Runs grading requests in Pyodide under Node.js for the build's checks and the CLI grader, and judges them: the
 // learner's code runs in a worker thread, and this thread judges its outcomes with the page's own judge
-// (src/judge.js), out of that code's reach. Started by loopcraft/pyodide.py, which holds the node flags (Node's
+// (src/judge.js), out of that code's reach. Started by loopcraft/running/pyodide.py, which holds the node flags (Node's
 // permission model) in one place.
 //
 // Arguments (each checked; a wrong one ends the runner with exit code 2 and a line on stderr):
@@ -43,7 +43,7 @@
 // stdout and stderr carry only diagnostics (a stray console.log, Node's own warnings), never a reply.
 //
 // Every interpreter starts from a memory snapshot of Python with the grader imported, made before any learner
-// code ran: the one loopcraft/pyodide.py keeps on disk, or one the first worker makes (and this runner writes
+// code ran: the one loopcraft/running/pyodide.py keeps on disk, or one the first worker makes (and this runner writes
 // to --snapshot-out, for the host to keep). Unless --reuse, every request (one submission) gets a fresh
 // interpreter restored from it (see worker-core.js, "renew"). The bytes are kept here, so a worker replaced
 // after a timeout restores them too.
@@ -86,7 +86,7 @@ function options() {
   if (values.snapshot && values["snapshot-out"]) throw new Error("--snapshot and --snapshot-out exclude each other");
   return {
     pyodideDir: values.pyodide,
-    // The grader's files as the host lists them (loopcraft.project.Project.grader_files, the list the browser gets
+    // The grader's files as the host lists them (loopcraft.course.project.Project.grader_files, the list the browser gets
     // too), as paths from --grader-root.
     graderRoot: values["grader-root"],
     graderFiles: values["grader-files"].split(","),
@@ -141,7 +141,7 @@ const plain = !config.fresh && snapshotState === "none";
 
 // The grader's files, read once: every worker of this runner (one replaced after a timeout too) loads the same
 // grader, whatever happens to the files on disk meanwhile, so the host may lend the runner to any project whose
-// grader has the same bytes (loopcraft.grading.Runners.key).
+// grader has the same bytes (loopcraft.running.grading.Runners.key).
 const graderRoot = pathToFileURL(`${config.graderRoot}/`);
 let grader;
 try {
@@ -304,7 +304,7 @@ for await (const line of requestLines(process.stdin, config.maxRequest)) {
   const madeBefore = lastMade;
   let outcomes;
   try {
-    // No default limit here: every request carries its exercise's (loopcraft/pyodide.py always sends one).
+    // No default limit here: every request carries its exercise's (loopcraft/running/pyodide.py always sends one).
     outcomes = await session.run({
       source: request.source,
       sandbox: request.sandbox,

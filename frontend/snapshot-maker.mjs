@@ -1,4 +1,4 @@
-// Makes the memory snapshot the site ships (loopcraft/snapshot.py runs it as the site is built): Python started and
+// Makes the memory snapshot the site ships (loopcraft/site/snapshot.py runs it as the site is built): Python started and
 // the grader imported, exactly as a page's own start makes one (src/worker-core.js, snapshotPython), from the Pyodide
 // files the site ships, written without its zero pages (src/snapshot-format.js). A page restores it on a first visit.
 //

@@ -164,7 +164,7 @@ def canonical_json(value) -> str:
 
 def from_tagged(data):
     """The Python value of tagged data: a value text read by json.loads (the args of a run spec), or a case's YAML
-    value as loopcraft/yamldoc.py keeps it. A $set's items and a $dict's keys become hashable (lists as tuples)."""
+    value as loopcraft/course/yamldoc.py keeps it. A $set's items and a $dict's keys become hashable (lists as tuples)."""
     if isinstance(data, list):
         return [from_tagged(item) for item in data]
     if isinstance(data, dict):

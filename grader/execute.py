@@ -430,7 +430,7 @@ def settle() -> None:
 
 @contextlib.contextmanager
 def baseline_here():
-    """For a host running trusted code in its own process (tests, loopcraft.runners.HostRunner): within the block, the
+    """For a host running trusted code in its own process (tests, loopcraft.running.runners.HostRunner): within the block, the
     guard compares with this process as it is now, its collector on as run_case has it when the guard looks, not as
     it was when this module was imported (a host moves on: its redirected streams, a test library's gc callbacks, the
     modules it imported), so that only what a case changes is tampering. Put back after. Never used where learner

@@ -151,7 +151,7 @@ class CaseResult:
     status: Status
     message: str = ""
     output: str = ""
-    hidden: bool = False  # true for a private case too
+    hidden: bool = False  # as the judge wrote it: true for a private case too (the course model's rule)
     private: bool = False
     trace: list = field(default_factory=list)
     # Visible cases only; `actual` stays None when nothing was returned.
@@ -168,7 +168,6 @@ class CaseResult:
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
-        self.hidden = self.hidden or self.private  # a private case is never shown, so never visible
 
     @classmethod
     def from_dict(cls, data: dict) -> CaseResult:

@@ -1,1 +1,2 @@
-"""Loopcraft's build side: load and validate exercises, verify them in Pyodide, render and serve the site."""
+"""Loopcraft's host side, in wings by job (docs/architecture.md, "The wings"): course <- running <- authoring <-
+site <- classroom, and the commands on top."""

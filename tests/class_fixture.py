@@ -1,5 +1,5 @@
 """Generated classes, graded by the one judge (frontend/src/judge.js) from the in-process runner's outcomes
-(loopcraft/runners.py: the course's own solutions, run in this CPython), for the report's and feedback pages' tests (tests/test_class_report.py,
+(loopcraft/running/runners.py: the course's own solutions, run in this CPython), for the report's and feedback pages' tests (tests/test_class_report.py,
 tests/browser/) and the report's benchmark (bench/class_report.py).
 
 `generate` makes a course-sized class: each challenge's reference solution, its wrong solutions, its starter and a
@@ -18,16 +18,17 @@ from contextlib import closing
 from pathlib import Path
 
 from grader.results import timeout_outcome
+from loopcraft.authoring.verify import catalogues
 from loopcraft.classroom import course_exercises, gradebook, write_outputs
 from loopcraft.classroom.intake import Learner, Source
+from loopcraft.classroom.printable import one_line
 from loopcraft.classroom.store import VerdictStore
-from loopcraft.course import Exercise
-from loopcraft.grading import grade, mistakes_for, request_case
-from loopcraft.judging import judge
-from loopcraft.mistakes import Catalogue, catalogues
-from loopcraft.printable import one_line
-from loopcraft.project import Project
-from loopcraft.runners import Runner, make_runner
+from loopcraft.course.cases import Catalogue
+from loopcraft.course.course import Exercise
+from loopcraft.course.project import Project
+from loopcraft.running.grading import grade, mistakes_for, request_case
+from loopcraft.running.judging import judge
+from loopcraft.running.runners import Runner, make_runner
 from tests.helpers import FIXTURES
 
 LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
@@ -38,7 +39,7 @@ HOSTILE = one_line('</script><script>alert("name")</script><!-- "&amp; \u202egnp
 
 
 def known(ex: Exercise) -> Catalogue:
-    """The challenge's known mistakes, as the class's grading sends them (the build cache's: mistakes.catalogues)."""
+    """The challenge's known mistakes, as the class's grading sends them (the build cache's: verify.catalogues)."""
     return catalogues(Project(), [ex])[ex.track, ex.slug]
 
 

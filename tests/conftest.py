@@ -46,7 +46,7 @@ def tier(item) -> str:
     - `pyodide`: uses one of PYODIDE_FIXTURES, itself or through a fixture it uses (Node and Pyodide start), or
       is listed in STARTS_PROCESSES;
     - `unit` otherwise: no Pyodide, no browser, no process but one: the one judge (frontend/src/judge.js) in a small
-      Node process a test process, started once (loopcraft/judging.py), which judges the `in_process_runners`
+      Node process a test process, started once (loopcraft/running/judging.py), which judges the `in_process_runners`
       fixture's outcomes (it runs the code in this process, so its tests are unit tests); a class's pages bundle
       their script with esbuild only when frontend/ changed since the build cache kept it.
 
@@ -97,14 +97,14 @@ def _verdict_key(tmp_path_factory):
 def pyodide_runner(runners):
     """A fresh runner (real Pyodide under Node) lent by the session's `runners` for one test: Pyodide takes a
     CPU-second to start, and the tests that grade through the command line borrow the same one."""
-    from loopcraft.project import Project
+    from loopcraft.course.project import Project
 
     with runners.lent(Project()) as runner:
         yield runner
 
 
 def _runners(kind: str):
-    from loopcraft.grading import Runners
+    from loopcraft.running.grading import Runners
 
     with Runners(kind) as pool:
         yield pool
@@ -113,7 +113,7 @@ def _runners(kind: str):
 @pytest.fixture(scope="session")
 def runners():
     """Fresh runners (real Pyodide under Node) lent to the gradings a test runs in this process
-    (loopcraft.grading.Runners, tests.helpers.run_grader): each starts once a session, not once a command. For
+    (loopcraft.running.grading.Runners, tests.helpers.run_grader): each starts once a session, not once a command. For
     tests of the sandbox, of time limits, of the page's agreement with the command line, and of any submission
     that loops, escapes or must be kept in."""
     yield from _runners("fresh")
@@ -143,7 +143,7 @@ def author_cli(capsys, author_runners):
 
 @pytest.fixture(scope="session")
 def in_process_runners():
-    """Trusted runners (loopcraft/runners.py: the grader run in this process, no time limit, no sandbox) lent the
+    """Trusted runners (loopcraft/running/runners.py: the grader run in this process, no time limit, no sandbox) lent the
     same way: for tests of what we do with verdicts, whose graded code is the course's own or fixtures we wrote."""
     yield from _runners("in-process")
 

@@ -183,8 +183,8 @@ def grader_process(*argv, **options) -> subprocess.CompletedProcess:
 def the_course() -> tuple:
     """The repository's tracks as `load_course` reads them, once a process and through the build cache (parsing
     every YAML file takes two CPU-seconds): for tests that only read them."""
-    from loopcraft.cache import BuildCache
-    from loopcraft.load import load_course
+    from loopcraft.course.cache import BuildCache
+    from loopcraft.course.load import load_course
 
     return tuple(load_course(ROOT, cache=BuildCache(ROOT)))
 
@@ -199,7 +199,7 @@ def the_track(slug: str = "build-an-agent"):
 
 def cases_of(slug: str, *, page: bool = True):
     """The cases of a challenge of the course: those its page runs (private ones are never published), or all."""
-    from loopcraft.load import find_exercise
+    from loopcraft.course.load import find_exercise
 
     cases = find_exercise(ROOT, slug).cases
     return [c for c in cases if not c.private] if page else cases

@@ -12,8 +12,8 @@ import threading
 import time
 from pathlib import Path
 
-from loopcraft.project import INSTALL as ROOT
-from loopcraft.pyodide import WASM_TIERING_BUDGET
+from loopcraft.course.project import INSTALL as ROOT
+from loopcraft.running.pyodide import WASM_TIERING_BUDGET
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless and quiet: no sandbox (containers and root), no GPU, nothing phoning home while it is timed, and no
@@ -32,7 +32,7 @@ FLAGS = [
     "--disable-sync",
     "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ]
-# The tests' Chromium tiers WebAssembly up as the Node runner does (loopcraft/pyodide.py, WASM_TIERING_BUDGET). A
+# The tests' Chromium tiers WebAssembly up as the Node runner does (loopcraft/running/pyodide.py, WASM_TIERING_BUDGET). A
 # test's page lives for seconds: with V8's default budget about a seventh of its CPU time went to optimising Python's
 # interpreter in the background for runs that never came (2.4 against 2.1 CPU-s for a page opened, run once and
 # closed). Verdicts do not hang on it: every page starts on unoptimised code, and long-lived ones still optimise.
@@ -143,7 +143,7 @@ def _build_in_background(folder: Path) -> None:
 def serve(site: Path, isolation: bool, live=None):
     """Serve `site` from a daemon thread with the dev server's handler (the site's headers when `isolation`;
     live reload with a LiveState); returns (server, base URL). `stop(server)` ends it."""
-    from loopcraft.serve import make_server, url
+    from loopcraft.site.serve import make_server, url
 
     server = make_server(site, "127.0.0.1", 0, isolation=isolation, quiet=True, live=live)
     threading.Thread(target=server.serve_forever, daemon=True).start()

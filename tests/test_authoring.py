@@ -16,14 +16,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from grader.canonical import canonical_json, from_tagged
+from loopcraft.authoring.verify import Strength
 from loopcraft.commands import main
 from loopcraft.commands.options import NO_VERIFY_WARNING
-from loopcraft.errors import Problem
-from loopcraft.load import find_exercise
-from loopcraft.project import Project
-from loopcraft.sitewriter import MARKER
-from loopcraft.verify import Strength
-from loopcraft.watch import DevServer
+from loopcraft.course.errors import Problem
+from loopcraft.course.load import find_exercise
+from loopcraft.course.project import Project
+from loopcraft.site.sitewriter import MARKER
+from loopcraft.site.watch import DevServer
 from tests.helpers import FIXTURES, make_project
 
 VALID = FIXTURES / "valid/exercises"
@@ -160,7 +160,7 @@ def test_a_failed_verification_leaves_the_site_untouched(course: Path, author_cl
     problem = Problem(Path(ADD_YAML), 22, "reference solution fails case 'small numbers': expected 3, got 4")
     # Stands in for Pyodide: what matters here is what the build does with the verdict.
     monkeypatch.setattr(
-        "loopcraft.verify.verify",
+        "loopcraft.authoring.verify.verify",
         lambda root, exercises, cache=None, runner=None: [Strength(exercises[0], [], [problem])],
     )
 

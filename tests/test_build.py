@@ -20,16 +20,17 @@ import pytest
 
 from grader.canonical import digest
 from loopcraft import commands
-from loopcraft.build import build
 from loopcraft.commands.options import NO_VERIFY_WARNING
-from loopcraft.errors import BuildError
-from loopcraft.headers import read_headers_file
-from loopcraft.load import load_course
-from loopcraft.project import Project
-from loopcraft.render import salt, tojson_script
-from loopcraft.serve import make_server, url
-from loopcraft.sitewriter import MARKER
-from loopcraft.snapshot import shipped_snapshot
+from loopcraft.course.cases import salt
+from loopcraft.course.errors import BuildError
+from loopcraft.course.load import load_course
+from loopcraft.course.project import Project
+from loopcraft.site.build import build
+from loopcraft.site.headers import read_headers_file
+from loopcraft.site.render import tojson_script
+from loopcraft.site.serve import make_server, url
+from loopcraft.site.sitewriter import MARKER
+from loopcraft.site.snapshot import shipped_snapshot
 from tests.helpers import make_project
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -331,7 +332,7 @@ def test_server_sends_precompressed_copies_when_accepted(tmp_path: Path):
 
 
 def test_the_dev_server_rebuilds_when_the_grader_changes(project: Path):
-    from loopcraft.watch import DevServer
+    from loopcraft.site.watch import DevServer
 
     shipped = project / "site" / "py" / "grader" / "canonical.py"
     with DevServer(Project(project), project / "site", "127.0.0.1", 0, isolation=True, verify=False, quiet=True) as dev:
@@ -346,7 +347,7 @@ def test_the_dev_server_rebuilds_when_the_grader_changes(project: Path):
 
 
 def test_the_dev_server_counts_the_notes_and_leaves_them_to_check(project: Path, capsys: pytest.CaptureFixture):
-    from loopcraft.watch import DevServer
+    from loopcraft.site.watch import DevServer
 
     yaml = project / "exercises/basics/add/exercise.yaml"
     yaml.write_text(yaml.read_text().split("\n", 1)[1])  # without its schema line: a note

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-import loopcraft.bundle
-import loopcraft.render
-import loopcraft.schemas
-import loopcraft.sitewriter
-import loopcraft.yamldoc
-from loopcraft.build import build
-from loopcraft.cache import FOLDER
-from loopcraft.errors import ExerciseError
-from loopcraft.paths import resolve_in
-from loopcraft.project import Project
+import loopcraft.course.schemas
+import loopcraft.course.yamldoc
+import loopcraft.site.bundle
+import loopcraft.site.render
+import loopcraft.site.sitewriter
+from loopcraft.course.cache import FOLDER
+from loopcraft.course.errors import ExerciseError
+from loopcraft.course.paths import resolve_in
+from loopcraft.course.project import Project
+from loopcraft.site.build import build
 from tests.helpers import FIXTURES, make_project
 
 ADD = "exercises/basics/add"
@@ -104,8 +104,8 @@ def test_a_rebuild_writes_what_a_cold_build_writes(warm: Path, change: str):
 
 
 def test_a_rebuild_redoes_only_what_changed(project: Path, monkeypatch: pytest.MonkeyPatch):
-    # As in a process of its own: none of the YAML files this one parsed before (loopcraft/yamldoc.py keeps them).
-    monkeypatch.setattr(loopcraft.yamldoc, "_PARSED", type(loopcraft.yamldoc._PARSED)())
+    # As in a process of its own: none of the YAML files this one parsed before (loopcraft/course/yamldoc.py keeps them).
+    monkeypatch.setattr(loopcraft.course.yamldoc, "_PARSED", type(loopcraft.course.yamldoc._PARSED)())
     out = project / "site"
     build(Project(project), out, verify=False)
     calls = {"yaml": 0, "page": 0, "esbuild": 0}
@@ -119,9 +119,9 @@ def test_a_rebuild_redoes_only_what_changed(project: Path, monkeypatch: pytest.M
 
         monkeypatch.setattr(module, name, counted)
 
-    counting(loopcraft.yamldoc, "YAML", "yaml")
-    counting(loopcraft.render, "challenge_context", "page")
-    counting(loopcraft.bundle, "_esbuild", "esbuild")
+    counting(loopcraft.course.yamldoc, "YAML", "yaml")
+    counting(loopcraft.site.render, "challenge_context", "page")
+    counting(loopcraft.site.bundle, "_esbuild", "esbuild")
 
     build(Project(project), out, verify=False)
     assert calls == {"yaml": 0, "page": 0, "esbuild": 0}
@@ -136,8 +136,8 @@ def test_changing_a_schema_invalidates_the_files_it_validated(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     schemas = tmp_path / "schemas"
-    shutil.copytree(loopcraft.schemas.SCHEMAS, schemas)
-    monkeypatch.setattr(loopcraft.schemas, "SCHEMAS", schemas)
+    shutil.copytree(loopcraft.course.schemas.SCHEMAS, schemas)
+    monkeypatch.setattr(loopcraft.course.schemas, "SCHEMAS", schemas)
     build(Project(project), project / "site", verify=False)
     schema = schemas / "exercise.schema.json"
     schema.write_text(schema.read_text().replace('"minutes": {', '"minutes": {"maximum": 1, ', 1))
@@ -218,7 +218,7 @@ def test_staging_never_writes_into_the_site_being_served(warm: Path, monkeypatch
     def fail(*args):
         raise RuntimeError("swap failed")
 
-    monkeypatch.setattr(loopcraft.sitewriter, "_swap", fail)
+    monkeypatch.setattr(loopcraft.site.sitewriter, "_swap", fail)
     with pytest.raises(RuntimeError, match="swap failed"):
         build(Project(project), out, verify=False)
 

@@ -1,5 +1,5 @@
 """`builds_on` in exercise.yaml: a challenge that starts from an earlier one's code, validated in one place
-(loopcraft/load.py) against the track's order, and the page data that offers "Start from my code for challenge N"."""
+(loopcraft/course/load.py) against the track's order, and the page data that offers "Start from my code for challenge N"."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft.errors import ExerciseError
-from loopcraft.load import load_course
-from loopcraft.render import challenge_context, challenge_inputs, render_pages
+from loopcraft.course.errors import ExerciseError
+from loopcraft.course.load import load_course
+from loopcraft.site.render import challenge_context, challenge_inputs, render_pages
 from tests.helpers import FIXTURES, ROOT, the_track
 
 ADD = "exercises/basics/add/exercise.yaml"

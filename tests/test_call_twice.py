@@ -8,10 +8,10 @@ judge to its rules, and the build's check runs the same cases in Pyodide."""
 
 from __future__ import annotations
 
-from loopcraft.errors import ExerciseError
-from loopcraft.grading import grade
-from loopcraft.load import find_exercise, load_course
-from loopcraft.project import Project
+from loopcraft.course.errors import ExerciseError
+from loopcraft.course.load import find_exercise, load_course
+from loopcraft.course.project import Project
+from loopcraft.running.grading import grade
 from tests.helpers import ROOT, course_copy
 
 TWICE_CASE = "A second run starts with no tools called"

@@ -9,8 +9,8 @@ import json
 
 from grader.canonical import encode
 from grader.results import RunResult, Status
-from loopcraft.course import MISSING, Case, Raises
-from loopcraft.grading import request_case
+from loopcraft.course.course import MISSING, Case, Raises
+from loopcraft.running.grading import request_case
 from tests.helpers import ROOT, check_golden
 
 GOLDEN = ROOT / "tests" / "golden" / "value_vectors.json"

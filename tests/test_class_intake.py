@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, Refused, progress_codes, read_folder
-from loopcraft.load import find_exercise
-from loopcraft.printable import name, name_from_bytes, one_line
+from loopcraft.classroom.printable import name, name_from_bytes, one_line
+from loopcraft.course.load import find_exercise
 from tests.helpers import ROOT, course_copy, run_grader
 
 SLUG = "consecutive-error-limit"

@@ -21,17 +21,26 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from grader.canonical import canonical_json
-from grader.results import PRIVATE_NOTE, RunResult, error_outcome, failed_submission, learner_view, value_outcome
+from grader.canonical import canonical_json, encode, from_tagged
+from grader.results import (
+    PRIVATE_NOTE,
+    CaseResult,
+    RunResult,
+    Status,
+    error_outcome,
+    failed_submission,
+    learner_view,
+    value_outcome,
+)
+from loopcraft.authoring.mistakes import said
+from loopcraft.authoring.verify import catalogues
 from loopcraft.classroom import course_exercises, feedback, gradebook, report, similar, write_outputs
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.pages import CaseDrawer
 from loopcraft.classroom.store import VerdictStore
-from loopcraft.grading import request_case
-from loopcraft.judging import judge
-from loopcraft.mistakes import catalogues, said
-from loopcraft.project import Project
-from loopcraft.render import py_repr
+from loopcraft.course.project import Project
+from loopcraft.running.grading import request_case
+from loopcraft.running.judging import judge
 from tests.class_fixture import CLASS, DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
 from tests.helpers import ROOT, feedback_page, inert_problems
 
@@ -252,8 +261,16 @@ def test_common_wrong_answers_are_the_values_failing_learners_returned_grouped(k
     tests = [t for r in ran_verdicts(verdicts, slug) for t in r["result"]["tests"] if t["name"] == case]
     wrong = Counter(canonical_json(t["actual"]) for t in tests if t["status"] == "fail" and "actual" in t)
     if wrong:
-        top = py_repr(json.loads(wrong.most_common(1)[0][0]))
+        top = encode(from_tagged(json.loads(wrong.most_common(1)[0][0])))[1]
         assert str(escape(top[:60])) in html
+
+
+def test_a_common_wrong_value_is_shown_as_python_writes_it_not_as_its_tags():
+    # The report once wrote a returned set as its tagged JSON read back ("{'$dict': [['$set', [1, 2]]]}").
+    tally = report.CaseTally("c", hidden=True, private=False, expected=None)
+    for value in ({1, 2}, {1, 2}, {1: "one"}):
+        tally.add(CaseResult("c", Status.FAIL, hidden=True, actual_json=canonical_json(value)))
+    assert [(w["count"], w["text"]) for w in tally.common_wrong()] == [(2, "{1, 2}"), (1, "{1: 'one'}")]
 
 
 def test_two_renamed_copies_are_flagged_and_independent_solutions_are_not(klass):
@@ -378,7 +395,7 @@ def test_every_learner_has_a_feedback_page_with_each_case_as_learner_view_cuts_i
 def forms(value) -> set[str]:
     """The ways a page could write a value (as test_private_cases.py checks the built site)."""
     text = canonical_json(value)
-    return {text, json.dumps(value), json.dumps(value, ensure_ascii=False), repr(value), py_repr(value)}
+    return {text, json.dumps(value), json.dumps(value, ensure_ascii=False), repr(value), encode(value)[1]}
 
 
 def test_no_feedback_page_holds_a_hidden_expected_value_or_anything_of_a_private_case(klass):
@@ -485,7 +502,7 @@ def test_outputs_are_the_same_bytes_in_another_process(klass, tmp_path):
     script = (
         "import json, sys; from pathlib import Path\n"
         "from loopcraft.classroom import course_exercises, write_outputs\n"
-        "from loopcraft.classroom.store import VerdictStore\nfrom loopcraft.project import Project\n"
+        "from loopcraft.classroom.store import VerdictStore\nfrom loopcraft.course.project import Project\n"
         "out = Path(sys.argv[1]); doc = json.loads((out / 'gradebook.json').read_text())\n"
         "exs = [ex for ex in course_exercises(Project()) if ex.slug in doc['challenges']]\n"
         "write_outputs(out, doc, VerdictStore(out), exs)\n"
@@ -532,7 +549,7 @@ def test_feedback_pages_are_named_as_people_read_them_and_never_share_a_file():
 
 
 def known_mistakes(klass) -> tuple[dict, dict]:
-    """The course's known mistakes as the class was graded with them (the build cache's: mistakes.catalogues), and
+    """The course's known mistakes as the class was graded with them (the build cache's: verify.catalogues), and
     those each learner's stored verdict of each challenge names (the judge's): {(learner, slug): [mistake, ...]}."""
     exercises = {ex.slug: ex for ex in course_exercises(Project()) if ex.slug in (LIMIT, DISPATCH)}
     known = catalogues(Project(), list(exercises.values()))

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from grader.execute import baseline_here, run_case
-from loopcraft.cases import keyword_run
+from loopcraft.course.cases import keyword_run
 
 SANDBOX = "def double(x):\n    return 2 * x\n"
 

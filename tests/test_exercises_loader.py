@@ -1,4 +1,4 @@
-"""loopcraft.load and loopcraft.yamldoc: loading the fixture course, every problem reported as `path:line: message`."""
+"""loopcraft.course.load and loopcraft.course.yamldoc: loading the fixture course, every problem reported as `path:line: message`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft.course import MISSING
-from loopcraft.errors import ExerciseError, LoopcraftError
-from loopcraft.load import find_exercise, load_course
+from loopcraft.course.course import MISSING
+from loopcraft.course.errors import ExerciseError, LoopcraftError
+from loopcraft.course.load import find_exercise, load_course
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADD_YAML = "exercises/basics/add/exercise.yaml"
@@ -323,12 +323,12 @@ def test_find_exercise_errors(course: Path, monkeypatch: pytest.MonkeyPatch, giv
 def test_a_file_loaded_again_in_one_process_is_parsed_once_and_each_load_gets_data_of_its_own(
     course: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    import loopcraft.yamldoc
+    import loopcraft.course.yamldoc
 
-    monkeypatch.setattr(loopcraft.yamldoc, "_PARSED", type(loopcraft.yamldoc._PARSED)())
+    monkeypatch.setattr(loopcraft.course.yamldoc, "_PARSED", type(loopcraft.course.yamldoc._PARSED)())
     parsed = []
-    real = loopcraft.yamldoc.YAML
-    monkeypatch.setattr(loopcraft.yamldoc, "YAML", lambda **kw: parsed.append(1) or real(**kw))
+    real = loopcraft.course.yamldoc.YAML
+    monkeypatch.setattr(loopcraft.course.yamldoc, "YAML", lambda **kw: parsed.append(1) or real(**kw))
     first = find_exercise(course, "basics/add")
     count = len(parsed)
     first.cases[0].args["a"] = "changed by its caller"
@@ -381,7 +381,7 @@ def test_cases_of_every_kind_load_as_python_values_with_int_keys_and_sets_kept(c
 
 
 def test_a_class_entry_and_a_list_of_names_are_told_apart_for_the_page():
-    from loopcraft.load import entry_kind
+    from loopcraft.course.load import entry_kind
 
     assert entry_kind("Clock", "import math\n\nclass Clock:\n    pass\n") == "class"
     assert entry_kind("clock", "def clock():\n    pass\n") == "function"

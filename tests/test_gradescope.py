@@ -26,10 +26,10 @@ from grader.results import CASE_CHARS, PRIVATE_NOTE, SUBMISSION_CHARS, value_out
 from loopcraft.classroom import gradescope
 from loopcraft.classroom.gradescope import requirements, results, shares
 from loopcraft.classroom.intake import read_submission
-from loopcraft.grading import request_case
-from loopcraft.judging import judge
-from loopcraft.load import find_exercise, load_course
-from loopcraft.project import Project
+from loopcraft.course.load import find_exercise, load_course
+from loopcraft.course.project import Project
+from loopcraft.running.grading import request_case
+from loopcraft.running.judging import judge
 from tests.helpers import ROOT, course_copy
 
 LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
@@ -147,7 +147,9 @@ def test_the_zip_has_gradescope_s_two_scripts_at_its_root_and_nothing_of_the_sit
     # The same sources give the same bytes.
     assert autograder(course, tmp_path / "again.zip", LIMIT).read_bytes() == path.read_bytes()
     for script in ("setup.sh", "run_autograder"):
-        check = subprocess.run(["bash", "-n", str(ROOT / "loopcraft" / "autograder" / script)], capture_output=True)
+        check = subprocess.run(
+            ["bash", "-n", str(ROOT / "loopcraft" / "classroom" / "autograder" / script)], capture_output=True
+        )
         assert check.returncode == 0, check.stderr
 
 

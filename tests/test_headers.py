@@ -1,4 +1,4 @@
-"""The security and isolation headers (loopcraft/headers.py) are one set, wherever the site is served from: the
+"""The security and isolation headers (loopcraft/site/headers.py) are one set, wherever the site is served from: the
 `_headers` file static hosts read, the dev server, and the service worker that adds them where a host sends none.
 Chromium's side of it (the pages still work, other origins are refused) is tests/browser/test_security.py."""
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft.build import build
-from loopcraft.headers import CSP, ISOLATION, read_headers_file
-from loopcraft.project import Project
-from loopcraft.serve import make_server, url
+from loopcraft.course.project import Project
+from loopcraft.site.build import build
+from loopcraft.site.headers import CSP, ISOLATION, read_headers_file
+from loopcraft.site.serve import make_server, url
 
 
 @pytest.fixture(scope="module")

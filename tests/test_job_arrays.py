@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from loopcraft.commands.class_ import shard_of
-from loopcraft.errors import LoopcraftError
-from loopcraft.load import find_exercise
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.load import find_exercise
 from tests.helpers import course_copy, run_grader
 from tests.lms_rules import canvas_entry, canvas_export
 from tests.zips import LIMIT, RIGHT, WRONG, Member, build

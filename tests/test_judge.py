@@ -1,7 +1,7 @@
 """What Python does with the one judge's verdicts (frontend/src/judge.js, held to its rules by tests/js/judge.test.mjs):
 it reads the results document the judge writes (RunResult.from_dict), typed, and writes each reader's view of it
 (to_dict, learner_view). The vectors' verdicts (tests/golden/judge_vectors.json) are read here as the host reads a
-runner's reply; whole runs go through the judge itself (loopcraft/judging.py)."""
+runner's reply; whole runs go through the judge itself (loopcraft/running/judging.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 import pytest
 
 from grader.results import PRIVATE_NOTE, SHOWN, CaseResult, RunResult, Status, error_outcome, learner_view
-from loopcraft.judging import judge
+from loopcraft.running.judging import judge
 from tests.helpers import ROOT
 
 VECTORS = json.loads((ROOT / "tests" / "golden" / "judge_vectors.json").read_text(encoding="utf-8"))

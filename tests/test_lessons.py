@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft.build import check
-from loopcraft.errors import ExerciseError
-from loopcraft.grading import run_only
-from loopcraft.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, run_lessons
-from loopcraft.load import load_course
-from loopcraft.project import Project
+from loopcraft.authoring.lessons import LAB_ENTRY, LAB_SANDBOX, LAB_TIME_LIMIT, run_lessons
+from loopcraft.course.errors import ExerciseError
+from loopcraft.course.load import load_course
+from loopcraft.course.project import Project
+from loopcraft.running.grading import run_only
+from loopcraft.site.build import check
 from tests.helpers import FIXTURES, ROOT
 
 LESSON_YAML = """\
@@ -259,7 +259,7 @@ def test_the_lab_runs_a_learners_loop_as_a_fourth_column(pyodide_runner):
 
 
 def test_a_lesson_page_has_its_hooks_callouts_and_no_answer_in_plain_sight(real_course):
-    from loopcraft.render import render_pages
+    from loopcraft.site.render import render_pages
 
     tracks, runs = real_course.tracks, real_course.lesson_runs
     pages = render_pages(ROOT / "templates", tracks, "test", lesson_runs=runs)

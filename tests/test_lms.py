@@ -18,10 +18,10 @@ import pytest
 
 from loopcraft import classroom
 from loopcraft.classroom import lms
-from loopcraft.errors import ExerciseError
-from loopcraft.load import load_course
-from loopcraft.printable import file_name
-from loopcraft.project import Project
+from loopcraft.classroom.printable import file_name
+from loopcraft.course.errors import ExerciseError
+from loopcraft.course.load import load_course
+from loopcraft.course.project import Project
 from tests.helpers import course_copy, feedback_page, inert_problems, run_grader
 from tests.lms_rules import (
     WORKSHEET_HEADER,

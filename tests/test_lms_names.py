@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from loopcraft import classroom
 from loopcraft.classroom import handback, lms, zipped
-from loopcraft.project import Project
+from loopcraft.course.project import Project
 from tests.lms_rules import (
     canvas_entry,
     canvas_export,

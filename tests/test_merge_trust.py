@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loopcraft.classroom import signing
+from loopcraft.classroom.printable import file_name
 from loopcraft.classroom.store import VerdictStore, fingerprint
-from loopcraft.errors import LoopcraftError
-from loopcraft.load import find_exercise
-from loopcraft.printable import file_name
-from loopcraft.project import Project
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.load import find_exercise
+from loopcraft.course.project import Project
 from tests.helpers import course_copy, run_grader
 from tests.lms_rules import canvas_entry, canvas_export
 from tests.zips import LIMIT, RIGHT, WRONG, Member, build

@@ -1,4 +1,4 @@
-"""Known mistakes (loopcraft/mistakes.py): the catalogue a challenge's wrong solutions make, what of it a page may
+"""Known mistakes (loopcraft/authoring/mistakes.py): the catalogue a challenge's wrong solutions make, what of it a page may
 carry, and the mistakes the one judge names when a submission is graded with it. The matching rule itself is the
 judge's (frontend/src/mistakes.js), held to tests/golden/mistake_vectors.json by tests/js/mistakes.test.mjs."""
 
@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 
 from grader.canonical import canonical_json, digest
-from loopcraft.cache import BuildCache
-from loopcraft.grading import grade
-from loopcraft.load import find_exercise, load_course
-from loopcraft.mistakes import KNOWN_MISTAKE, Catalogue, catalogue, said
-from loopcraft.project import Project
-from loopcraft.render import challenge_context, challenge_inputs, page_mistakes, salt
-from loopcraft.runners import make_runner
-from loopcraft.verify import verdict
+from loopcraft.authoring.mistakes import KNOWN_MISTAKE, catalogue, said
+from loopcraft.authoring.verify import verdict
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.cases import Catalogue, salt
+from loopcraft.course.load import find_exercise, load_course
+from loopcraft.course.project import Project
+from loopcraft.running.grading import grade
+from loopcraft.running.runners import make_runner
+from loopcraft.site.render import challenge_context, challenge_inputs, page_mistakes
 from tests.helpers import ROOT, run_grader
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -215,7 +216,7 @@ def test_loopcraft_grade_names_the_mistake_of_a_failing_file_and_none_of_a_passi
 
 def test_a_case_of_printed_text_is_known_by_what_it_printed_as_the_pages_matcher_knows_it():
     from grader.results import CaseResult, Status
-    from loopcraft.mistakes import did, fingerprint
+    from loopcraft.authoring.mistakes import did, fingerprint
 
     # Two programs that print different wrong text both return None: the text tells them apart.
     unformatted = CaseResult("one item", Status.FAIL, output="apple: 0.4\n\u00e9\n", actual_shown="None")
@@ -231,7 +232,7 @@ def test_a_case_of_printed_text_is_known_by_what_it_printed_as_the_pages_matcher
 
 def test_a_case_that_raised_another_exception_is_known_by_it_as_the_pages_matcher_knows_it():
     from grader.results import CaseResult, Status
-    from loopcraft.mistakes import did, fingerprint
+    from loopcraft.authoring.mistakes import did, fingerprint
 
     raised = CaseResult("zero", Status.FAIL, actual_shown="TypeError: bad")
     assert did(raised) == "raised TypeError: bad"  # frontend/src/mistakes.js `did`, tests/js/mistakes.test.mjs

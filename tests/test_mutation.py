@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft import mutate, pyodide, runners
-from loopcraft.build import check
-from loopcraft.cache import BuildCache
-from loopcraft.load import load_course
-from loopcraft.project import Project
+from loopcraft.authoring import mutate
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.load import load_course
+from loopcraft.course.project import Project
+from loopcraft.running import pyodide, runners
+from loopcraft.site.build import check
 from tests.helpers import FIXTURES, ROOT, make_project
 
 COURSE = FIXTURES / "mutation/exercises"
@@ -218,7 +219,9 @@ def test_an_unchanged_challenge_is_not_mutated_again(project: Path, monkeypatch:
     def no_pyodide(*args, **kwargs):
         raise AssertionError("Pyodide started for an unchanged challenge")
 
-    monkeypatch.setattr(pyodide, "PyodideRunner", no_pyodide)  # the "trusted" kind's Pyodide (loopcraft/runners.py)
+    monkeypatch.setattr(
+        pyodide, "PyodideRunner", no_pyodide
+    )  # the "trusted" kind's Pyodide (loopcraft/running/runners.py)
     again, problems = mutate.score_course(Project(project), load_course(project), BuildCache(project))
     assert [s.cached for s in again] == [True]
     assert (again[0].outcomes, problems) == (first[0].outcomes, [])
@@ -238,7 +241,7 @@ def test_a_second_check_of_an_unchanged_course_starts_no_pyodide(checked, monkey
     def no_pyodide(*args, **kwargs):
         raise AssertionError("Pyodide started for an unchanged course")
 
-    for module in (pyodide, runners):  # every runner of Pyodide is made there (loopcraft/runners.py)
+    for module in (pyodide, runners):  # every runner of Pyodide is made there (loopcraft/running/runners.py)
         monkeypatch.setattr(module, "PyodideRunner", no_pyodide)
     again = check(Project(project))
     assert [str(p) for p in again.problems] == [str(p) for p in first.problems]

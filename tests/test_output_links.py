@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from loopcraft.classroom.store import names_in, refuse_links, remove, write_atomically
-from loopcraft.errors import LoopcraftError
+from loopcraft.course.errors import LoopcraftError
 from tests.helpers import course_copy, run_grader
 
 SLUG = "consecutive-error-limit"

@@ -11,13 +11,15 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from grader.canonical import digest
-from loopcraft.build import build
-from loopcraft.cases import expectation_text
 from loopcraft.classroom import course_exercises
-from loopcraft.errors import ExerciseError
-from loopcraft.load import find_exercise, load_course
-from loopcraft.project import Project
-from loopcraft.render import challenge_context, challenge_inputs, salt, solution_key
+from loopcraft.course.cases import expectation_text, salt
+from loopcraft.course.course import Case
+from loopcraft.course.errors import ExerciseError
+from loopcraft.course.load import find_exercise, load_course
+from loopcraft.course.project import Project
+from loopcraft.running.grading import request_case
+from loopcraft.site.build import build
+from loopcraft.site.render import challenge_context, challenge_inputs, solution_key
 from tests.helpers import FIXTURES, make_project, run_grader
 
 PRIVATE = """\
@@ -56,6 +58,15 @@ def test_a_private_case_is_loaded_as_a_hidden_one(track: Path):
     case = ex.cases[-1]
     assert (case.name, case.private, case.hidden) == ("a secret sum of big numbers", True, True)
     assert not any(c.private for c in ex.cases[:-1])
+
+
+def test_a_private_case_is_hidden_however_it_is_made_and_the_judge_is_told_so():
+    # The course model holds the rule; the judge (frontend/src/judge.js) and the verdicts read `hidden` as sent.
+    case = Case("secret", {"a": 1, "b": 2}, 3, hidden=False, line=1, private=True)
+    assert case.hidden
+    sent = request_case(case, "add")
+    assert (sent["hidden"], sent["private"]) == (True, True)
+    assert request_case(case, "add", reveal_hidden=True)["hidden"] is False
 
 
 def test_a_private_case_cannot_be_shown(track: Path):

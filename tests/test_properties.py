@@ -15,9 +15,9 @@ from ruamel.yaml import YAML
 
 from grader.canonical import NotJSONError, canonical_json, digest, from_tagged
 from grader.results import HIDDEN_FAIL, Status
-from loopcraft.errors import LoopcraftError
-from loopcraft.judging import judge
-from loopcraft.load import load_course
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.load import load_course
+from loopcraft.running.judging import judge
 from tests.helpers import FIXTURES
 
 # Quick enough for every `make test`; deadline None because the first examples pay for imports and caches.

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from grader.results import Status
-from loopcraft import pyodide
-from loopcraft.grading import run_only
-from loopcraft.project import INSTALL as ROOT
-from loopcraft.project import Project
-from loopcraft.pyodide import PyodideRunner, RunnerError
+from loopcraft.course.project import INSTALL as ROOT
+from loopcraft.course.project import Project
+from loopcraft.running import pyodide
+from loopcraft.running.grading import run_only
+from loopcraft.running.pyodide import PyodideRunner, RunnerError
 from tests import hostile_corpus
 
 LOOP = "def f():\n    while True:\n        pass\n"
@@ -282,7 +282,7 @@ def test_a_worker_that_dies_during_a_case_costs_that_case_only_and_a_new_worker_
 
 
 def test_a_runner_keeps_the_grader_it_started_with_for_every_worker_it_starts(failing_runner, failing_project):
-    """A runner is lent to any project whose grader has the same bytes (loopcraft.grading.Runners.key): a worker it
+    """A runner is lent to any project whose grader has the same bytes (loopcraft.running.grading.Runners.key): a worker it
     starts later must load the grader the runner started with, not whatever the files on disk say by then."""
     assert fail(failing_runner, None)[0].actual == 3  # started, its grader read
     shutil.rmtree(failing_project.grader_root / "grader")

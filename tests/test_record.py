@@ -1,12 +1,12 @@
 """What `build.py record` writes of a case, from the one judge's verdict of the reference solution's probe
-(loopcraft/record.py): what it raised, printed or returned. The probe itself runs in Pyodide in
+(loopcraft/authoring/record.py): what it raised, printed or returned. The probe itself runs in Pyodide in
 tests/test_authoring.py; here, the verdicts it reads."""
 
 from __future__ import annotations
 
 from grader.results import CaseResult, Status
-from loopcraft.course import MISSING, Case
-from loopcraft.record import _recorded
+from loopcraft.authoring.record import _recorded
+from loopcraft.course.course import MISSING, Case
 
 SOLUTION = "class Off(ValueError):\n    pass\n\nclass WayOff(Off):\n    pass\n\ndef f(x):\n    raise WayOff(x)\n"
 

@@ -18,18 +18,18 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from grader.canonical import canonical_json
-from loopcraft.course import Part
-from loopcraft.lessons import run_lessons
-from loopcraft.load import load_course
-from loopcraft.project import Project
-from loopcraft.render import (
+from loopcraft.authoring.lessons import run_lessons
+from loopcraft.course.cases import salt
+from loopcraft.course.course import Part
+from loopcraft.course.load import load_course
+from loopcraft.course.project import Project
+from loopcraft.site.render import (
     _highlight_fence,
     challenge_context,
     challenge_inputs,
     index_context,
     positional_parameters,
     render_pages,
-    salt,
     solution_key,
 )
 from tests.helpers import ROOT, check_golden, the_track

@@ -17,9 +17,9 @@ from collections import Counter
 import pytest
 
 from grader.results import Status
-from loopcraft.grading import grade
-from loopcraft.load import find_exercise
-from loopcraft.project import Project
+from loopcraft.course.load import find_exercise
+from loopcraft.course.project import Project
+from loopcraft.running.grading import grade
 from tests.helpers import LEAVE_TRACES_SLUG, ROOT, leave_trace_pairs, run_grader
 
 SLUG = LEAVE_TRACES_SLUG

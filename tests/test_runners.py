@@ -1,4 +1,4 @@
-"""Runners lent by a pool (loopcraft.grading.Runners, runner_for): which projects share one, and what a command gets.
+"""Runners lent by a pool (loopcraft.running.grading.Runners, runner_for): which projects share one, and what a command gets.
 In-process runners only: what is lent, not what runs in it."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft.grading import Runners, runner_for
-from loopcraft.project import INSTALL, Project
+from loopcraft.course.project import INSTALL, Project
+from loopcraft.running.grading import Runners, runner_for
 
 
 def grader_copy(root: Path, edit: str = "") -> Project:

@@ -1,5 +1,5 @@
-"""Scenario generators (loopcraft/scenarios.py) and the runner of many scenarios in Pyodide
-(loopcraft/scenario_runner.py): a scenario is made again from its record, shrinking only ever makes smaller valid
+"""Scenario generators (loopcraft/authoring/scenarios.py) and the runner of many scenarios in Pyodide
+(loopcraft/authoring/scenario_runner.py): a scenario is made again from its record, shrinking only ever makes smaller valid
 scenarios, every challenge of the course has a generator that makes its entry's arguments, and a program that
 loops is stopped at the same point on any machine.
 
@@ -19,9 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loopcraft.grading import run_only
-from loopcraft.scenarios import Pick, find_generator, site
-from loopcraft.strengthen import HARNESS
+from loopcraft.authoring.scenarios import Pick, find_generator, site
+from loopcraft.authoring.strengthen import HARNESS
+from loopcraft.running.grading import run_only
 from tests.helpers import make_project, the_track
 from tests.support import ROOT
 
@@ -107,7 +107,7 @@ def test_pick_sample_chooses_which_items_and_their_order_simplest_the_first_in_o
 def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ):
-    from loopcraft import pyodide, runners
+    from loopcraft.running import pyodide, runners
     from tests.helpers import FIXTURES, run_cli
 
     project = make_project(tmp_path, FIXTURES / "mutation/exercises")
@@ -117,7 +117,7 @@ def test_a_failing_generator_is_reported_at_its_line_before_pyodide_starts(
     def no_pyodide(*args, **kwargs):
         raise AssertionError("Pyodide started for a generator that fails")
 
-    for module in (pyodide, runners):  # every runner of Pyodide is made there (loopcraft/runners.py)
+    for module in (pyodide, runners):  # every runner of Pyodide is made there (loopcraft/running/runners.py)
         monkeypatch.setattr(module, "PyodideRunner", no_pyodide)
     # Not the session's runners (`author_cli`): one of them may have started already, and would hide a start.
     code, _, err = run_cli(capsys, "strengthen", "--root", str(project), "count-below")
@@ -194,9 +194,9 @@ def test_strengthen_reaches_a_city_named_before_another_and_says_why_when_it_can
     one `strengthen` proposed for it: the generator names places in any combination and order (`pick.sample`).
     Without that case, strengthen proposes it again; with a generator that names one place only, it cannot, and
     says which generator and what it varied."""
-    from loopcraft.grading import runner_for
-    from loopcraft.project import Project
-    from loopcraft.strengthen import strengthen, unreached_text
+    from loopcraft.authoring.strengthen import strengthen, unreached_text
+    from loopcraft.course.project import Project
+    from loopcraft.running.grading import runner_for
     from tests.helpers import course_copy
 
     root = course_copy(tmp_path, ["scripted-fake-model"])
@@ -239,9 +239,9 @@ def test_strengthen_proposes_a_case_that_calls_twice_for_a_count_kept_in_a_globa
     """malformed-json-recovery's generator sets CALL_TWICE: without the case strengthen proposed, the wrong solution
     that keeps its error count in a module-level variable passes every case, and strengthen proposes a case that
     calls the entry twice again, which real grading confirms catches it."""
-    from loopcraft.grading import runner_for
-    from loopcraft.project import Project
-    from loopcraft.strengthen import proposal_text, strengthen
+    from loopcraft.authoring.strengthen import proposal_text, strengthen
+    from loopcraft.course.project import Project
+    from loopcraft.running.grading import runner_for
     from tests.helpers import course_copy
 
     root = course_copy(tmp_path, ["malformed-json-recovery"])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft.load import find_exercise
+from loopcraft.course.load import find_exercise
 from tests.helpers import ROOT, course_copy, run_grader
 from tests.test_gradescope import autograder, grade_here, gradescope_root
 

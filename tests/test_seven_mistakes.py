@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from loopcraft.load import find_exercise
-from loopcraft.mistakes import said, wrong_file
+from loopcraft.authoring.mistakes import said, wrong_file
+from loopcraft.course.load import find_exercise
 from tests.helpers import FIXTURES, ROOT, run_grader, the_course
 
 MISTAKES = FIXTURES / "mistakes"

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from loopcraft.classroom import course_exercises, zipped
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, read_folder
-from loopcraft.errors import LoopcraftError
-from loopcraft.printable import name_from_bytes
-from loopcraft.project import Project
+from loopcraft.classroom.printable import name_from_bytes
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.project import Project
 from tests.helpers import ROOT, run_grader
 from tests.zips import LIMIT, RIGHT, Member, build, canvas_name, deflated, moodle_folder, overlapping, zip_folder
 

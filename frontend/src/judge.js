@@ -169,7 +169,7 @@ async function hiddenMatchText(expect, outcome) {
 
 const hiddenMatch = async (expect, outcome) => (await hiddenMatchText(expect, outcome)) !== null;
 
-/** What a case expects, as the text a hidden case's digest is of (loopcraft/cases.py expectation_text): from the
+/** What a case expects, as the text a hidden case's digest is of (loopcraft/course/cases.py expectation_text): from the
  * full form, or, for the hidden form, from an outcome that matches its digest (null if it does not). The reference
  * solution's unlock key is made of every case's (solution.js). */
 export async function expectationText(expect, outcome) {
@@ -210,7 +210,7 @@ const judged = (expect, outcome) => outcome.kind === "value" ||
  * `actual` are ValueText (verdict.js): the value text as it came, written out as it is.
  */
 export async function judgeCase(testCase, outcome, timeLimit) {
-  const hidden = Boolean(testCase.hidden || testCase.private);
+  const hidden = Boolean(testCase.hidden); // true for a private case too: the course model's rule (loopcraft/course/course.py)
   const expect = testCase.expect ?? {};
   const result = { name: testCase.name, status: "pass", message: "", output: outcome.output ?? "", hidden,
     trace: outcome.trace ?? [], call_shown: testCase.call_shown ?? "" };

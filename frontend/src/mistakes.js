@@ -1,6 +1,6 @@
 // Known mistakes: a failing run that returns what a wrong solution of the challenge returns is told so. Matched
 // here only, in the page and in the Node runner (judge.js judgeRun), out of the reach of the interpreter that ran the
-// learner's code; loopcraft/mistakes.py makes the catalogue when the build verifies a challenge. A catalogue
+// learner's code; loopcraft/authoring/mistakes.py makes the catalogue when the build verifies a challenge. A catalogue
 // {salt, known: [{hint, cases: {name: fingerprint}}]} holds, per known mistake, its hint and a fingerprint of each
 // case it fails: {status: "fail", value} for a visible case (the value text), {status: "fail", digest} for a hidden
 // or private one (SHA-256 of the salt and the value text), {status: "error" | "timeout"}; a case that checks printed
@@ -54,7 +54,7 @@ export function matchMistakes(known, ran) {
   return kept;
 }
 
-/** What a failed case did, as its fingerprint holds it (loopcraft/mistakes.py `did` says it the same way): the value
+/** What a failed case did, as its fingerprint holds it (loopcraft/authoring/mistakes.py `did` says it the same way): the value
  * text of what it returned (`actual`, the second call's where the first was right), or "raised " and the exception as
  * Python shows it (`actual_shown`) for a case that had to raise and raised another; null where neither is known.
  * `printed`: the case checks printed text, so what it printed (`output`, as the learner is shown it) is part of it. */

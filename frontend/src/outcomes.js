@@ -42,14 +42,14 @@ export const workerFailed = (error) =>
 // The outcome could not be turned into text (a value V8 cannot stringify, say).
 export const unsendable = (error) => errorOutcome(`The grader could not send this result back: ${reason(error)}`, "grader");
 
-// The Node runner's reply for one submission is capped (loopcraft/pyodide.py, REPLY_BYTES).
+// The Node runner's reply for one submission is capped (loopcraft/running/pyodide.py, REPLY_BYTES).
 export const tooLargeToSend = (bytes) =>
   errorOutcome(
     `This case's result was not sent back: with the cases before it, the submission's results would pass the ${bytes.toLocaleString("en-US")} bytes they may take.`,
     "return",
   );
 
-// A submission's cases share a time budget on the command line (loopcraft/grading.py, SUBMISSION_BUDGET_S); a
+// A submission's cases share a time budget on the command line (loopcraft/running/grading.py, SUBMISSION_BUDGET_S); a
 // case starts only while its whole time limit is left of it.
 export const notRun = (budget) =>
   errorOutcome(

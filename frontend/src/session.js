@@ -62,7 +62,7 @@ function canInterrupt() {
 }
 
 /**
- * The run spec (loopcraft/cases.py run_spec, the case's part the worker runs) of a call of `entry` with the keyword
+ * The run spec (loopcraft/course/cases.py run_spec, the case's part the worker runs) of a call of `entry` with the keyword
  * arguments `args`, plain JSON data: what a page runs of its own (a lesson's live block, the lab's grid, the
  * learner's scenario). Their value text is their JSON, keys in the order given.
  */

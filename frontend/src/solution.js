@@ -1,5 +1,5 @@
-// The reference solution, published encrypted (loopcraft/render.py). Its key is the SHA-256 of the salt and the
-// list of every published case's expectation text (what it expects, of every kind: loopcraft/cases.py,
+// The reference solution, published encrypted (loopcraft/site/render.py). Its key is the SHA-256 of the salt and the
+// list of every published case's expectation text (what it expects, of every kind: loopcraft/course/cases.py,
 // expectation_text), hidden ones included: exactly what a run that passes every case can rebuild, a hidden case's
 // from the outcome that matched its digest. So the page can read the solution after such a run, and not before.
 // The key a passing run derived is kept with the solved mark (storage.js), so that a challenge solved in another
@@ -31,7 +31,7 @@ export function unlockWithKey(secret, key) {
   return decryptUnder(fromHex(key), secret);
 }
 
-/** Text encrypted by loopcraft/render.py `_encrypt` under the SHA-256 of `material`; rejects on a wrong key. */
+/** Text encrypted by loopcraft/site/render.py `_encrypt` under the SHA-256 of `material`; rejects on a wrong key. */
 export async function decrypt(material, secret) {
   return decryptUnder(await keyOf(material), secret);
 }

@@ -6,7 +6,7 @@
 // update shows at once, and from the cache when it does not; everything else comes from the cache.
 //
 // Cross-origin isolation and the Content-Security-Policy on hosts that cannot set headers: the build's
-// security headers (loopcraft/headers.py) are added to the pages and to the worker's script (the
+// security headers (loopcraft/site/headers.py) are added to the pages and to the worker's script (the
 // coi-serviceworker pattern), so SharedArrayBuffer is available and a runaway case is interrupted in
 // milliseconds instead of restarting Python, and a page connects only to its own origin.
 //

@@ -57,7 +57,7 @@ const discard = () => {};
 // Learner code must not reach JavaScript: from there it could post forged verdicts to the page, send what it
 // likes to another origin or, under Node, read the exercises' hidden expected values from disk; and JavaScript
 // work it leaves behind (a rejected promise) fails later, outside any case, and takes the runner down. Nothing
-// here depends on response headers: the page's CSP and Node's flags (loopcraft/pyodide.py) come on top.
+// here depends on response headers: the page's CSP and Node's flags (loopcraft/running/pyodide.py) come on top.
 //
 // Per interpreter, once it is up and before any learner code runs:
 // - Pyodide's `js` and `pyodide_js` modules go; grader.guard.cut_javascript then drops every JavaScript object

@@ -4,7 +4,7 @@ import { CACHED_COPY } from "./sw-requests.js";
 import { compileAhead, serveWorker } from "./worker-core.js";
 
 /* global __SNAPSHOT__ */
-// The memory snapshot the site ships (loopcraft/snapshot.py: made by the build under Node, the way a page makes its
+// The memory snapshot the site ships (loopcraft/site/snapshot.py: made by the build under Node, the way a page makes its
 // own): its file in py/, named after its bytes, that file's SHA-256 as Subresource Integrity, and the length of the
 // snapshot itself, {file, integrity, length}.
 const SHIPPED = __SNAPSHOT__;

@@ -2,7 +2,7 @@
 
 One flow, one store, every output a function of it:
 
-    submissions --intake--> learners --grade (loopcraft.grading, one per submission)--> verdict store
+    submissions --intake--> learners --grade (loopcraft.running.grading, one per submission)--> verdict store
     verdict store + gradebook.json + course --> gradebook.csv, report/index.html, feedback/<learner>.html, LMS imports
 
 - `intake.py` is the only code that reads what learners handed in, and applies every rule about hostile input;
@@ -34,18 +34,18 @@ from pathlib import Path
 from tqdm import tqdm
 
 from grader.results import RunResult, failed_submission
+from loopcraft.authoring.verify import catalogues
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.course import Exercise, Track
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.load import load_course
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Grader, Runners
 
-from ..cache import BuildCache
-from ..course import Exercise, Track
-from ..errors import LoopcraftError
-from ..grading import Grader, Runners
-from ..load import load_course
-from ..mistakes import catalogues
-from ..printable import one_line
-from ..project import Project
 from . import gradebook, handback, intake, lms, report, signing, zipped
 from .intake import Learner, Source
 from .lms import prepare
+from .printable import one_line
 from .signing import Signer
 from .store import VerdictStore, fingerprint, key, refuse_links, remove
 
@@ -82,7 +82,7 @@ def _grade_all(
     todo: list[Submission], jobs: int, store: VerdictStore, project: Project, runners: Runners | None
 ) -> list[str]:
     """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes, with
-    the known mistakes it looks like named in it (mistakes.catalogues, of the challenges graded); returns what the
+    the known mistakes it looks like named in it (verify.catalogues, of the challenges graded); returns what the
     runner said about each submission that broke it (their verdicts are errors, stored like any other)."""
     graded = list({sub.exercise.slug: sub.exercise for sub in todo}.values())
     known = catalogues(project, graded) if graded else {}

@@ -16,13 +16,13 @@ import jinja2
 
 from grader.execute import SOLUTION_FILE
 from grader.results import SHOWN, RunResult, learner_view, stored_json
+from loopcraft.authoring.mistakes import said
+from loopcraft.course.cases import call_shown
+from loopcraft.course.course import Exercise
 
-from ..cases import call_shown
-from ..course import Exercise
-from ..mistakes import said
-from ..printable import lines, one_line
 from . import gradebook
 from .pages import CaseDrawer
+from .printable import lines, one_line
 
 RETURNED = ("pass", "fail")  # a case with one of these statuses returned a value (None is a value too)
 

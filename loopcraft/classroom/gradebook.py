@@ -10,13 +10,13 @@ import re
 from pathlib import Path
 
 from grader.results import RunResult, Status
+from loopcraft.authoring.verify import error_line
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.schemas import validation_error
 
-from ..errors import LoopcraftError
-from ..printable import csv_cell
-from ..schemas import validation_error
-from ..verify import error_line
 from .intake import Learner
 from .pages import page_names
+from .printable import csv_cell
 from .store import VerdictStore, read_json, write_atomically
 
 MISSING = "missing"

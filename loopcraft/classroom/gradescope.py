@@ -2,7 +2,7 @@
 
 The zip holds what grading needs and nothing of the site: the grader, loopcraft, the Node runner (frontend/), the
 schemas, the chosen challenges (their track cut to them: no other challenge's solution or private cases), the project's lock files and `requirements.txt` (the dependencies of
-pyproject.toml), `autograder.json` (which challenges), and Gradescope's two scripts (loopcraft/autograder/):
+pyproject.toml), `autograder.json` (which challenges), and Gradescope's two scripts (loopcraft/classroom/autograder/):
 `setup.sh` installs Node.js, Python and the packages on Gradescope's Ubuntu image, then runs `check` (each reference
 solution must pass: the installation works, and the runner's memory snapshot is made once); `run_autograder` runs
 `run`: it reads /autograder/submission/ by a class's intake rules, wherever in its folders the files lie
@@ -30,20 +30,21 @@ from decimal import Decimal
 from pathlib import Path
 
 from grader.results import RunResult, learner_view
+from loopcraft.authoring.mistakes import said
+from loopcraft.authoring.verify import catalogues
+from loopcraft.course import yamlfile
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.course import Exercise, Track
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.load import load_course
+from loopcraft.course.project import INSTALL, Project
+from loopcraft.course.schemas import validation_error
+from loopcraft.running.grading import Grader, Runners
 
-from .. import yamlfile
-from ..cache import BuildCache
-from ..course import Exercise, Track
-from ..errors import LoopcraftError
-from ..grading import Grader, Runners
-from ..load import load_course
-from ..mistakes import catalogues, said
-from ..printable import lines
-from ..project import INSTALL, Project
-from ..schemas import validation_error
 from .intake import read_submission
+from .printable import lines
 
-SCRIPTS = INSTALL / "loopcraft" / "autograder"
+SCRIPTS = Path(__file__).with_name("autograder")
 CONFIG = "autograder.json"
 # What grading needs, relative to the project's root: folders whole (but caches), and single files.
 FOLDERS = ["grader", "loopcraft", "frontend", "schemas"]

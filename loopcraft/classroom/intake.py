@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from ..course import Exercise
-from ..errors import LoopcraftError
-from ..printable import name_from_bytes
-from ..schemas import document, validation_error
+from loopcraft.course.course import Exercise
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.schemas import document, validation_error
+
+from .printable import name_from_bytes
 
 SOURCE_BYTES = 256 * 1024
 CODE_PREFIX = "loopcraft:code:"

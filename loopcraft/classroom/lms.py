@@ -34,10 +34,11 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import LoopcraftError
-from ..printable import csv_cell
+from loopcraft.course.errors import LoopcraftError
+
 from . import phpcsv
 from .gradebook import MISSING, UNREAD
+from .printable import csv_cell
 from .store import write_atomically
 from .zipped import Reading
 

@@ -19,11 +19,11 @@ from functools import cache
 import jinja2
 from markupsafe import Markup
 
-from ..bundle import bundle
-from ..cache import BuildCache
-from ..errors import LoopcraftError
-from ..project import INSTALL
-from ..render import make_environment, pygments_css, read_templates
+from loopcraft.course.cache import BuildCache
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.project import INSTALL
+from loopcraft.site.bundle import bundle
+from loopcraft.site.render import make_environment, pygments_css, read_templates
 
 # Bundles of the class's pages (frontend/src), not shipped with the site.
 BUNDLES = ["report.js"]

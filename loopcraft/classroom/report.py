@@ -32,17 +32,16 @@ from urllib.parse import quote
 
 import jinja2
 
-from grader.canonical import NotJSONError
+from grader.canonical import NotJSONError, encode, from_tagged
 from grader.results import CaseResult, RunResult, Status, stored_json
+from loopcraft.authoring.verify import catalogues
+from loopcraft.course.cases import Catalogue, expected_text
+from loopcraft.course.course import Exercise
+from loopcraft.course.project import Project
 
-from ..cases import expected_text
-from ..course import Exercise
-from ..mistakes import Catalogue, catalogues
-from ..printable import lines, one_line
-from ..project import Project
-from ..render import py_repr
 from . import feedback, gradebook, similar
 from .pages import CaseDrawer, environment, script
+from .printable import lines, one_line
 from .store import VerdictStore, names_in, remove, write_atomically
 
 UPPER_LOWER = 0.27
@@ -93,10 +92,11 @@ class CaseTally:
 
 
 def _value_repr(value) -> str:
-    """A returned value as Python writes it; one past what a result may be (deeper than 100 levels: only a verdict
-    made by hand holds one) as its JSON, rather than no report at all."""
+    """A returned value (its tagged JSON, as a verdict holds it) as Python writes it, by the value text's own writer
+    (a set as `{1, 2}`, not its tags); one past what a result may be (deeper than 100 levels: only a verdict made by
+    hand holds one) as its JSON, rather than no report at all."""
     try:
-        return py_repr(value)
+        return encode(from_tagged(value))[1]
     except NotJSONError:
         return stored_json(value)
 
@@ -336,7 +336,7 @@ def write_class_pages(
     """DIR/feedback/<page>.html for every learner of the gradebook and DIR/report/index.html, from the gradebook's
     rows as people read them (`gradebook.shown`'s: names, points, the page's name) and the store, each verdict read
     once; feedback pages of learners no longer in the gradebook are removed. `known`: the challenges' known mistakes
-    (default: mistakes.catalogues', from the installation's build cache, the wrong solutions run in Pyodide where it
+    (default: verify.catalogues', from the installation's build cache, the wrong solutions run in Pyodide where it
     has none of their verdicts: a function of the course, as the rest is of the store)."""
     env = environment()
     course = {ex.slug: ex for ex in exercises}

@@ -17,7 +17,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from ..errors import LoopcraftError
+from loopcraft.course.errors import LoopcraftError
 
 # SHA-256's output length: RFC 2104, section 3, "keys shorter than L are strongly discouraged".
 KEY_BYTES = 32

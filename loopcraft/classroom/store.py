@@ -24,14 +24,14 @@ import threading
 from pathlib import Path
 
 from grader.results import RunResult
+from loopcraft.course.cases import case_key
+from loopcraft.course.course import Exercise
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.project import Project
+from loopcraft.course.schemas import validation_error
 
-from ..cases import case_key
-from ..course import Exercise
-from ..errors import LoopcraftError
-from ..printable import file_name
-from ..project import Project
-from ..schemas import validation_error
 from .intake import Learner, Refused, Source, read_regular
+from .printable import file_name
 from .signing import Signer
 
 # What a kept verdict may weigh: far more than any this store writes (a result of SUBMISSION_CHARS characters, at

@@ -41,10 +41,11 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import BinaryIO
 
-from ..course import Exercise
-from ..errors import LoopcraftError
-from ..printable import name_from_bytes
+from loopcraft.course.course import Exercise
+from loopcraft.course.errors import LoopcraftError
+
 from .intake import HandedIn, Learner, Refused, distinct, read_beneath, take, too_big, walk
+from .printable import name_from_bytes
 
 MAX_ENTRIES = 100_000
 TOTAL_BYTES = 1 << 30  # all entries read from one zip, uncompressed

@@ -25,9 +25,9 @@ from pathlib import Path
 from types import ModuleType
 
 from loopcraft.commands import build, check, class_, grade, gradescope, merge, new, record, serve, strengthen
-from loopcraft.errors import ExerciseError, LoopcraftError
-from loopcraft.grading import Runners
-from loopcraft.project import INSTALL, Project
+from loopcraft.course.errors import ExerciseError, LoopcraftError
+from loopcraft.course.project import INSTALL, Project
+from loopcraft.running.grading import Runners
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def main(
     runners: Runners | None = None,
 ) -> int:
     """Run one command line (`default`: as `parse`'s). `runners`: runners lent to the commands that grade
-    (loopcraft.grading.Runners, of the kind the command takes: trusted for the authors', fresh for the teachers'),
+    (loopcraft.running.grading.Runners, of the kind the command takes: trusted for the authors', fresh for the teachers'),
     for a caller that runs many commands in one process."""
     # Learner text may hold anything, lone surrogates included: a report prints it escaped rather than crash.
     for stream in (sys.stdout, sys.stderr):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from loopcraft.build import build
 from loopcraft.commands import options
-from loopcraft.grading import Runners
-from loopcraft.project import Project
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Runners
+from loopcraft.site.build import build
 
 HELP = "verify every challenge and build the site"
 
@@ -19,7 +19,7 @@ def add(parser: argparse.ArgumentParser) -> None:
 
 
 def run(*, project: Project, out: Path | None = None, verify: bool = True, runners: Runners | None = None) -> int:
-    """Build into `out` (default: the project's site/); `runners`: trusted runners to borrow (loopcraft.grading)."""
+    """Build into `out` (default: the project's site/); `runners`: trusted runners to borrow (loopcraft.running.grading)."""
     options.warn_unverified(verify)
     site = options.site_folder(project, out).resolve()
     report = build(project, site, verify=verify, runners=runners)

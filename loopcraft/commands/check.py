@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from loopcraft.build import check
 from loopcraft.commands import options
 from loopcraft.commands.build import tracks_text
-from loopcraft.errors import raise_errors
-from loopcraft.grading import Runners
-from loopcraft.project import Project
+from loopcraft.course.errors import raise_errors
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Runners
+from loopcraft.site.build import check
 
 HELP = (
     "load and validate the course, verify the exercises (or one challenge or lesson), show which cases catch which "

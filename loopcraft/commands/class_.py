@@ -17,9 +17,9 @@ from pathlib import Path
 
 from loopcraft.classroom import grade_class
 from loopcraft.commands import options
-from loopcraft.errors import LoopcraftError
-from loopcraft.grading import Runners
-from loopcraft.project import Project
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Runners
 
 HELP = (
     "grade a whole class: SUBMISSIONS holds a folder per learner, with one SLUG.py per challenge (or a progress "

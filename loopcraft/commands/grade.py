@@ -14,13 +14,15 @@ import sys
 from pathlib import Path
 
 from grader.results import VERSION, RunResult, failed_submission
+from loopcraft.authoring.mistakes import said
+from loopcraft.authoring.verify import catalogues
 from loopcraft.classroom.intake import Source, read_solutions
-from loopcraft.course import Exercise
-from loopcraft.grading import Grader, Runners
-from loopcraft.load import find_exercise
-from loopcraft.mistakes import Catalogue, catalogues, said
-from loopcraft.printable import lines, one_line
-from loopcraft.project import Project
+from loopcraft.classroom.printable import lines, one_line
+from loopcraft.course.cases import Catalogue
+from loopcraft.course.course import Exercise
+from loopcraft.course.load import find_exercise
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Grader, Runners
 
 HELP = "grade one challenge's solutions in Pyodide: a file, or a folder of them"
 MARKS = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from loopcraft.classroom.gradescope import build
-from loopcraft.project import Project
+from loopcraft.course.project import Project
 
 HELP = "write a Gradescope autograder (setup.sh, run_autograder, the grader) for one challenge or several"
 

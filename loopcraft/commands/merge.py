@@ -9,8 +9,8 @@ from pathlib import Path
 
 from loopcraft.classroom import merge_shards
 from loopcraft.commands import options
-from loopcraft.grading import Runners
-from loopcraft.project import Project
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Runners
 
 HELP = "join the gradebooks of shards into one"
 

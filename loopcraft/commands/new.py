@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from loopcraft.project import Project
-from loopcraft.scaffold import KINDS, new_challenge, new_lesson
+from loopcraft.authoring.scaffold import KINDS, new_challenge, new_lesson
+from loopcraft.course.project import Project
 
 HELP = "scaffold a challenge or a lesson (and its track if new)"
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from loopcraft.classroom.lms import LMSS, MISSING_RULES
-from loopcraft.project import Project
+from loopcraft.course.project import Project
 
 NO_VERIFY_WARNING = "warning: --no-verify: solutions were not run; do not publish this build"
 

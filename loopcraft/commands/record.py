@@ -1,14 +1,14 @@
 """`loopcraft record SLUG`: run the reference solution on the cases that expect nothing yet and write what it does
-(`expected`, `raises` or `stdout`) into exercise.yaml, comments kept (loopcraft/record.py)."""
+(`expected`, `raises` or `stdout`) into exercise.yaml, comments kept (loopcraft/authoring/record.py)."""
 
 from __future__ import annotations
 
 import argparse
 
-from loopcraft.cases import expected_text
-from loopcraft.course import MISSING
-from loopcraft.project import Project
-from loopcraft.record import record
+from loopcraft.authoring.record import record
+from loopcraft.course.cases import expected_text
+from loopcraft.course.course import MISSING
+from loopcraft.course.project import Project
 
 HELP = "run the reference solution on the cases that have no `expected` and write what it returns into exercise.yaml"
 

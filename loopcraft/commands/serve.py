@@ -8,10 +8,10 @@ import threading
 from pathlib import Path
 
 from loopcraft.commands import options
-from loopcraft.errors import LoopcraftError
-from loopcraft.project import Project
-from loopcraft.serve import make_server, url
-from loopcraft.watch import DevServer
+from loopcraft.course.errors import LoopcraftError
+from loopcraft.course.project import Project
+from loopcraft.site.serve import make_server, url
+from loopcraft.site.watch import DevServer
 
 HELP = "build, serve the site locally, rebuild on changes and reload the page"
 

@@ -1,17 +1,17 @@
 """`loopcraft strengthen SLUG [--accept [--private]]`: generated scenarios run on the reference and on what the
 cases miss (surviving mutants, wrong solutions); the cases that catch them are proposed, or written with --accept
-(loopcraft/strengthen.py)."""
+(loopcraft/authoring/strengthen.py)."""
 
 from __future__ import annotations
 
 import argparse
 
-from loopcraft.errors import ExerciseError
-from loopcraft.grading import Runners, runner_for
-from loopcraft.project import Project
-from loopcraft.scenarios import GeneratorError
-from loopcraft.strengthen import SEED, STRENGTHEN_SCENARIOS, proposal_text, strengthen, unreached_text
-from loopcraft.strengthen import accept as accept_cases
+from loopcraft.authoring.scenarios import GeneratorError
+from loopcraft.authoring.strengthen import SEED, STRENGTHEN_SCENARIOS, proposal_text, strengthen, unreached_text
+from loopcraft.authoring.strengthen import accept as accept_cases
+from loopcraft.course.errors import ExerciseError
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Runners, runner_for
 
 HELP = (
     "run generated scenarios on the reference and on what the cases miss (surviving mutants, wrong solutions), and "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from loopcraft.scaffold import new_challenge
+from loopcraft.authoring.scaffold import new_challenge
 from tests.browser.test_editor import type_body
 from tests.browser.test_learner import open_challenge, run_and_wait
 from tests.helpers import ROOT

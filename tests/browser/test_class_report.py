@@ -13,9 +13,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from loopcraft.classroom import course, course_exercises, lms, write_outputs
+from loopcraft.classroom.printable import file_name
 from loopcraft.classroom.store import VerdictStore
-from loopcraft.printable import file_name
-from loopcraft.project import Project
+from loopcraft.course.project import Project
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.class_fixture import DISPATCH, HOSTILE, LIMIT, build
 from tests.helpers import feedback_page

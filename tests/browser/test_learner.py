@@ -302,7 +302,7 @@ def test_the_tasks_code_wraps_rather_than_hide_the_end_of_a_line(page: Page, iso
 
 
 def test_the_hints_end_at_the_last_one(page: Page, isolated_url: str):
-    from loopcraft.load import find_exercise
+    from loopcraft.course.load import find_exercise
 
     total = len(find_exercise(ROOT, "consecutive-error-limit").hints)
     without_python(page)

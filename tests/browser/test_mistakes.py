@@ -11,12 +11,11 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from grader.canonical import canonical_json, digest
-from loopcraft.cases import expectation_text
-from loopcraft.course import MISSING
-from loopcraft.load import find_exercise, load_course
-from loopcraft.mistakes import said
-from loopcraft.render import py_repr, salt
+from grader.canonical import canonical_json, digest, encode
+from loopcraft.authoring.mistakes import said
+from loopcraft.course.cases import expectation_text, salt
+from loopcraft.course.course import MISSING
+from loopcraft.course.load import find_exercise, load_course
 from tests.helpers import ROOT
 
 SLUG = "consecutive-error-limit"
@@ -74,7 +73,7 @@ def test_each_wrong_solutions_run_names_its_mistake_and_a_correct_run_names_none
         expect(failing_hidden.get_by_test_id("expected")).to_have_count(0)
         for case in ex.cases:
             if case.hidden:
-                for form in (canonical_json(case.expected), py_repr(case.expected)):
+                for form in (canonical_json(case.expected), encode(case.expected)[1]):
                     assert form not in (status.text_content() or ""), (file, case.name)
     run(page, CEL / "solution.py")
     expect(status).to_have_attribute("data-outcome", "pass")
@@ -115,7 +114,7 @@ def test_the_pages_known_mistakes_hold_no_hidden_or_private_expected_value(built
         for case in (c for c in ex.cases if c.hidden):
             forms = {expectation_text(case)}
             if case.expected is not MISSING:
-                forms |= {canonical_json(case.expected), py_repr(case.expected)}
+                forms |= {canonical_json(case.expected), encode(case.expected)[1]}
             forms |= {case.name} if case.private else set()
             for form in forms:
                 assert len(form) < 8 or form not in text, f"{ex.slug}: {case.name!r} shows as {form}"

@@ -168,7 +168,7 @@ def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_
 def test_from_the_dev_server_live_reload_sees_a_rebuilt_file_and_the_course_still_works_offline(
     browser: Browser, built_site, tmp_path
 ):
-    from loopcraft.serve import LiveState
+    from loopcraft.site.serve import LiveState
 
     # A copy of the site to rebuild a file of (hard links: the rebuilt file is written anew, never into the link).
     site = tmp_path / "site"

@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import Browser, expect
 
-from loopcraft.serve import LiveState
+from loopcraft.site.serve import LiveState
 from tests.browser.test_offline import served
 from tests.helpers import ROOT
 

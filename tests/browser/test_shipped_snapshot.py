@@ -1,4 +1,4 @@
-"""The snapshot of Python the site ships (loopcraft/snapshot.py, frontend/src/worker.js): a first visit restores it
+"""The snapshot of Python the site ships (loopcraft/site/snapshot.py, frontend/src/worker.js): a first visit restores it
 instead of booting Python, and grades as a boot would; one that fails its hash (a host that damaged it, a tampered
 copy in the service worker's cache) is never a broken page: the page boots Python as before and says so in the
 console, and the service worker still caches the course."""

@@ -3,7 +3,7 @@ of the interpreter's own), with the case's run spec, its arguments in it (found 
 run's message, the first load error's, is shown wherever the run is (a feedback page, --json, Gradescope's output):
 it never comes from a private case. The cases before them pass; the private ones are errors, by name and status."""
 
-from loopcraft.load import find_exercise
+from loopcraft.course.load import find_exercise
 
 EXPECT = {"pia": {"status": "fail"}}
 

@@ -1,6 +1,6 @@
 // The reference solution's unlock key (frontend/src/solution.js), made of every published case's expectation text,
-// as loopcraft/render.py solution_key makes it: the texts and the secret below are what Python wrote for these cases
-// (loopcraft/cases.py expectation_text, render._encrypt), so page and build are held to agree.
+// as loopcraft/site/render.py solution_key makes it: the texts and the secret below are what Python wrote for these cases
+// (loopcraft/course/cases.py expectation_text, render._encrypt), so page and build are held to agree.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { expectationText } from "../../frontend/src/judge.js";
