@@ -16,14 +16,13 @@ from grader.canonical import canonical_json, digest
 from loopcraft.cache import BuildCache
 from loopcraft.grading import grade
 from loopcraft.load import find_exercise, load_course
-from loopcraft.mistakes import KNOWN_MISTAKE, Catalogue, catalogue, said
+from loopcraft.mistakes import Catalogue, catalogue
 from loopcraft.project import Project
 from loopcraft.render import challenge_context, challenge_inputs, page_mistakes, salt
 from loopcraft.runners import make_runner
 from loopcraft.verify import verdict
-from tests.helpers import ROOT, run_grader
+from tests.helpers import FIXTURES, ROOT
 
-FIXTURES = Path(__file__).parent / "fixtures"
 LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
 
 
@@ -170,24 +169,6 @@ def test_hint_and_named_are_read_from_exercise_yaml(course, tmp_path):
     assert (wrong.mistake, wrong.hint, wrong.named) == ("subtracts", "Check the sign.", False)
     (wrong,) = find_exercise(course, "add").wrong_solutions
     assert (wrong.hint, wrong.named) == (None, True)
-
-
-def test_loopcraft_grade_names_the_mistake_of_a_failing_file_and_none_of_a_passing_one(runners):
-    ex = find_exercise(ROOT, LIMIT)
-    wrong = next(w for w in ex.wrong_solutions if w.path.name == "no_reset.py")
-    failing = run_grader(runners, LIMIT, wrong.path)
-    assert failing.returncode == 1
-    lines = failing.stdout.splitlines()
-    assert f"  {said(wrong.hint or wrong.mistake)}" in lines
-    assert lines[-1].strip().endswith(": fail")  # the summary stays last
-    passing = run_grader(runners, LIMIT, ex.dir / "solution.py")
-    assert passing.returncode == 0 and KNOWN_MISTAKE not in passing.stdout
-    # --json names it as the text does: the file's mistakes, and the cases the mistake explains.
-    document = json.loads(run_grader(runners, LIMIT, wrong.path, "--json").stdout)
-    assert document["mistakes"] == [wrong.hint or wrong.mistake]
-    # (A private case says its name and status only, its mistake left out as the rest.)
-    failed = [t for t in document["tests"] if t["status"] != "pass" and not t.get("private")]
-    assert failed and {t.get("mistake") for t in failed} == {wrong.hint or wrong.mistake}
 
 
 def test_a_case_that_raised_another_exception_is_known_by_it_as_the_pages_matcher_knows_it():
