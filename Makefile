@@ -16,7 +16,7 @@ PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup setup-grader serve build check test test-fast test-unit node-test lint bench clean
+.PHONY: setup setup-grader serve build check test test-fast test-unit test-pyodide node-test lint bench clean
 
 setup: setup-grader $(CHROMIUM)
 
@@ -50,20 +50,23 @@ lint: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-# A test's tier is its folder of tests/ (tests/conftest.py, `tier`). The tiers that start Pyodide run on one pytest-xdist
-# worker per core (two on the project's machine); --dist loadfile keeps a file's tests, and so its module fixtures (one
-# Pyodide, one grader run of the hostile corpus), on one worker. The unit tier runs in one process: a worker's start and
-# collection cost more CPU than sharing its seconds saves.
-XDIST := -n auto --dist loadfile
-
+# A test's tier is its folder of tests/ (tests/conftest.py, `tier`). `make test` runs on one pytest-xdist worker per core
+# (two on the project's machine); --dist loadfile keeps a file's tests, and so its module fixtures (one Pyodide, one
+# grader run of the hostile corpus), on one worker. The fast loop runs its two tiers side by side instead, each in one
+# process: a worker's start, its collection and its own pool of Pyodide runners cost more CPU than sharing saves
+# (docs/performance.md); --output-sync prints each one's report whole when it ends.
 test: lint node-test
-	$(PY) -m pytest $(XDIST)
+	$(PY) -m pytest -n auto --dist loadfile
 
-test-fast: lint test-unit
-	$(PY) -m pytest $(XDIST) tests/pyodide -m "not second_proof"
+test-fast: lint
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-pyodide
 
 test-unit: setup-grader node-test
 	$(PY) -m pytest -p no:xdist tests/unit
+
+# The sandbox's tier alone (its second proofs are left to `make test`).
+test-pyodide: setup-grader
+	$(PY) -m pytest -p no:xdist tests/pyodide -m "not second_proof"
 
 # The front end's unit tests, its pure modules under Node (tests/js/).
 node-test: setup-grader
