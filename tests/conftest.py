@@ -27,8 +27,9 @@ def tier(item) -> str:
     - `pyodide`: the sandbox, in real Pyodide under Node: the hostile corpus, the runner, resets, time limits, the
       page's agreement with the command line; what a change to the grader or the worker must prove again. With
       the unit tests, `make test-fast`;
-    - `integration`: the authoring checks in Pyodide, the build's Node work, the commands run as processes, the
-      benchmark's runs and second proofs: only `make test`;
+    - `integration`: the authoring checks in Pyodide, the build's Node work, the classroom's commands run as
+      processes or whole (a class of hostile hand-ins, job arrays merged), the benchmark's runs and second proofs:
+      only `make test`;
     - `browser`: drives the built site in Chromium: only `make test`.
 
     A test file anywhere else is refused: it would belong to no loop."""
