@@ -231,7 +231,7 @@ def edit_json(path: Path, change) -> None:
 
 def sign_again(verdict: Path, book: Path, course: Path) -> None:
     """The shard's files signed again after an edit, as only the key's holder can: for the defences behind the
-    signatures (tests/unit/test_merge_trust.py tests the signatures)."""
+    signatures (tests/integration/test_merge_trust.py tests the signatures)."""
     with_key = signer(course)
     record = json.loads(verdict.read_text())
     verdict.write_text(compact(with_key.sign_record(record)) + "\n")
@@ -253,7 +253,7 @@ def lying_cell(book: dict) -> None:
 # A folder posing as a shard (or one damaged): what it holds instead of what `class --shard` writes, and what merge
 # must say of it. Each stops the merge with the file's path and why, before anything is written. Those that make
 # a readable verdict of another (SIGNED_AGAIN) are signed again, as by the key's holder with another grader: the
-# signature alone would refuse them (tests/unit/test_merge_trust.py), and the defences behind it are under test here.
+# signature alone would refuse them (tests/integration/test_merge_trust.py), and the defences behind it are under test here.
 POSING = {
     "a-verdict-linked-to-dev-zero": (
         lambda verdict, book: (verdict.unlink(), verdict.symlink_to("/dev/zero")),
