@@ -1,8 +1,8 @@
 # Two commands on a fresh machine (see README):
 #   make serve   install everything, build the site, serve it on http://127.0.0.1:$(PORT)/
-#   make test    install everything, lint, run the whole test suite (browser and benchmark tests included)
-#   make test-fast   lint and every test but the browser, benchmark and second-proof ones: the loop to run after an edit
-#   make test-unit   the tests that start no Pyodide or browser (tests/conftest.py, `tier`; the judge's one small Node process aside): seconds
+#   make test    install everything, lint, run every tier of tests/ (browser and benchmark included) and the node tests
+#   make test-fast   lint, the unit and node tests, and tests/pyodide/ (the sandbox, but second proofs): the loop after an edit
+#   make test-unit   tests/unit/ (no Pyodide, no browser, no process but the judge's small Node one) and tests/js/: seconds
 #   make setup-grader   what a teacher who only grades needs (`python -m grader`): Python and Node, no Chromium, no sudo
 #   make bench   the benchmark (bench/run.py): page start-up against Pyodide's floor, transfer, build scaling
 # Set-up steps are stamped, so later runs skip what is already installed.
@@ -16,7 +16,7 @@ PORT ?= 8000
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup setup-grader serve build check test test-fast test-unit lint bench clean
+.PHONY: setup setup-grader serve build check test test-fast test-unit test-pyodide node-test lint bench clean
 
 setup: setup-grader $(CHROMIUM)
 
@@ -50,17 +50,27 @@ lint: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-# One pytest-xdist worker per core (two on the project's machine); --dist loadfile keeps a file's tests, and so its module
-# fixtures (one Pyodide, one grader run of the hostile corpus), on one worker.
-test: lint
+# A test's tier is its folder of tests/ (tests/conftest.py, `tier`). `make test` runs on one pytest-xdist worker per core
+# (two on the project's machine); --dist loadfile keeps a file's tests, and so its module fixtures (one Pyodide, one
+# grader run of the hostile corpus), on one worker. The fast loop runs its two tiers side by side instead, each in one
+# process: a worker's start, its collection and its own pool of Pyodide runners cost more CPU than sharing saves
+# (docs/performance.md); --output-sync prints each one's report whole when it ends.
+test: lint node-test
 	$(PY) -m pytest -n auto --dist loadfile
 
 test-fast: lint
-	$(PY) -m pytest -n auto --dist loadfile -m "not browser and not bench and not second_proof"
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-pyodide
 
-# The browser tests are never unit tests: left uncollected, their modules are not even imported.
-test-unit: setup-grader
-	$(PY) -m pytest -n auto --dist loadfile -m unit --ignore=tests/browser
+test-unit: setup-grader node-test
+	$(PY) -m pytest -p no:xdist tests/unit
+
+# The sandbox's tier alone (its second proofs are left to `make test`).
+test-pyodide: setup-grader
+	$(PY) -m pytest -p no:xdist tests/pyodide -m "not second_proof"
+
+# The front end's unit tests, its pure modules under Node (tests/js/).
+node-test: setup-grader
+	node --test tests/js/
 
 bench: setup
 	$(PY) bench/run.py

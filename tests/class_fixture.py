@@ -1,5 +1,5 @@
 """Generated classes, graded by the one judge (frontend/src/judge.js) from the in-process runner's outcomes
-(loopcraft/running/runners.py: the course's own solutions, run in this CPython), for the report's and feedback pages' tests (tests/test_class_report.py,
+(loopcraft/running/runners.py: the course's own solutions, run in this CPython), for the report's and feedback pages' tests (tests/unit/test_class_report.py,
 tests/browser/) and the report's benchmark (bench/class_report.py).
 
 `generate` makes a course-sized class: each challenge's reference solution, its wrong solutions, its starter and a

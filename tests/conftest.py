@@ -10,56 +10,33 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ARTIFACTS, quiet, run_cli
+from tests.helpers import ARTIFACTS, ROOT, quiet, run_cli
 from tests.support import launch_options, start_site_build
 
-PLAYWRIGHT_FIXTURES = {"page", "context", "browser"}
-# Fixtures that start Node and Pyodide (test_lessons.py's real_course checks the course's lessons in it).
-PYODIDE_FIXTURES = {"runners", "restored_runners", "author_runners", "pyodide_runner", "real_course"}
-# Tests that start Node (Pyodide, esbuild, `node --test`) or a process of their own without those fixtures: a
-# module, or one test of it, by node id.
-STARTS_PROCESSES = (
-    "tests/test_authoring.py",
-    "tests/test_build.py",
-    "tests/test_build_cache.py",
-    "tests/test_class_grading.py",
-    "tests/test_class_hostile.py",
-    "tests/test_class_report.py::test_outputs_are_the_same_bytes_in_another_process",
-    "tests/test_cli.py",
-    "tests/test_gradescope.py",
-    "tests/test_headers.py",
-    "tests/test_hostile_cli.py",
-    "tests/test_js.py",
-    "tests/test_mutation.py",
-    "tests/test_outcomes.py",
-    "tests/test_private_cases.py::test_the_built_site_holds_no_trace_of_a_private_case",
-    "tests/test_pyodide_runner.py",
-    "tests/test_scenarios.py",
-)
+# What a test costs is the folder it is in (docs/architecture.md, "Tests by tier"); each is a marker of that name.
+TIERS = ("unit", "pyodide", "integration", "browser")
 
 
 def tier(item) -> str:
-    """What a test costs, as one marker:
+    """The test's tier, the first folder of its path under tests/:
 
-    - `browser`: under tests/browser/, or uses Playwright's page, context or browser (it opens Chromium);
-    - `bench`: marked so by its module (tests/test_bench.py runs the benchmark);
-    - `pyodide`: uses one of PYODIDE_FIXTURES, itself or through a fixture it uses (Node and Pyodide start), or
-      is listed in STARTS_PROCESSES;
-    - `unit` otherwise: no Pyodide, no browser, no process but one: the one judge (frontend/src/judge.js) in a small
-      Node process a test process, started once (loopcraft/running/judging.py), which judges the `in_process_runners`
-      fixture's outcomes (it runs the code in this process, so its tests are unit tests); a class's pages bundle
-      their script with esbuild only when frontend/ changed since the build cache kept it.
+    - `unit`: no Pyodide, no browser, no process but one: the one judge (frontend/src/judge.js) in a small Node
+      process a test process starts once (loopcraft/running/judging.py), which judges the `in_process_runners` fixture's
+      outcomes (they run the code in this process); a class's pages bundle their script with esbuild only when
+      frontend/ changed since the build cache kept it. `make test-unit`, with the `node --test` tests of tests/js/;
+    - `pyodide`: the sandbox, in real Pyodide under Node: the hostile corpus, the runner, resets, time limits, the
+      page's agreement with the command line; what a change to the grader or the worker must prove again. With
+      the unit tests, `make test-fast`;
+    - `integration`: the authoring checks in Pyodide, the build's Node work, the classroom's commands run as
+      processes or whole (a class of hostile hand-ins, job arrays merged), the benchmark's runs and second proofs:
+      only `make test`;
+    - `browser`: drives the built site in Chromium: only `make test`.
 
-    A new test gets its marker without remembering one; a new test that starts a process unseen (through a helper,
-    not a fixture) belongs in STARTS_PROCESSES, or `make test-unit` stops taking seconds."""
-    fixtures = set(getattr(item, "fixturenames", ()))
-    if item.path.is_relative_to(Path(__file__).parent / "browser") or PLAYWRIGHT_FIXTURES & fixtures:
-        return "browser"
-    if item.get_closest_marker("bench"):
-        return "bench"
-    if PYODIDE_FIXTURES & fixtures or item.nodeid.startswith(STARTS_PROCESSES):
-        return "pyodide"
-    return "unit"
+    A test file anywhere else is refused: it would belong to no loop."""
+    parts = item.path.relative_to(ROOT / "tests").parts
+    if len(parts) < 2 or parts[0] not in TIERS:
+        raise pytest.UsageError(f"{item.path}: a test file belongs in one of tests/{', tests/'.join(TIERS)}")
+    return parts[0]
 
 
 def pytest_collection_modifyitems(config, items):

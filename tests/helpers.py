@@ -17,7 +17,8 @@ import pytest
 from loopcraft.classroom.gradescope import spec_cut_to
 from tests.support import ROOT
 
-FIXTURES = ROOT / "tests" / "fixtures"
+FIXTURES = ROOT / "tests" / "fixtures"  # course copies, projects and submissions the tests read
+GOLDEN = ROOT / "tests" / "golden"  # golden files: LOOPCRAFT_REGEN_GOLDEN=1 rewrites them (check_golden)
 ARTIFACTS = ROOT / "test-results"  # screenshots and console logs of failed browser tests
 REGEN = os.environ.get("LOOPCRAFT_REGEN_GOLDEN") == "1"
 # The pages' switch for background work (frontend/src/page-session.js, BACKGROUND_KEY), set before any page runs;

@@ -1,7 +1,7 @@
 // The shapes of an outcome (what the interpreter running learner code hands back for one case, before any
 // verdict), as grader/results.py makes them: value_outcome, error_outcome, timeout_outcome, PHASES and the one
 // timeout text. Every outcome made in JavaScript (the worker, the driver, the Node runner) is made here;
-// tests/golden/outcomes.json holds both sides to the same results (tests/test_outcomes.py).
+// tests/golden/outcomes.json holds both sides to the same results (tests/pyodide/test_outcomes.py).
 //
 // Also here: the learner-facing texts of the outcomes only JavaScript makes (the grader's Python could not give
 // one), so that each is written once.

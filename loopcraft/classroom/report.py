@@ -1,7 +1,7 @@
 """The teacher's class report, DIR/report/index.html (it shows expected values and every learner's code: not for
 learners), made in the same pass over the store as the feedback pages (`write_class_pages`).
 
-What it counts, from the gradebook's rows and the verdicts alone (tests/test_class_report.py recounts each):
+What it counts, from the gradebook's rows and the verdicts alone (tests/unit/test_class_report.py recounts each):
 - the class: learners, hand-ins refused whole, submissions (verdicts), and how many learners passed 0, 1, ...
   challenges (of a one-challenge course, 0, 1, ... of its cases);
 - per challenge, of its submissions: passed, errors (the code could not be run: a load error or a refused file),

@@ -7,7 +7,7 @@ Kinds:
   (reset in place, frontend/src/reset.js, or restored from the snapshot where a reset cannot vouch for it), with
   time limits and a budget. The only kind for learner code: the command line, Gradescope, `record`.
 - "restored": "fresh", but every submission's interpreter restored from the snapshot, never reset in place: what
-  resets are measured and checked against (bench/fresh_interpreter.py, tests/test_reset_in_place.py).
+  resets are measured and checked against (bench/fresh_interpreter.py, tests/pyodide/test_reset_in_place.py).
 - "trusted": Pyodide under Node, one interpreter for all the author's own code (`pyodide.TrustedRunner`, started on
   its first run): the build's checks (solutions, mutants, scenarios, lessons' live code). The guard still checks
   every case.

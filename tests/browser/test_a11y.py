@@ -13,7 +13,6 @@ from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
 from tests.helpers import cases_of, quiet_context, without_python
 
-pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
 CHALLENGE = f"build-an-agent/{SLUG}/"
 

@@ -13,8 +13,6 @@ from tests.browser.test_learner import open_challenge, run_and_wait
 from tests.helpers import ROOT
 from tests.support import build_site, serve, stop
 
-pytestmark = pytest.mark.browser
-
 
 @pytest.fixture(scope="module")
 def kinds_url(tmp_path_factory):

@@ -157,7 +157,7 @@ def test_what_a_learners_loop_left_in_a_trace_never_stops_the_page_drawing_the_o
     exercises = [ex for ex in course_exercises(Project()) if ex.slug in doc["challenges"]]
     write_outputs(out, doc, VerdictStore(out), exercises)
     row = next(r for r in doc["learners"] if r["learner"] == "solo")
-    # (A case that cannot be drawn at all is tests/test_class_report.py's: the page is drawn when it is written.)
+    # (A case that cannot be drawn at all is tests/unit/test_class_report.py's: the page is drawn when it is written.)
     page, problems = open_offline(browser, feedback_page(out, "solo").as_uri())
     expect(page.locator('[data-testid="feedback-case"]')).to_have_count(
         sum(row["challenges"][s]["total"] for s in (LIMIT, DISPATCH))

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import SLOW_LOAD_MS, open_challenge
 from tests.helpers import ROOT, cases_of, wait_until, without_python
 
-pytestmark = pytest.mark.browser
 # Challenge 3 of the course, as the index numbers it (lessons count): the one the learner who found the bug typed in.
 SLUG = "dispatch-registry"
 CHALLENGE = ROOT / "exercises" / "build-an-agent" / SLUG

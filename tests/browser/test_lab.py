@@ -3,13 +3,11 @@ learner's own loop as a fourth column, from a saved solution and from an uploade
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.helpers import FIRST_TRACK, ROOT, the_track
-from tests.test_lessons import SEED_004
+from tests.unit.test_lessons_loaded import SEED_004
 
-pytestmark = pytest.mark.browser
 SLOW_MS = 120_000
 AGENT = ROOT / "exercises/build-an-agent"
 DESIGNS = ["errors-end", "fed-back", "guarded"]

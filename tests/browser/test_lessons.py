@@ -9,7 +9,6 @@ from playwright.sync_api import Page, expect
 
 from tests.helpers import FIRST_TRACK, serve_time_limit, the_track, wait_until, without_python
 
-pytestmark = pytest.mark.browser
 SLOW_MS = 120_000
 LESSON = "recite-the-loop"
 # The colour a custom property of the page's stylesheet stands for, as computed where `node` is.

@@ -1,5 +1,5 @@
 """In the page's worker, as under Node: from a learner's namespace, nothing the garbage collector or
-sys.modules reaches is a JavaScript object (tests/test_pyodide_runner.py proves it under Node)."""
+sys.modules reaches is a JavaScript object (tests/pyodide/test_pyodide_runner.py proves it under Node)."""
 
 from __future__ import annotations
 

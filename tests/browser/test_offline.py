@@ -95,7 +95,7 @@ def test_after_one_visit_the_course_works_offline_from_the_kept_snapshot_and_no_
 ):
     from tests.browser.test_lab import cells
     from tests.browser.test_lessons import run_block
-    from tests.test_lessons import SEED_004
+    from tests.unit.test_lessons_loaded import SEED_004
 
     # One first visit for all of it: each costs Python's boot, the site's caching and the snapshot's making.
     with served(browser, built_site, isolation=True) as (server, base, context):

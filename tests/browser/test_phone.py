@@ -13,7 +13,6 @@ from tests.browser.test_learner import CEL, SLOW_LOAD_MS
 from tests.helpers import cases_of, quiet_context, the_track, without_python
 from tests.hostile_corpus import CORPUS
 
-pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
 TOUCH_PX = 44
 

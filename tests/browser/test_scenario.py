@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import ast
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import CEL, open_challenge, replace_code
 from tests.helpers import the_track
 
-pytestmark = pytest.mark.browser
 SLUG = "consecutive-error-limit"
 MY_OWN = "task='my own',\nscript=['All done, no tools.']"
 

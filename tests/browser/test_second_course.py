@@ -14,7 +14,6 @@ from tests.browser.test_learner import SLOW_LOAD_MS, open_challenge, run_and_wai
 from tests.browser.test_phone import assert_fits
 from tests.helpers import FIRST_TRACK, ROOT, cases_of, quiet_context, the_track
 
-pytestmark = pytest.mark.browser
 TRACK = "python-basics"
 COURSE = ROOT / "exercises" / TRACK
 

@@ -14,7 +14,6 @@ from tests.browser.test_learner import SLOW_LOAD_MS
 from tests.browser.test_phone import assert_fits, assert_tappable
 from tests.helpers import ROOT, quiet_context, wait_until, without_python
 
-pytestmark = pytest.mark.browser
 TRACK = "build-an-agent"
 EARLIER, LATER, UNRELATED = "stage-4-loop", "malformed-json-recovery", "consecutive-error-limit"
 # The stage-4 loop as a learner types it: one statement a line, so the editor's indentation is all it takes.

@@ -13,7 +13,6 @@ from playwright.sync_api import Page, expect
 from tests.browser.test_learner import CEL, SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
 from tests.helpers import FIRST_TRACK, without_python
 
-pytestmark = pytest.mark.browser
 TRACK = "build-an-agent"
 SOLVED, EDITED = "consecutive-error-limit", "malformed-json-recovery"
 STORAGE = "Object.fromEntries(Object.keys(localStorage).filter(k => k.startsWith('loopcraft:')).map(k => [k, localStorage.getItem(k)]))"

@@ -3,7 +3,7 @@
 # also-alone: yes
 # Proxies of JavaScript objects that Pyodide made at start-up could be found through the garbage collector
 # even once no module names them, and so could the functions that make them. Walks everything gc can reach from
-# here, once (in the "maths" case). tests/test_pyodide_runner.py and
+# here, once (in the "maths" case). tests/pyodide/test_pyodide_runner.py and
 # tests/browser/test_no_javascript_from_python.py call the walk directly.
 import gc
 import sys

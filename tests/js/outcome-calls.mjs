@@ -1,4 +1,4 @@
-// For tests/test_outcomes.py: reads a JSON list of [name, args] calls of grader/results.py's outcome functions
+// For tests/pyodide/test_outcomes.py: reads a JSON list of [name, args] calls of grader/results.py's outcome functions
 // and prints what frontend/src/outcomes.js answers to each ({"refused": true} when it throws).
 import { readFileSync } from "node:fs";
 import * as outcomes from "../../frontend/src/outcomes.js";

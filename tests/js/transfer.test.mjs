@@ -153,7 +153,7 @@ test("files that are not progress files are refused with a reason", () => {
   assert.throws(() => readProgressFile('{"format": "loopcraft-progress", "version": 1, "entries": []}'), /damaged/);
 });
 
-// The grader reads the same files by the same rules (tests/test_class_intake.py checks it against these lines too).
+// The grader reads the same files by the same rules (tests/unit/test_class_intake.py checks it against these lines too).
 test("the site accepts exactly the progress files the grader accepts", () => {
   const { files } = JSON.parse(readFileSync(new URL("../golden/progress_files.json", import.meta.url), "utf8"));
   for (const file of files) {

@@ -20,7 +20,7 @@ from grader.results import Status
 from loopcraft.course.load import find_exercise
 from loopcraft.course.project import Project
 from loopcraft.running.grading import grade
-from tests.helpers import LEAVE_TRACES_SLUG, ROOT, leave_trace_pairs, run_grader
+from tests.helpers import LEAVE_TRACES_SLUG, ROOT, leave_trace_pairs
 
 SLUG = LEAVE_TRACES_SLUG
 REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
@@ -84,32 +84,3 @@ def test_every_submission_draws_random_numbers_of_its_own(graded, runners, exerc
             result = grade(exercise, probe, runner)
             draws |= {re.search(r"first draw (\S+)", t.output).group(1) for t in result.tests if t.output}
     assert len(draws) > 3  # each case loads the probe again; no two submissions start from one state
-
-
-@pytest.mark.second_proof  # each pair above proves, in the runner a class uses, that nothing crosses a reset
-def test_a_class_graded_with_resets_is_byte_equal_to_one_graded_with_restores(tmp_path, runners, restored_runners):
-    """Honest submissions and pairs of the corpus (some reset after, some restored) as a class: the gradebook and the
-    verdicts are the same bytes either way."""
-    folder = tmp_path / "class"
-    challenge = ROOT / "exercises" / "build-an-agent" / SLUG
-    learners = {"ada": (challenge / "solution.py").read_text(encoding="utf-8")}
-    learners["ben"] = (challenge / "wrong" / "no_reset.py").read_text(encoding="utf-8")
-    for name in ("files", "sys_modules", "environment", "builtins", "memory_grown"):
-        learners[f"{name}-a"], learners[f"{name}-b"] = PAIRS[name]
-    for learner, source in learners.items():
-        (folder / learner).mkdir(parents=True)
-        (folder / learner / f"{SLUG}.py").write_text(source, encoding="utf-8")
-    outputs = {}
-    for kind, pool in (("reset", runners), ("restored", restored_runners)):
-        out = tmp_path / kind
-        proc = run_grader(pool, "class", folder, "--out", out, "--challenge", SLUG, "--jobs", "1")
-        assert proc.returncode in (0, 1), proc.stderr
-        outputs[kind] = {
-            path.relative_to(out).as_posix(): path.read_bytes()
-            for path in sorted(out.rglob("*"))
-            if path.is_file() and path.suffix in (".csv", ".json")
-        }
-    assert outputs["reset"].keys() == outputs["restored"].keys()
-    assert "gradebook.csv" in outputs["reset"]
-    differ = [name for name in outputs["reset"] if outputs["reset"][name] != outputs["restored"][name]]
-    assert not differ, differ[:5]

@@ -10,8 +10,8 @@ import pytest
 from loopcraft.course.course import MISSING
 from loopcraft.course.errors import ExerciseError, LoopcraftError
 from loopcraft.course.load import find_exercise, load_course
+from tests.helpers import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures"
 ADD_YAML = "exercises/basics/add/exercise.yaml"
 NO_EXPECTED = (
     "no expected value, `raises` or `stdout`; run `python build.py record basics/add` to fill it in from the "

@@ -7,11 +7,8 @@ from __future__ import annotations
 import csv
 import json
 import math
-import os
 import re
 import statistics
-import subprocess
-import sys
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
@@ -42,7 +39,7 @@ from loopcraft.course.project import Project
 from loopcraft.running.grading import request_case
 from loopcraft.running.judging import judge
 from tests.class_fixture import CLASS, DISPATCH, HOSTILE, INDEPENDENT, LIMIT, build
-from tests.helpers import ROOT, feedback_page, inert_problems
+from tests.helpers import feedback_page, inert_problems
 
 
 @pytest.fixture(scope="module")
@@ -393,7 +390,8 @@ def test_every_learner_has_a_feedback_page_with_each_case_as_learner_view_cuts_i
 
 
 def forms(value) -> set[str]:
-    """The ways a page could write a value (as test_private_cases.py checks the built site)."""
+    """The ways a page could write a value (as tests/integration/test_private_cases_graded_checked_and_built.py checks the
+    built site)."""
     text = canonical_json(value)
     return {text, json.dumps(value), json.dumps(value, ensure_ascii=False), repr(value), encode(value)[1]}
 
@@ -488,31 +486,6 @@ def test_a_learner_whose_hand_in_was_refused_is_told_why(klass):
     html = feedback_page(klass, "refused").read_text(encoding="utf-8")
     assert 'data-testid="hand-in-error"' in html and "refused.json: not a progress file" in html
     assert case_rows(feedback_page(klass, "refused")) == []
-
-
-def test_outputs_are_the_same_bytes_in_another_process(klass, tmp_path):
-    """Similarity's fingerprints hash alike in every process (Python salts str hashes anew in each), so a class
-    written again, as `merge` or a resumed run does, gives the same bytes; a feedback page of a learner no longer
-    in the gradebook is removed."""
-    again = tmp_path / "again"
-    (again / "feedback").mkdir(parents=True)
-    (again / "feedback" / "gone.html").write_text("old")
-    os.symlink(klass / "verdicts", again / "verdicts")
-    (again / "gradebook.json").write_bytes((klass / "gradebook.json").read_bytes())
-    script = (
-        "import json, sys; from pathlib import Path\n"
-        "from loopcraft.classroom import course_exercises, write_outputs\n"
-        "from loopcraft.classroom.store import VerdictStore\nfrom loopcraft.course.project import Project\n"
-        "out = Path(sys.argv[1]); doc = json.loads((out / 'gradebook.json').read_text())\n"
-        "exs = [ex for ex in course_exercises(Project()) if ex.slug in doc['challenges']]\n"
-        "write_outputs(out, doc, VerdictStore(out), exs)\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    done = subprocess.run([sys.executable, "-c", script, str(again)], cwd=ROOT, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert not (again / "feedback" / "gone.html").exists()
-    for name in ["report/index.html", *(f"feedback/{p.name}" for p in (klass / "feedback").glob("*.html"))]:
-        assert (again / name).read_bytes() == (klass / name).read_bytes(), name
 
 
 def test_the_store_keeps_the_code_each_verdict_judged(klass):

@@ -1,7 +1,7 @@
 """The LMS round trip: a Canvas and a Moodle download (hostile entries among them) graded by `python -m grader class`,
 the gradebook checked, and the scores written back in each LMS's import layout, learners matched by the LMS's ids
 with the LMS's own export. The commands run in this process, grading in the session's in-process runners (the code
-graded is the course's own: tests/zips.py), tests.helpers.run_grader; tests/test_class_grading.py checks what only the
+graded is the course's own: tests/zips.py), tests.helpers.run_grader; tests/integration/test_class_grading.py checks what only the
 real process shows."""
 
 from __future__ import annotations

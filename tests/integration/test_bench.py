@@ -9,11 +9,7 @@ import re
 import subprocess
 import sys
 
-import pytest
-
 from tests.helpers import ROOT
-
-pytestmark = pytest.mark.bench
 
 
 def bench(script: str, *args: str) -> str:

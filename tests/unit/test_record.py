@@ -1,6 +1,6 @@
 """What `build.py record` writes of a case, from the one judge's verdict of the reference solution's probe
 (loopcraft/authoring/record.py): what it raised, printed or returned. The probe itself runs in Pyodide in
-tests/test_authoring.py; here, the verdicts it reads."""
+tests/integration/test_authoring.py; here, the verdicts it reads."""
 
 from __future__ import annotations
 

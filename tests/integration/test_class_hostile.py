@@ -3,7 +3,7 @@ each ends in its own row (an error saying why, or a verdict shown harmlessly), t
 they get alone, and no output holds a private case's input, a host file's text, a control character, a formula, or
 more than its bound. No attack here loops, so the challenge keeps its own time limit, far above what any case
 takes. The commands run in this process, grading in the session's runners (tests.helpers.run_grader): the class's
-intake is read_folder, which tests/test_zip_intake.py already runs here on this corpus (its FIFO, its links, its
+intake is read_folder, which tests/unit/test_zip_intake.py already runs here on this corpus (its FIFO, its links, its
 92 MB file); a merge of what a failed defence would hang on or read without end (a FIFO, a link to /dev/zero) runs
 as a real process."""
 
@@ -231,7 +231,7 @@ def edit_json(path: Path, change) -> None:
 
 def sign_again(verdict: Path, book: Path, course: Path) -> None:
     """The shard's files signed again after an edit, as only the key's holder can: for the defences behind the
-    signatures (tests/test_merge_trust.py tests the signatures)."""
+    signatures (tests/integration/test_merge_trust.py tests the signatures)."""
     with_key = signer(course)
     record = json.loads(verdict.read_text())
     verdict.write_text(compact(with_key.sign_record(record)) + "\n")
@@ -253,7 +253,7 @@ def lying_cell(book: dict) -> None:
 # A folder posing as a shard (or one damaged): what it holds instead of what `class --shard` writes, and what merge
 # must say of it. Each stops the merge with the file's path and why, before anything is written. Those that make
 # a readable verdict of another (SIGNED_AGAIN) are signed again, as by the key's holder with another grader: the
-# signature alone would refuse them (tests/test_merge_trust.py), and the defences behind it are under test here.
+# signature alone would refuse them (tests/integration/test_merge_trust.py), and the defences behind it are under test here.
 POSING = {
     "a-verdict-linked-to-dev-zero": (
         lambda verdict, book: (verdict.unlink(), verdict.symlink_to("/dev/zero")),

@@ -14,7 +14,7 @@ import pytest
 
 from loopcraft.course.load import find_exercise
 from tests.helpers import ROOT, course_copy, run_grader
-from tests.test_gradescope import autograder, grade_here, gradescope_root
+from tests.integration.test_gradescope import autograder, grade_here, gradescope_root
 
 TRACK = "python-basics"
 MONEY, RECEIPT = "money", "receipt"

@@ -2,7 +2,7 @@
 `new` scaffolds a challenge that passes `check`; `record` fills in expected values; `serve` rebuilds and reloads.
 
 Tests that run solutions start Pyodide under Node (seconds each), so each of them starts it once or twice at most.
-The loader's own mistakes (schema, YAML syntax, missing files) are in test_exercises_loader.py.
+The loader's own mistakes (schema, YAML syntax, missing files) are in tests/unit/test_exercises_loader.py.
 """
 
 from __future__ import annotations

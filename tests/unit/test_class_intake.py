@@ -12,14 +12,13 @@ import shutil
 import unicodedata
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, Refused, progress_codes, read_folder
 from loopcraft.classroom.printable import name, name_from_bytes, one_line
 from loopcraft.course.load import find_exercise
-from tests.helpers import ROOT, course_copy, run_grader
+from tests.helpers import ROOT, run_grader
 
 SLUG = "consecutive-error-limit"
 REFERENCE = ROOT / "exercises" / "build-an-agent" / SLUG / "solution.py"
@@ -176,30 +175,6 @@ def test_intake_gives_a_row_per_learner_and_reads_only_regular_files_within_thei
                 assert "not UTF-8 text" in source.error
         elif what is not None:  # a link, a FIFO, a folder, an oversized file: never read
             assert source.error is not None and source.text is None
-
-
-@pytest.fixture(scope="module")
-def course(tmp_path_factory) -> Path:
-    return course_copy(tmp_path_factory.mktemp("course"), [SLUG])
-
-
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(klass=classes)
-def test_the_class_command_ends_with_a_row_per_learner_and_no_traceback(tmp_path_factory, course, runners, klass):
-    # In this process, grading in the session's runners: its intake is read_folder, which the test above already
-    # runs here on such folders (FIFOs, links to /proc/self/mem and all).
-    folder = tmp_path_factory.mktemp("class")
-    if not write_class(folder, klass):
-        return
-    out = tmp_path_factory.mktemp("out")
-    proc = run_grader(runners, "class", folder, "--out", out, "--root", course, "--jobs", "1")
-    rows = json.loads((out / "gradebook.json").read_text())["learners"]
-    # 3: everything written, but some hand-in could not be taken whole (listed for the teacher).
-    # Exit 3 exactly when someone needs the teacher: a hand-in not taken, or one nothing of which could be run.
-    needs = any(r["error"] or any(c["status"] == "unread" for c in r["challenges"].values()) for r in rows)
-    assert proc.returncode == (3 if needs else 0), proc.stderr
-    assert "Traceback" not in proc.stderr
-    assert len(rows) == len(read_folder(folder, EXERCISES))
 
 
 def test_the_grader_accepts_exactly_the_progress_files_the_site_accepts():

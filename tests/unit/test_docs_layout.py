@@ -1,18 +1,19 @@
 """docs/architecture.md's "Repository layout" held to the tree.
 
 The layout is the section from `## Repository layout` to the next `## ` heading; what it names is the first cell of
-each table row, a path in backquotes (`bench/` a folder, `loopcraft/cli.py` a file, `tests/test_*.py` a pattern).
-It must name every top-level folder of the repository, every schema in schemas/ and every module of loopcraft/ and
-of its wings (loopcraft/course/, loopcraft/classroom/, ...), and everything it names must be in the tree. Reads files only: no subprocess, no interpreter.
+each table row, a path in backquotes (`bench/` a folder, `loopcraft/course/load.py` a file, a path with `*` a
+pattern). It must name every top-level folder of the repository, every schema in schemas/, every module of loopcraft/
+and of its wings (loopcraft/course/, loopcraft/classroom/, ...) and every folder of tests/ (each tier's), and
+everything it names must be in the tree. Reads files only: no subprocess, no interpreter.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.helpers import ROOT
+
 DOC = ROOT / "docs" / "architecture.md"
 # Folders that set-up, builds and runs make in the project, never part of the repository (dot-folders neither).
 MADE_HERE = {".venv", "node_modules", "site", "test-results", ".cache", "__pycache__"}
@@ -95,3 +96,13 @@ def test_everything_the_layout_names_is_in_the_tree():
     assert not absent, f"docs/architecture.md's layout names what is not in the tree: {absent}"
     twice = sorted({path for path in paths if paths.count(path) > 1})
     assert not twice, f"docs/architecture.md's layout names these twice: {twice}"
+
+
+def test_the_layout_names_every_folder_of_tests():
+    """Each tier's folder (tests/conftest.py, TIERS) and every other folder of tests/ the tree has."""
+    from tests.conftest import TIERS
+
+    folders = sorted(f"tests/{p.name}/" for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name not in MADE_HERE)
+    assert {f"tests/{tier}/" for tier in TIERS} <= set(folders)
+    missing = missing_from_layout(folders)
+    assert not missing, f"docs/architecture.md's layout does not name these folders of tests/: {missing}"

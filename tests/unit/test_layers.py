@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Lowest first. A module of loopcraft/ outside these folders (the top-level modules, loopcraft/commands/) is a command.
 WINGS = ["course", "running", "authoring", "site", "classroom"]
 COMMANDS = "commands"

@@ -83,7 +83,7 @@ def test_the_gradebook_has_a_row_per_learner_and_a_column_per_challenge(whole):
     assert got["fay"][LIMIT]["status"] == "error" and got["fay"][LIMIT]["passed"] == 0
     assert got["cal"][LIMIT]["status"] == "timeout"  # a case ran out of time: not a wrong answer
 
-    # Every learner has a feedback page, and the teacher a report (tests/test_class_report.py checks what they hold).
+    # Every learner has a feedback page, and the teacher a report (tests/unit/test_class_report.py checks what they hold).
     assert sorted(p.name for p in (whole / "feedback").glob("*.html")) == [f"{name}.html" for name in got]
     assert (
         'data-testid="similar-pair" data-challenge="consecutive-error-limit" data-a="ada" data-b="cy"'

@@ -31,9 +31,7 @@ from loopcraft.site.render import tojson_script
 from loopcraft.site.serve import make_server, url
 from loopcraft.site.sitewriter import MARKER
 from loopcraft.site.snapshot import shipped_snapshot
-from tests.helpers import make_project
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from tests.helpers import FIXTURES, ROOT, make_project
 
 
 @pytest.fixture
@@ -362,7 +360,7 @@ def test_the_dev_server_counts_the_notes_and_leaves_them_to_check(project: Path,
 def test_every_install_script_npm_runs_is_approved_in_package_json():
     """npm (11.16 and later) warns on every `npm ci` about a dependency's install script that package.json's
     `allowScripts` does not approve, and npm 12 skips it: esbuild's postinstall puts its native binary in place."""
-    root = Path(__file__).parent.parent
+    root = ROOT
     lock = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))
     scripted = {
         path.rpartition("node_modules/")[2] for path, entry in lock["packages"].items() if entry.get("hasInstallScript")

@@ -7,7 +7,9 @@ instead of keeping it; a shard signed with another key is refused, or graded aga
 The commands run in this process, grading in the session's in-process runners (tests.helpers.run_grader): what is
 under test is what is done with verdicts, and the code graded is the course's own right and wrong solutions. Every
 command uses the session's default key (tests/conftest.py points XDG_CONFIG_HOME at the session's folder) unless
-it names another."""
+it names another. The class's first grading makes its challenge's known-mistake catalogue (loopcraft/authoring/mistakes.py,
+`catalogues`) in a trusted Pyodide runner of its own, the course copy's build cache being empty: so this file starts
+Pyodide, and is an integration test."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ import pytest
 
 from loopcraft.authoring.mistakes import said, wrong_file
 from loopcraft.course.load import find_exercise
-from tests.helpers import FIXTURES, ROOT, run_grader, the_course
+from tests.helpers import FIXTURES, ROOT, run_grader
+from tests.unit.test_central_mistakes import hinted
 
 MISTAKES = FIXTURES / "mistakes"
 
@@ -96,17 +97,6 @@ def test_the_mistake_parallel_tool_calls_teaches_is_told_its_hint_in_either_form
         assert told in report[fixture], graded.stdout
 
 
-def hinted() -> list[tuple[str, list]]:
-    """(challenge, its wrong solutions with a hint) for every challenge of the course that has some."""
-    found = []
-    for track in the_course():
-        for ex in track.exercises:
-            wrongs = [w for w in ex.wrong_solutions if w.hint]
-            if wrongs:
-                found.append((ex.slug, wrongs))
-    return found
-
-
 def sections(stdout: str) -> dict[str, list[str]]:
     """The grader's report on a folder, split per submission: {file name: its lines}."""
     found: dict[str, list[str]] = {}
@@ -117,10 +107,6 @@ def sections(stdout: str) -> dict[str, list[str]]:
         else:
             lines.append(line)
     return found
-
-
-def test_every_challenge_has_a_central_mistake_with_a_hint():
-    assert sorted(slug for slug, _ in hinted()) == sorted(ex.slug for t in the_course() for ex in t.exercises)
 
 
 @pytest.mark.parametrize(("slug", "wrongs"), hinted(), ids=[slug for slug, _ in hinted()])

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from grader.canonical import canonical_json, digest
-from loopcraft.authoring.mistakes import KNOWN_MISTAKE, catalogue, said
+from loopcraft.authoring.mistakes import catalogue
 from loopcraft.authoring.verify import verdict
 from loopcraft.course.cache import BuildCache
 from loopcraft.course.cases import Catalogue, salt
@@ -22,9 +22,8 @@ from loopcraft.course.project import Project
 from loopcraft.running.grading import grade
 from loopcraft.running.runners import make_runner
 from loopcraft.site.render import challenge_context, challenge_inputs, page_mistakes
-from tests.helpers import ROOT, run_grader
+from tests.helpers import FIXTURES, ROOT
 
-FIXTURES = Path(__file__).parent / "fixtures"
 LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
 
 
@@ -194,24 +193,6 @@ def test_hint_and_named_are_read_from_exercise_yaml(course, tmp_path):
     assert (wrong.mistake, wrong.hint, wrong.named) == ("subtracts", "Check the sign.", False)
     (wrong,) = find_exercise(course, "add").wrong_solutions
     assert (wrong.hint, wrong.named) == (None, True)
-
-
-def test_loopcraft_grade_names_the_mistake_of_a_failing_file_and_none_of_a_passing_one(runners):
-    ex = find_exercise(ROOT, LIMIT)
-    wrong = next(w for w in ex.wrong_solutions if w.path.name == "no_reset.py")
-    failing = run_grader(runners, LIMIT, wrong.path)
-    assert failing.returncode == 1
-    lines = failing.stdout.splitlines()
-    assert f"  {said(wrong.hint or wrong.mistake)}" in lines
-    assert lines[-1].strip().endswith(": fail")  # the summary stays last
-    passing = run_grader(runners, LIMIT, ex.dir / "solution.py")
-    assert passing.returncode == 0 and KNOWN_MISTAKE not in passing.stdout
-    # --json names it as the text does: the file's mistakes, and the cases the mistake explains.
-    document = json.loads(run_grader(runners, LIMIT, wrong.path, "--json").stdout)
-    assert document["mistakes"] == [wrong.hint or wrong.mistake]
-    # (A private case says its name and status only, its mistake left out as the rest.)
-    failed = [t for t in document["tests"] if t["status"] != "pass" and not t.get("private")]
-    assert failed and {t.get("mistake") for t in failed} == {wrong.hint or wrong.mistake}
 
 
 def test_a_case_of_printed_text_is_known_by_what_it_printed_as_the_pages_matcher_knows_it():
