@@ -96,7 +96,7 @@ test("a case of printed text is known by what it printed, and a catalogue's prin
   const unformatted = await judgeCase(printedCase, ran("apple: 0.4\n\u00e9\n"), 1);
   const skipped = await judgeCase(printedCase, ran("apple: 0.40\nitems: 2\n"), 1);
   assert.equal(did(unformatted), "null");
-  // The same text as loopcraft/authoring/mistakes.py `did` makes, tests/test_mistakes.py
+  // The same text as loopcraft/authoring/mistakes.py `did` makes, tests/unit/test_mistakes.py
   assert.equal(did(unformatted, true), 'null\nprinted "apple: 0.4\\n\\u00e9\\n"');
   const catalogue = { salt: "s", known: [{ hint: "Two decimals.",
     cases: { "one item": { status: "fail", value: did(unformatted, true), printed: true } } }] };
