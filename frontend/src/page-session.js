@@ -21,27 +21,75 @@ function backgroundWanted() {
   }
 }
 
-export function createPageSession({ timeLimitMs, onState }) {
+// The document's one session, made by the first page that runs code and kept on `window` for every page the
+// navigation brings in after it (navigate.js; each page script is a bundle of its own, with its own copy of this
+// module): its worker and its Python stay, and each run starts in a fresh interpreter all the same (renewEachRun:
+// reset in place after every run), so nothing of the last page remains.
+function documentSession(timeLimitMs) {
   const siteRoot = new URL(document.body.dataset.siteRoot, document.baseURI);
   // The asset version rides on the page script's own URL; the worker gets the same one.
   const workerUrl = new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href;
   const background = backgroundWanted();
-  const session = createSession({
-    spawn: browserSpawner(workerUrl, window.loopcraftWorker),
+  const spawn = browserSpawner(workerUrl, window.loopcraftWorker);
+  let starts = 0;
+  const shared = { page: null, last: null };
+  shared.session = createSession({
+    // Counted on <html>, which outlives every page of the document: a test sees that the next page kept the worker.
+    spawn: (role) => {
+      document.documentElement.dataset.workerStarts = String(++starts);
+      return spawn(role);
+    },
     timeLimitMs,
     background,
     renewEachRun: true,
     onState: (state, detail) => {
+      shared.last = { state, detail };
       // How Python started: "restored" from the snapshot an earlier page made, or "missing" (booted); whether this
       // start is keeping a snapshot for the next page (decided as Python starts, never later); where its time went.
-      if (state === "ready") {
-        document.body.dataset.pythonStart = detail.snapshot ?? "plain";
-        document.body.dataset.snapshotKeeping = String(Boolean(detail.keeping));
-        document.body.dataset.pythonPhases = JSON.stringify(detail.phases ?? {}); // read by bench/run.py
-      }
-      onState(state, detail);
+      if (state === "ready") showStart(detail.snapshot ?? "plain", detail);
+      shared.page?.(state, detail);
     },
   });
-  registerServiceWorker(siteRoot, background ? session.whenIdle() : new Promise(() => {}));
-  return session;
+  registerServiceWorker(siteRoot, background ? shared.session.whenIdle() : new Promise(() => {}));
+  return shared;
+}
+
+function showStart(start, detail) {
+  document.body.dataset.pythonStart = start;
+  document.body.dataset.snapshotKeeping = String(Boolean(detail.keeping));
+  document.body.dataset.pythonPhases = JSON.stringify(start === "kept" ? {} : (detail.phases ?? {})); // bench/run.py
+}
+
+// The page's view of the document's session: its states go to `onState` until `signal` aborts (the page is left),
+// a run takes the page's time limit unless it names one, and leave() stops the run in progress and waits for it
+// to end, as the navigation does before the next page comes in. A page opened by the navigation is told the state
+// the session is in ("ready" with snapshot "kept" when Python is up).
+export function createPageSession({ timeLimitMs, onState, signal }) {
+  const shared = (window.loopcraftSession ??= documentSession(timeLimitMs));
+  const { session } = shared;
+  const runs = new Set();
+  shared.page = onState;
+  signal?.addEventListener("abort", () => shared.page === onState && (shared.page = null));
+  if (shared.last) {
+    const { state, detail } = shared.last;
+    const up = state === "ready" || state === "finished";
+    if (up) showStart("kept", detail);
+    onState(up ? "ready" : state, up ? { ...detail, snapshot: "kept" } : detail);
+  }
+  return {
+    run(spec, hooks) {
+      if (signal?.aborted) return Promise.reject(new Error("this page was left"));
+      const running = session.run({ timeLimitMs, ...spec }, hooks);
+      runs.add(running);
+      running.finally(() => runs.delete(running)).catch(() => {});
+      return running;
+    },
+    stop: session.stop,
+    whenReady: session.whenReady,
+    whenIdle: session.whenIdle,
+    async leave() {
+      session.stop();
+      await Promise.allSettled(runs);
+    },
+  };
 }
