@@ -115,6 +115,9 @@ function mount({ signal }) {
 
   // --- Editor and autosave --------------------------------------------------
   const starter = data.starter;
+  // Declared before anything calls note(): inside mount() a `let` is not hoisted as the bundle's top level's is.
+  let noteTimer = null;
+  signal.addEventListener("abort", () => clearTimeout(noteTimer));
   const autosave = createAutosave({
     key: storageKey(data.track, data.slug),
     starter,
@@ -252,8 +255,6 @@ function mount({ signal }) {
     note("Kept this tab's version: it is saved again as you edit.");
   });
 
-  let noteTimer = null;
-  signal.addEventListener("abort", () => clearTimeout(noteTimer));
   function note(text) {
     ui.note.textContent = text;
     clearTimeout(noteTimer);

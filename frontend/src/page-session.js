@@ -32,7 +32,7 @@ function documentSession(timeLimitMs) {
   const background = backgroundWanted();
   const spawn = browserSpawner(workerUrl, window.loopcraftWorker);
   let starts = 0;
-  const shared = { page: null, last: null };
+  const shared = { page: null, last: null, started: null }; // last: the last state; started: its "ready"'s detail
   shared.session = createSession({
     // Counted on <html>, which outlives every page of the document: a test sees that the next page kept the worker.
     spawn: (role) => {
@@ -46,7 +46,10 @@ function documentSession(timeLimitMs) {
       shared.last = { state, detail };
       // How Python started: "restored" from the snapshot an earlier page made, or "missing" (booted); whether this
       // start is keeping a snapshot for the next page (decided as Python starts, never later); where its time went.
-      if (state === "ready") showStart(detail.snapshot ?? "plain", detail);
+      if (state === "ready") {
+        shared.started = detail;
+        showStart(detail.snapshot ?? "plain", detail);
+      }
       shared.page?.(state, detail);
     },
   });
@@ -70,11 +73,15 @@ export function createPageSession({ timeLimitMs, onState, signal }) {
   const runs = new Set();
   shared.page = onState;
   signal?.addEventListener("abort", () => shared.page === onState && (shared.page = null));
+  // Told once the page's set-up is over, as a worker's "ready" always comes: the page may not be drawn yet.
   if (shared.last) {
-    const { state, detail } = shared.last;
-    const up = state === "ready" || state === "finished";
-    if (up) showStart("kept", detail);
-    onState(up ? "ready" : state, up ? { ...detail, snapshot: "kept" } : detail);
+    queueMicrotask(() => {
+      if (shared.page !== onState) return;
+      const { state, detail } = shared.last;
+      const up = state === "ready" || state === "finished";
+      if (up) showStart("kept", shared.started);
+      onState(up ? "ready" : state, up ? { ...shared.started, snapshot: "kept" } : detail);
+    });
   }
   return {
     run(spec, hooks) {
