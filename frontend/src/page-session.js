@@ -31,6 +31,7 @@ function documentSession(timeLimitMs) {
   const workerUrl = new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href;
   const background = backgroundWanted();
   const spawn = browserSpawner(workerUrl, window.loopcraftWorker);
+  delete window.loopcraftWorker; // adopted: a later session of the document starts its own
   let starts = 0;
   const shared = { page: null, last: null, started: null }; // last: the last state; started: its "ready"'s detail
   shared.session = createSession({
@@ -68,6 +69,8 @@ function showStart(start, detail) {
 // to end, as the navigation does before the next page comes in. A page opened by the navigation is told the state
 // the session is in ("ready" with snapshot "kept" when Python is up).
 export function createPageSession({ timeLimitMs, onState, signal }) {
+  // One whose Python failed to start is not handed on: the next page tries again, as a page loaded afresh would.
+  if (window.loopcraftSession?.last?.state === "error") delete window.loopcraftSession;
   const shared = (window.loopcraftSession ??= documentSession(timeLimitMs));
   const { session } = shared;
   const runs = new Set();
