@@ -25,7 +25,7 @@ function backgroundWanted() {
 // navigation brings in after it (navigate.js; each page script is a bundle of its own, with its own copy of this
 // module): its worker and its Python stay, and each run starts in a fresh interpreter all the same (renewEachRun:
 // reset in place after every run), so nothing of the last page remains.
-function documentSession(timeLimitMs) {
+function documentSession(timeLimitMs, onState) {
   const siteRoot = new URL(document.body.dataset.siteRoot, document.baseURI);
   // The asset version rides on the page script's own URL; the worker gets the same one.
   const workerUrl = new URL(`assets/worker.js${new URL(import.meta.url).search}`, siteRoot).href;
@@ -33,7 +33,9 @@ function documentSession(timeLimitMs) {
   const spawn = browserSpawner(workerUrl, window.loopcraftWorker);
   delete window.loopcraftWorker; // adopted: a later session of the document starts its own
   let starts = 0;
-  const shared = { page: null, last: null, started: null }; // last: the last state; started: its "ready"'s detail
+  // page: the onState of the page shown, told from the first state on ("loading", as the session is made); last: the
+  // last state; started: the detail of its "ready".
+  const shared = { page: onState, last: null, started: null };
   shared.session = createSession({
     // Counted on <html>, which outlives every page of the document: a test sees that the next page kept the worker.
     spawn: (role) => {
@@ -71,13 +73,15 @@ function showStart(start, detail) {
 export function createPageSession({ timeLimitMs, onState, signal }) {
   // One whose Python failed to start is not handed on: the next page tries again, as a page loaded afresh would.
   if (window.loopcraftSession?.last?.state === "error") delete window.loopcraftSession;
-  const shared = (window.loopcraftSession ??= documentSession(timeLimitMs));
+  const inherited = window.loopcraftSession;
+  const shared = (window.loopcraftSession = inherited ?? documentSession(timeLimitMs, onState));
   const { session } = shared;
   const runs = new Set();
   shared.page = onState;
   signal?.addEventListener("abort", () => shared.page === onState && (shared.page = null));
-  // Told once the page's set-up is over, as a worker's "ready" always comes: the page may not be drawn yet.
-  if (shared.last) {
+  // A session of an earlier page: its state told once this page's set-up is over, as a worker's "ready" always
+  // comes (the page may not be drawn yet). A new one tells its own states as they come.
+  if (inherited) {
     queueMicrotask(() => {
       if (shared.page !== onState) return;
       const { state, detail } = shared.last;
