@@ -12,7 +12,7 @@ from tests.browser.axe import assert_no_violations_in_either_theme
 from tests.browser.test_learner import looping_on, replace_code, run_and_wait
 from tests.browser.test_lessons import block_code, run_block
 from tests.browser.test_offline import cached_after_visiting, go_offline, served
-from tests.helpers import ROOT, wait_until
+from tests.helpers import ROOT, wait_until, without_python
 
 pytestmark = pytest.mark.browser
 SLOW_MS = 120_000
@@ -75,9 +75,13 @@ def test_the_course_walked_by_its_links_keeps_one_python_and_nothing_of_a_page_r
     assert set(run_and_wait(page).values()) == {"pass"}
     assert_no_violations_in_either_theme(page, "a challenge swapped in")
 
-    # Challenge -> next challenge: gone again; an edit made just before leaving is saved, not lost in a debounce.
-    page.locator(".pager-next").click()
+    # Challenge -> next challenge, left scrolled down (the link pressed where it is, not scrolled to): gone again; an
+    # edit made just before leaving is saved, not lost in a debounce.
+    page.evaluate(
+        "() => { scrollTo({ top: 400, behavior: 'instant' }); document.querySelector('.pager-next').click(); }"
+    )
     arrived(page, isolated_url, SECOND)
+    assert page.evaluate("scrollY") == 0
     replace_code(page, PROBE + solution(SECOND))
     assert set(run_and_wait(page).values()) == {"pass"}
     page.locator('[data-testid="editor"] .cm-content').click()
@@ -85,8 +89,9 @@ def test_the_course_walked_by_its_links_keeps_one_python_and_nothing_of_a_page_r
     page.keyboard.insert_text("# written just before leaving\n")
     page.go_back()
 
-    # Back, then forward: each page as it was left, still the one worker.
+    # Back, then forward: each page as it was left, scroll included, still the one worker.
     arrived(page, isolated_url, FIRST)
+    assert page.evaluate("scrollY") == 400
     expect(page.get_by_test_id("editor")).to_contain_text('os.environ["TRACE_LEFT"] = "1"')
     expect(page.locator("h1")).to_be_focused()
     page.go_forward()
@@ -99,6 +104,14 @@ def test_the_course_walked_by_its_links_keeps_one_python_and_nothing_of_a_page_r
     arrived(page, isolated_url, SECOND, start="restored")
     assert page.evaluate(WORKER_STARTS) == "1"
     expect(page.get_by_test_id("editor")).to_contain_text("# written just before leaving")
+
+
+def test_a_page_opened_afresh_takes_a_run_while_python_loads(page: Page, isolated_url: str):
+    # The page hears the session's first state as the session is made: Run waits for Python, it is not refused.
+    without_python(page)
+    page.goto(f"{isolated_url}build-an-agent/{FIRST}/")
+    expect(page.get_by_test_id("status")).to_have_attribute("data-state", "loading")
+    expect(page.get_by_test_id("run")).to_be_enabled()
 
 
 def test_a_run_in_progress_is_stopped_before_the_next_page_comes_in(page: Page, isolated_url: str):
