@@ -14,7 +14,8 @@
 
 // Which click is the navigation's: a plain left click on a link to another page of the course, in this tab.
 // click: {button, altKey, ctrlKey, metaKey, shiftKey, defaultPrevented, href, target, download}; here: the page's
-// address; siteRoot: the course's root address. Returns the address to go to, or null (the browser's own way).
+// address; siteRoot: the course's root as the page's <body data-site-root> has it, relative to `here` ("" on the
+// index, "../../" on a challenge). Returns the address to go to, or null (the browser's own way).
 export function courseLink(click, here, siteRoot) {
   if (click.defaultPrevented || click.button !== 0) return null;
   if (click.altKey || click.ctrlKey || click.metaKey || click.shiftKey) return null;
@@ -25,7 +26,7 @@ export function courseLink(click, here, siteRoot) {
   } catch {
     return null;
   }
-  const root = new URL(siteRoot, here);
+  const root = new URL(siteRoot || "./", here); // "" alone would be `here` itself
   if (to.origin !== root.origin || !to.pathname.startsWith(root.pathname)) return null;
   if (!(to.pathname.endsWith("/") || to.pathname.endsWith(".html"))) return null; // a file, not a page
   if (samePage(to, new URL(here))) return null; // a fragment of this page: the browser scrolls to it
@@ -162,7 +163,7 @@ function createNavigation() {
       button: event.button, altKey: event.altKey, ctrlKey: event.ctrlKey, metaKey: event.metaKey,
       shiftKey: event.shiftKey, defaultPrevented: event.defaultPrevented, href: link.href,
       target: link.getAttribute("target"), download: link.getAttribute("download"),
-    }, location.href, new URL(document.body.dataset.siteRoot ?? "./", document.baseURI).href);
+    }, location.href, document.body.dataset.siteRoot ?? "");
     if (to === null) return;
     event.preventDefault();
     queue = queue.then(() => go(to));

@@ -16,6 +16,13 @@ test("a plain left click on another page of the course is taken over, relative o
   assert.equal(click("../../index.html#track-build-an-agent"), `${ROOT}index.html#track-build-an-agent`);
 });
 
+test("on the index, whose site root is the empty address, a course page's link is taken over", () => {
+  const index = `${ROOT}index.html#track-build-an-agent`;
+  assert.equal(courseLink({ ...plain, href: "build-an-agent/dispatch-registry/" }, index, ""), NEXT);
+  assert.equal(courseLink({ ...plain, href: "../outside/index.html" }, index, ""), null);
+  assert.equal(courseLink({ ...plain, href: "../../index.html" }, HERE, "../../"), `${ROOT}index.html`);
+});
+
 test("a click with a modifier key, another button, a target or a download is the browser's", () => {
   for (const key of ["altKey", "ctrlKey", "metaKey", "shiftKey"]) assert.equal(click(NEXT, { [key]: true }), null, key);
   assert.equal(click(NEXT, { button: 1 }), null);
