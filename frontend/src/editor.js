@@ -42,9 +42,10 @@ const theme = EditorView.theme({
 /**
  * parent: element to mount into; doc: initial text; indentFrom: the code the learner starts from (the starter),
  * whose indent unit Enter, Tab, Shift-Tab and Backspace keep (indent.js); onRun: called on Ctrl/Cmd+Enter;
- * onZoom(step): Ctrl/Cmd+= (+1), Ctrl/Cmd+- (-1); label: accessible name of the editing area.
+ * onZoom(step): Ctrl/Cmd+= (+1), Ctrl/Cmd+- (-1); label: accessible name of the editing area; signal: aborts when
+ * the page is left without unloading (navigate.js), which takes the editor's own listeners and observers with it.
  */
-export function createEditor({ parent, doc, indentFrom, onRun, onZoom = () => {}, label }) {
+export function createEditor({ parent, doc, indentFrom, onRun, onZoom = () => {}, label, signal }) {
   const listeners = [];
   const zoom = (step) => () => (onZoom(step), true);
   const unit = indentUnitOf(indentFrom);
@@ -87,6 +88,7 @@ export function createEditor({ parent, doc, indentFrom, onRun, onZoom = () => {}
   // live block) would draw its line numbers at a guessed height until scrolled to. A request to keep its own
   // scroll position makes it measure now, and scrolls nothing.
   view.dispatch({ effects: view.scrollSnapshot() });
+  signal?.addEventListener("abort", () => view.destroy());
 
   const lineAt = (line) => view.state.doc.line(Math.min(Math.max(line, 1), view.state.doc.lines));
 

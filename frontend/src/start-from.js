@@ -45,16 +45,17 @@ export function startFromNote(action, { from, undoKey, confirmed = true, kept = 
 
 /**
  * button: the page's start-from button (absent when the challenge builds on none); data: the page's data
- * (`track`, `builds_on`: {slug, number, title}); page: {editor, starter, undoKey, note(text), keep(text) -> kept}.
+ * (`track`, `builds_on`: {slug, number, title}); page: {editor, starter, undoKey, note(text), keep(text) -> kept,
+ * signal (aborts when the page is left)}.
  */
-export function setupStartFrom(button, { track, builds_on: from }, { editor, starter, undoKey, note, keep }) {
+export function setupStartFrom(button, { track, builds_on: from }, { editor, starter, undoKey, note, keep, signal }) {
   if (!button || !from) return;
   const earlier = () => savedCode(track, from.slug);
   const show = () => (button.hidden = earlier() === null);
   // Another tab may save (or reset) the earlier challenge's code while this page is open.
   addEventListener("storage", (event) => {
     if (event.storageArea === localStorage) show();
-  });
+  }, { signal });
   show();
   button.addEventListener("click", () => {
     const text = editor.getText();

@@ -9,7 +9,8 @@ const DELAY_MS = 300;
  * onStatus("saving" | "saved" | "failed" | "held"); onOtherTab(text): another
  * tab saved `text` for this challenge.
  */
-export function createAutosave({ key, starter, onStatus, onOtherTab = () => {} }) {
+// signal: aborts when the page is left without unloading (navigate.js): the pending save is written then.
+export function createAutosave({ key, starter, onStatus, onOtherTab = () => {}, signal }) {
   let timer = null;
   let pending = null;
   // Held while the learner has not yet chosen between this tab's code and another tab's,
@@ -34,12 +35,13 @@ export function createAutosave({ key, starter, onStatus, onOtherTab = () => {} }
 
   // A pending save must not be lost when the tab closes inside the debounce window, nor
   // when it closes while held: the other tab is then told, and can choose in its turn.
-  addEventListener("pagehide", write);
+  addEventListener("pagehide", write, { signal });
+  signal?.addEventListener("abort", write);
 
   // Fired only in the tabs that did not write; a removed entry means the other tab is back at the starter.
   addEventListener("storage", (event) => {
     if (event.storageArea === localStorage && event.key === key) onOtherTab(event.newValue ?? starter);
-  });
+  }, { signal });
 
   return {
     /** The saved code, or null when there is none (or storage is unavailable). */

@@ -3,8 +3,11 @@
 // are then taken off the panels, so nothing announces tabs that are not there.
 export const PHONE = matchMedia("(max-width: 800px)");
 
-/** tablist: the [role=tablist] element. Returns {show(name)}: selects the tab of panel `name` on a phone. */
-export function setupTabs(tablist) {
+/**
+ * tablist: the [role=tablist] element; signal: aborts when the page is left. Returns {show(name)}: selects the tab
+ * of panel `name` on a phone.
+ */
+export function setupTabs(tablist, { signal } = {}) {
   const tabs = [...tablist.querySelectorAll('[role="tab"]')];
   const panels = tabs.map((tab) => document.getElementById(tab.getAttribute("aria-controls")));
   let selected = 0;
@@ -48,7 +51,7 @@ export function setupTabs(tablist) {
     else return;
     event.preventDefault();
   });
-  PHONE.addEventListener("change", apply);
+  PHONE.addEventListener("change", apply, { signal });
   apply();
 
   return {

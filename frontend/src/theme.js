@@ -5,7 +5,9 @@ const systemDark = matchMedia("(prefers-color-scheme: dark)");
 
 const isDark = () => (document.documentElement.dataset.theme ?? (systemDark.matches ? "dark" : "light")) === "dark";
 
-export function setupThemeToggle(button = document.querySelector('[data-testid="theme-toggle"]')) {
+// signal: aborts when the page is left (navigate.js), taking the toggle's listeners on the window with it.
+export function setupThemeToggle({ signal } = {}) {
+  const button = document.querySelector('[data-testid="theme-toggle"]');
   if (!button) return;
   const show = () => button.setAttribute("aria-pressed", String(isDark()));
   button.addEventListener("click", () => {
@@ -18,14 +20,14 @@ export function setupThemeToggle(button = document.querySelector('[data-testid="
     }
     show();
   });
-  systemDark.addEventListener("change", show);
+  systemDark.addEventListener("change", show, { signal });
   // Another tab chose: this one follows, so the site never shows two themes at once.
   addEventListener("storage", (event) => {
     if (event.key !== KEY) return;
     if (event.newValue === "light" || event.newValue === "dark") document.documentElement.dataset.theme = event.newValue;
     else delete document.documentElement.dataset.theme;
     show();
-  });
+  }, { signal });
   show();
   button.hidden = false;
 }

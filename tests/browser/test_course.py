@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_learner import SLOW_LOAD_MS, open_challenge, replace_code, run_and_wait
-from tests.helpers import FIRST_TRACK, ROOT, WORKER_SCRIPT, cases_of, rewrite_pages, without_python
+from tests.helpers import FIRST_TRACK, ROOT, cases_of, rewrite_pages, without_python
 
 TRACK = ROOT / "exercises" / "build-an-agent"
 XSS = "<img src=x onerror=alert(1)>"
@@ -32,14 +32,6 @@ def trace_of(page: Page, case_name: str):
     count = steps.count()
     expect(trace.locator("summary")).to_have_text(f"Trace ({count} step{'' if count == 1 else 's'})")
     return steps
-
-
-def python_for(page: Page, kind: str) -> None:
-    """The next page's Python: a challenge's runs the solution; a lesson's is never used by the walk (the lesson is
-    marked complete and left), so the lesson is opened without it (1 CPU-s a lesson)."""
-    page.unroute(WORKER_SCRIPT)
-    if kind == "lesson":
-        without_python(page)
 
 
 def check_first_trace(page: Page, slug: str) -> None:
@@ -84,7 +76,8 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
     expect(page.locator(FIRST_TRACK).get_by_test_id("progress")).to_contain_text(f"0 of {len(course)} done")
     expect(page.get_by_test_id("solved-mark")).to_have_count(0)
 
-    python_for(page, walk[0][2])
+    # The links bring each page in with the Python the first one started (frontend/src/navigate.js): one start
+    # for the whole walk.
     page.get_by_test_id("challenge-link").first.click()
     for position, (slug, title, kind) in enumerate(walk):
         expect(page).to_have_url(re.compile(f"/build-an-agent/{slug}/$"))
@@ -92,7 +85,6 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
         if kind == "lesson":
             page.get_by_test_id("mark-complete").click()
             expect(page.get_by_test_id("mark-complete")).to_have_text("Completed")
-            python_for(page, walk[position + 1][2])
             page.get_by_test_id("up-next").click()
             continue
         wait_ready(page)
@@ -125,8 +117,8 @@ def test_a_learner_walks_the_course_from_the_index(page: Page, isolated_url: str
         expect(up_next).to_be_visible()
         if position + 1 < len(course):
             expect(up_next).to_have_text(re.compile(f"^Up next: {re.escape(course[position + 1][1])}"))
+        assert page.evaluate("document.documentElement.dataset.workerStarts") == "1"
         if position + 1 < len(walk):
-            python_for(page, walk[position + 1][2])
             up_next.click()
 
     # The hint stays revealed on a reload.

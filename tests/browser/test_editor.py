@@ -45,10 +45,12 @@ def type_body(page: Page, lines: list[str]) -> None:
     """Types `lines` as a learner does: Enter, then the line's text; where Enter's indentation is not the line's,
     Backspace takes one level off and Tab puts one on. Every indentation Enter makes is a whole number of levels,
     and every Backspace at an indentation removes one level, 4 spaces."""
-    for line in lines:
+    for number, line in enumerate(lines):
         # A completion list may have opened on the word just typed, and Enter would take its option instead of
-        # breaking the line (on a busy page the list opens before Enter); a learner closes it first.
-        page.keyboard.press("Escape")
+        # breaking the line (on a busy page the list opens before Enter); a learner closes it first. Not before the
+        # first line: nothing is typed yet, and Escape would collapse a selection the first Enter is to replace.
+        if number:
+            page.keyboard.press("Escape")
         page.keyboard.press("Enter")
         # Enter at a line's end: the cursor's line is the new one, blank but for its indentation, once it is drawn.
         page.wait_for_function(_ON_A_NEW_LINE, polling=200)

@@ -38,6 +38,8 @@ def test_bench_runs_and_writes_its_results(tmp_path):
         "closed_early",
         "kept_ready",
         "kept_second_visit",
+        "next_page",
+        "kept_next_page",
         "rerun",
         "bytes",
         "floor_bytes",
