@@ -9,8 +9,6 @@ from pathlib import Path
 
 from loopcraft.classroom import merge_shards
 from loopcraft.commands import options
-from loopcraft.course.project import Project
-from loopcraft.running.grading import Runners
 
 HELP = "join the gradebooks of shards into one"
 
@@ -29,17 +27,5 @@ def add(parser: argparse.ArgumentParser) -> None:
     options.lms(parser)
 
 
-def run(
-    *,
-    project: Project,
-    shards: list[Path],
-    out: Path,
-    key_file: Path | None = None,
-    regrade: bool = False,
-    runners: Runners | None = None,
-    **lms,
-) -> int:
-    """`lms`: options.lms's, as merge_shards takes them."""
-    return merge_shards(
-        project=project, shards=shards, out=out, key_file=key_file, regrade=regrade, runners=runners, **lms
-    )
+# The command is the classroom's merge as it is: its keywords are the options `add` defines.
+run = merge_shards
