@@ -19,8 +19,9 @@ from pathlib import Path
 
 from grader.results import timeout_outcome
 from loopcraft.authoring.verify import catalogues
-from loopcraft.classroom import course_exercises, gradebook, write_outputs
+from loopcraft.classroom import course_exercises, gradebook
 from loopcraft.classroom.intake import Learner, Source
+from loopcraft.classroom.outputs import write_outputs
 from loopcraft.classroom.printable import one_line
 from loopcraft.classroom.store import VerdictStore
 from loopcraft.course.cases import Catalogue

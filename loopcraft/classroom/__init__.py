@@ -42,12 +42,13 @@ from loopcraft.course.load import load_course
 from loopcraft.course.project import Project
 from loopcraft.running.grading import Grader, Runners
 
-from . import gradebook, handback, intake, lms, report, signing, zipped
+from . import gradebook, intake, lms, signing, zipped
 from .intake import Learner, Source
 from .lms import prepare
-from .printable import one_line
+from .outputs import tell, write_outputs
+from .printable import one_line, say
 from .signing import Signer
-from .store import VerdictStore, fingerprint, key, refuse_links, remove
+from .store import VerdictStore, fingerprint, key, refuse_links
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,6 @@ def course_exercises(project: Project, tracks: list[Track] | None = None) -> lis
     if clashes:
         raise LoopcraftError(f"challenges in different tracks share a slug, so SLUG.py is ambiguous: {clashes}")
     return exercises
-
-
-def _say(text: str) -> None:
-    print(text, file=sys.stderr)
 
 
 def _grade_all(
@@ -113,138 +110,6 @@ def _grade_all(
     return [failure for g in graders for failure in g.failures]
 
 
-def write_outputs(
-    out: Path,
-    doc: dict,
-    store: VerdictStore,
-    exercises: list[Exercise],
-    export: lms.Export | None = None,
-    worth: dict[str, float] | None = None,
-    *,
-    shard: bool = False,
-) -> tuple[list[str], list[str]]:
-    """Everything a class run leaves for the teacher, from the gradebook's rows, the store and the course alone
-    (and, for an LMS's files, its roster); `worth` is each challenge's points (track.yaml's, 1 unless set), unless
-    the LMS's export says otherwise. Returns (what the teacher should be told of the files, what needs the teacher:
-    every learner not graded, or left out of the LMS's import, with why)."""
-    totals = {ex.slug: len(ex.cases) for ex in exercises if ex.slug in doc["challenges"]}
-    if export is None:
-        people, absent = {}, []
-        worth = {slug: (worth or {}).get(slug, 1.0) for slug in doc["challenges"]}
-    else:
-        matched = lms.match(doc, export)  # once: the view, the import and the hand-back all follow it
-        people, absent = lms.people(doc, export, totals, matched)
-        worth = export.worth()
-    view = gradebook.shown(doc, worth, people, absent)
-    titles = {ex.slug: ex.title for ex in exercises}
-    gradebook.write_book(out, doc, view, titles)
-    report.write_class_pages(out, view, store, exercises)
-    said, attention = [], needs_you(doc, store, export, matched if export is not None else None, shard=shard)
-    if export is not None:
-        said = lms.write(out, doc, export, titles, matched)
-        pages = {row["learner"]: row["page"] for row in view["learners"]}
-        said += handback.write(out, export.lms, lms.handback_ids(export, matched), pages)
-    # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
-    for path in sorted(out / name for name in _lms_files() - (_lms_files(export) if export else set())):
-        if remove(out, path.name):
-            again = "a Moodle grading worksheet as --roster" if path.name == "moodle-worksheet.csv" else "--roster"
-            lms_name = path.name.split("-")[0]
-            said.append(f"removed {path.name}, left by an earlier run (give --lms {lms_name} {again} to make it again)")
-    return said, [gradebook.titled(line, titles) for line in attention]
-
-
-def _lms_files(export: lms.Export | None = None) -> set[str]:
-    """The files an LMS's export writes (every LMS's, without one)."""
-    if export is not None:
-        return lms.files(export) | {handback.FILES[export.lms]}
-    names = {f"{name}-{kind}.csv" for name in lms.LMSS for kind in ("import", "unmatched")}
-    return names | set(handback.FILES.values()) | {"moodle-worksheet.csv"}
-
-
-def _who(row: dict) -> str:
-    """A gradebook row's learner as NEEDS YOU names them: their id, and where their hand-in came from."""
-    return (
-        f"{row['learner']} ({row['origin']})"
-        if row["origin"] and row["origin"] not in row["learner"]
-        else row["learner"]
-    )
-
-
-def needs_you(
-    doc: dict, store: VerdictStore, export: lms.Export | None, matched: lms.Matched | None, *, shard: bool = False
-) -> list[str]:
-    """Accounting, at the end of every run: each learner and file the teacher must see to, with why. Every row of the
-    download is graded, or here (a hand-in that could not be taken, a challenge of it that nothing could be run of,
-    one no roster learner is confirmed for); with an LMS, every roster learner is graded and in its import, or here
-    (nothing handed in, unless --missing zero scores that 0; a hand-in not known to be theirs). The run exits 0 only
-    when this is empty. A `shard` holds some of the class: the roster learners it lacks are `merge`'s to account for."""
-    said = []
-    for r in doc["learners"]:
-        if r["error"]:  # its reason names where it came from
-            said.append(f"{r['learner']}: {r['error']}")
-            continue
-        for slug, c in r["challenges"].items():
-            if c["status"] == gradebook.UNREAD:
-                said.append(f"{_who(r)}: {slug} not graded: {store.result(r['learner'], slug).message}")
-    if export is None or matched is None:
-        return said
-    for r, why in matched.unmatched:
-        if not r["error"]:
-            said.append(f"{_who(r)}: not in {export.lms}'s files: {why}")
-    # Whose a hand-in given to no one may be: said beside the roster learner, who would seem to have handed nothing in.
-    maybe = {user: r["learner"] for r, _ in matched.unmatched for user in r["lms"].get("canvas_candidates", "").split()}
-    for i, row in enumerate(export.roster.rows):
-        if i in matched.claimed:
-            continue
-        user = row.get("ID", "").strip()
-        if user in maybe:
-            said.append(
-                f"{lms.roster_label(export, i)}: nothing given to them; {maybe[user]}, listed above, may be theirs"
-            )
-        elif export.missing == "blank" and not shard:
-            said.append(
-                f"{lms.roster_label(export, i)}: nothing handed in, so nothing is imported for them (--missing zero "
-                "imports 0)"
-            )
-    _accounted(doc, export, matched)
-    return said
-
-
-def _accounted(doc: dict, export: lms.Export, matched: lms.Matched) -> None:
-    """The proof the import rests on, checked at every run: each roster row receives at most one hand-in, only a
-    hand-in whose reading the roster confirms for it, and each hand-in is either given to the roster or listed."""
-    given = {id(r) for r in matched.rows.values()}
-    listed = {id(r) for r, _ in matched.unmatched}
-    for r in doc["learners"]:
-        if id(r) not in given and id(r) not in listed:
-            raise AssertionError(f"{r['learner']}: neither given to a roster learner nor listed")
-    for i, learner in matched.rows.items():
-        found = lms.identify(export, lms.readings_of(learner, export.lms))
-        if i not in found.rows:
-            raise AssertionError(
-                f"roster row {i + 1} was given {learner['learner']}, which the roster does not confirm"
-            )
-
-
-ATTENTION = 3  # the exit status of a run that wrote everything but lost or could not match a learner
-
-
-def _tell(said: list[str], attention: list[str]) -> int:
-    """Say what was written, then what needs the teacher where it cannot be missed; the exit status."""
-    for line in said:
-        _say(line)
-    if not attention:
-        return 0
-    rule = "=" * 78
-    _say(f"\n{rule}\nNEEDS YOU: {len(attention)} learner(s) or file(s) not graded, or not in the LMS's import:")
-    for line in attention[:50]:
-        _say(f"  - {one_line(line)[:500]}")
-    if len(attention) > 50:
-        _say(f"  ... and {len(attention) - 50} more (gradebook.csv's notes and the *-unmatched.csv file list them)")
-    _say(f"Everything else is written. Exit status {ATTENTION}.\n{rule}")
-    return ATTENTION
-
-
 def _export(
     tracks: list[Track],
     slugs: list[str],
@@ -273,7 +138,7 @@ def _signer(key_file: Path | None, folders: list[Path], fingerprints: dict[str, 
     for the course's challenges."""
     secret, made = signing.verdict_key(key_file, folders=folders)
     if made is not None:
-        _say(f"made a verdict key, {made}: it signs every verdict; keep it, and outside every class folder")
+        say(f"made a verdict key, {made}: it signs every verdict; keep it, and outside every class folder")
     return Signer(secret, fingerprints)
 
 
@@ -320,7 +185,7 @@ def grade_class(
 ) -> int:
     """`class`: grade a class's hand-ins (a folder, a zip, an LMS's download) into OUT, signing each verdict with the
     key in `key_file` (default: signing.default_key_path()); `lms_options` are `_export`'s (lms, roster, assignment,
-    points, missing). Returns the exit status (0, or ATTENTION)."""
+    points, missing). Returns the exit status (0, or outputs.ATTENTION)."""
     refuse_links(out)
     tracks = course(project)
     exercises = course_exercises(project, tracks)
@@ -346,7 +211,7 @@ def grade_class(
     todo, kept, refused, unsigned = [], 0, 0, []
     for learner in mine:
         if learner.error is not None:
-            _say(f"error: {one_line(learner.id)}: {one_line(learner.error)}; none of their challenges is graded")
+            say(f"error: {one_line(learner.id)}: {one_line(learner.error)}; none of their challenges is graded")
             continue
         for ex in exercises:
             source = learner.sources.get(ex.slug)
@@ -365,30 +230,30 @@ def grade_class(
                 refused += 1
                 result = failed_submission(ex.cases, source.error)
                 store.put(learner, ex.slug, source, sub.key, result.to_dict())
-                _say(f"error: {one_line(learner.id)}: {ex.slug}: {one_line(source.error)}")
+                say(f"error: {one_line(learner.id)}: {ex.slug}: {one_line(source.error)}")
             else:
                 todo.append(sub)
     jobs = jobs or os.cpu_count() or 1
-    _say(
+    say(
         f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
         f"{len(exercises)} challenge{'s' if len(exercises) != 1 else ''}: {kept + refused + len(todo)} submissions, "
         f"{kept} already graded, "
         f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)"
     )
     if unsigned:
-        _say(
+        say(
             f"{len(unsigned)} kept verdict{'s' if len(unsigned) != 1 else ''} {UNSIGNED}, graded again (edited, or "
             f"graded with another key): {', '.join(map(str, unsigned[:20]))}{' ...' if len(unsigned) > 20 else ''}"
         )
     for failure in _grade_all(todo, jobs, store, project, runners):
-        _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
+        say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     doc = store.signer.sign_book(
         gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine], klass)
     )
     said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks), shard=n > 1)
-    _say(f"gradebook: {out / 'gradebook.csv'} and gradebook.json; report: {out / 'report' / 'index.html'}")
-    return _tell(said, attention)
+    say(f"gradebook: {out / 'gradebook.csv'} and gradebook.json; report: {out / 'report' / 'index.html'}")
+    return tell(said, attention)
 
 
 def _source(record: dict) -> Source:
@@ -442,11 +307,11 @@ def merge_shards(
         export = _export(tracks, slugs, **lms_options)
         VerdictStore(out).take_all(staged)
     for failure in merging.grader.failures if merging.grader else []:
-        _say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
+        say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
     doc = signer.sign_book(gradebook.book(slugs, list(rows.values()), klass))
     said, attention = write_outputs(out, doc, VerdictStore(out), exercises, export, _worth(tracks))
-    _say(f"merged {len(shards)} gradebooks, {len(rows)} learners: {out / 'gradebook.csv'}")
-    return _tell(said, attention)
+    say(f"merged {len(shards)} gradebooks, {len(rows)} learners: {out / 'gradebook.csv'}")
+    return tell(said, attention)
 
 
 # How a refusal names each part of a class's identity.
@@ -513,7 +378,7 @@ class _Merging:
                         f"{where}: its rows or cells were edited, or another key wrote it (give that key with --key "
                         "FILE); --regrade takes its rows as they are and grades every verdict not signed again"
                     )
-                _say(f"{where}: its rows taken as they are (--regrade): who handed in what, by which name and LMS id")
+                say(f"{where}: its rows taken as they are (--regrade): who handed in what, by which name and LMS id")
         return slugs, rows, {**first, **{what: ours for what, ours in named.items() if ours is not None}}
 
     def _verdict(self, theirs: VerdictStore, staged: VerdictStore, row: dict, slug: str, stack: ExitStack) -> None:
@@ -550,4 +415,4 @@ class _Merging:
             result = done.to_dict(hidden_actual=True)
         staged.put(Learner(learner, row["name"], row["origin"]), slug, source, made, result)
         row["challenges"][slug] = gradebook.cell(done, len(ex.cases))
-        _say(f"{path}: {why}: the verdict of {learner!r} for {slug} graded again from its source (--regrade)")
+        say(f"{path}: {why}: the verdict of {learner!r} for {slug} graded again from its source (--regrade)")

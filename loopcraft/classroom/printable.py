@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 import unicodedata
 
 # Characters escaped wherever learner text is shown, by Unicode category: controls (C0, C1, DEL), format characters
@@ -97,3 +98,8 @@ def file_name(name: str, limit: int = 120) -> str:
     if len(out) > limit:
         out = f"{out[: limit - 17]}~{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}"
     return out or "%"
+
+
+def say(text: str) -> None:
+    """A line for the teacher, on the terminal (standard error): what a class run did, and what needs them."""
+    print(text, file=sys.stderr)

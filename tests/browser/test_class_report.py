@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from loopcraft.classroom import course, course_exercises, lms, write_outputs
+from loopcraft.classroom import course, course_exercises, lms
+from loopcraft.classroom.outputs import write_outputs
 from loopcraft.classroom.printable import file_name
 from loopcraft.classroom.store import VerdictStore
 from loopcraft.course.project import Project

@@ -24,7 +24,7 @@ def test_outputs_are_the_same_bytes_in_another_process(klass, tmp_path):
     (again / "gradebook.json").write_bytes((klass / "gradebook.json").read_bytes())
     script = (
         "import json, sys; from pathlib import Path\n"
-        "from loopcraft.classroom import course_exercises, write_outputs\n"
+        "from loopcraft.classroom import course_exercises\nfrom loopcraft.classroom.outputs import write_outputs\n"
         "from loopcraft.classroom.store import VerdictStore\nfrom loopcraft.course.project import Project\n"
         "out = Path(sys.argv[1]); doc = json.loads((out / 'gradebook.json').read_text())\n"
         "exs = [ex for ex in course_exercises(Project()) if ex.slug in doc['challenges']]\n"

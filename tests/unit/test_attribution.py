@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from loopcraft import classroom
-from loopcraft.classroom import handback, lms, phpcsv, zipped
+from loopcraft.classroom import handback, lms, outputs, phpcsv, zipped
 from loopcraft.course.project import Project
 from tests.lms_rules import (
     canvas_entry,
@@ -98,7 +98,7 @@ def canvas_run(entries, roster):
         read = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
     doc = rows_of(read)
     matched = lms.match(doc, export)
-    classroom._accounted(doc, export, matched)  # every hand-in given or listed; every row given only its own
+    outputs._accounted(doc, export, matched)  # every hand-in given or listed; every row given only its own
     return export, read, doc, matched
 
 
@@ -196,7 +196,7 @@ def test_a_moodle_roster_row_receives_only_its_own_or_its_teams_work_and_every_h
         read = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
     doc = rows_of(read)
     matched = lms.match(doc, export)
-    classroom._accounted(doc, export, matched)
+    outputs._accounted(doc, export, matched)
     by_id = {learner.id: learner for learner in read}
     pages = {id(r): handback.entry_name("moodle", ids) for ids, r in lms.handback_ids(export, matched)}
     for i, row in matched.rows.items():

@@ -31,8 +31,9 @@ from grader.results import (
 )
 from loopcraft.authoring.mistakes import said
 from loopcraft.authoring.verify import catalogues
-from loopcraft.classroom import course_exercises, feedback, gradebook, report, similar, write_outputs
+from loopcraft.classroom import course_exercises, feedback, gradebook, report, similar
 from loopcraft.classroom.intake import Learner, Source
+from loopcraft.classroom.outputs import write_outputs
 from loopcraft.classroom.pages import CaseDrawer
 from loopcraft.classroom.store import VerdictStore
 from loopcraft.course.project import Project
