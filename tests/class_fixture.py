@@ -34,7 +34,7 @@ from tests.helpers import FIXTURES
 
 LIMIT, DISPATCH = "consecutive-error-limit", "dispatch-registry"
 INDEPENDENT = (FIXTURES / "class" / "independent_limit.py").read_text(encoding="utf-8")
-# The class run these classes' verdicts and gradebooks are of (loopcraft.classroom.identity's shape).
+# The class run these classes' verdicts and gradebooks are of (loopcraft.classroom.identity.of_class's shape).
 CLASS = {"run": "c1a55" + "0" * 59, "roster": None, "assignment": None}
 HOSTILE = one_line('</script><script>alert("name")</script><!-- "&amp; \u202egnp.exe')
 

@@ -20,8 +20,6 @@ One flow, one store, every output a function of it:
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 import os
 import sys
 import tempfile
@@ -42,9 +40,8 @@ from loopcraft.course.load import load_course
 from loopcraft.course.project import Project
 from loopcraft.running.grading import Grader, Runners
 
-from . import gradebook, intake, lms, signing, zipped
+from . import gradebook, identity, intake, lms, zipped
 from .intake import Learner, Source
-from .lms import prepare
 from .outputs import tell, write_outputs
 from .printable import one_line, say
 from .signing import Signer
@@ -110,65 +107,11 @@ def _grade_all(
     return [failure for g in graders for failure in g.failures]
 
 
-def _export(
-    tracks: list[Track],
-    slugs: list[str],
-    *,
-    lms: str | None,
-    roster: Path | None,
-    assignment: str | None,
-    points: float | None,
-    missing: str,
-) -> lms.Export | None:
-    if (lms is None) != (roster is None):
-        raise LoopcraftError("--lms and --roster go together: the LMS, and its gradebook export to match learners with")
-    if lms is None:
-        if assignment is not None or points is not None:
-            raise LoopcraftError("--assignment and --points are for an LMS's import: give --lms and --roster too")
-        return None
-    return prepare(lms, roster, tracks, slugs, assignment=assignment, points=points, missing=missing)
-
-
 def _worth(tracks: list[Track]) -> dict[str, float]:
     return {ex.slug: track.points_of(ex.slug) for track in tracks for ex in track.exercises}
 
 
-def _signer(key_file: Path | None, folders: list[Path], fingerprints: dict[str, str]) -> Signer:
-    """The signer of the teacher's key (`--key`, or the default one, made on first use: said, since it must be kept),
-    for the course's challenges."""
-    secret, made = signing.verdict_key(key_file, folders=folders)
-    if made is not None:
-        say(f"made a verdict key, {made}: it signs every verdict; keep it, and outside every class folder")
-    return Signer(secret, fingerprints)
-
-
 UNSIGNED = "not signed with the verdict key"
-
-
-def identity(out: Path, signer: Signer, everyone: list[Learner], fingerprints: dict[str, str], lms_options) -> dict:
-    """The class a `class` run grades for, which its gradebook carries (signed) and `merge` compares: the roster's
-    SHA-256 and the assignment (if given), and the run: the one of the signed gradebook already in OUT (chosen by the
-    first run into it, so that resuming keeps its verdicts), else made from every hand-in of the whole download, not
-    this shard's alone, so that every shard of one download chooses the same. A signed shard of another class graded
-    with the same key merged into this one (alice, fail 0/17, became pass 17/17)."""
-    try:
-        kept = gradebook.read_book(out)
-    except LoopcraftError:  # none yet, or not one this key can vouch for
-        kept = None
-    if kept is not None and signer.book_verifies(kept):
-        run = kept["class"]["run"]
-    else:
-        handed = [
-            [one.id, one.error, sorted((slug, key(fingerprints.get(slug, ""), s)) for slug, s in one.sources.items())]
-            for one in everyone
-        ]
-        run = hashlib.sha256(json.dumps(handed).encode("ascii")).hexdigest()
-    return {"run": run, **_named(lms_options.get("roster"), lms_options.get("assignment"))}
-
-
-def _named(roster: Path | None, assignment: str | None) -> dict:
-    """What a class's identity says of the LMS's side: the roster's SHA-256 and the assignment, each None if not given."""
-    return {"roster": hashlib.sha256(roster.read_bytes()).hexdigest() if roster else None, "assignment": assignment}
 
 
 def grade_class(
@@ -184,7 +127,7 @@ def grade_class(
     **lms_options,
 ) -> int:
     """`class`: grade a class's hand-ins (a folder, a zip, an LMS's download) into OUT, signing each verdict with the
-    key in `key_file` (default: signing.default_key_path()); `lms_options` are `_export`'s (lms, roster, assignment,
+    key in `key_file` (default: signing.default_key_path()); `lms_options` are `identity.export`'s (lms, roster, assignment,
     points, missing). Returns the exit status (0, or outputs.ATTENTION)."""
     refuse_links(out)
     tracks = course(project)
@@ -193,7 +136,7 @@ def grade_class(
         exercises = [ex for ex in exercises if ex.slug == challenge]
         if not exercises:
             raise LoopcraftError(f"--challenge {challenge}: no such challenge in the course")
-    export = _export(tracks, [ex.slug for ex in exercises], **lms_options)
+    export = identity.export(tracks, [ex.slug for ex in exercises], **lms_options)
     # With a roster, an LMS's entries go only to learners it confirms (lms.identify); without, by their names alone.
     identify = lms.identifier(export) if export is not None else zipped.by_name_alone
     if submissions.is_file():
@@ -205,8 +148,7 @@ def grade_class(
     k, n = shard
     mine = everyone[k - 1 :: n]
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
-    signer = _signer(key_file, [out, submissions], fingerprints)
-    klass = identity(out, signer, everyone, fingerprints, lms_options)
+    signer, klass = identity.of_class(out, key_file, submissions, everyone, fingerprints, lms_options)
     store = VerdictStore(out, signer, klass["run"])
     todo, kept, refused, unsigned = [], 0, 0, []
     for learner in mine:
@@ -294,7 +236,7 @@ def merge_shards(
     tracks = course(project)
     exercises = course_exercises(project, tracks)
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
-    signer = _signer(key_file, [*shards, out], fingerprints)
+    signer = identity.signer(key_file, [*shards, out], fingerprints)
     merging = _Merging({ex.slug: ex for ex in exercises}, signer, project, runners, regrade)
     # Every record is checked before anything is written to OUT: they wait in a folder beside it.
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -302,9 +244,9 @@ def merge_shards(
         waiting = stack.enter_context(tempfile.TemporaryDirectory(prefix=f".{out.name}.merging-", dir=out.parent))
         staged = VerdictStore(Path(waiting), signer)
         slugs, rows, klass = merging.shards(
-            shards, staged, stack, _named(lms_options.get("roster"), lms_options.get("assignment"))
+            shards, staged, stack, identity.named(lms_options.get("roster"), lms_options.get("assignment"))
         )
-        export = _export(tracks, slugs, **lms_options)
+        export = identity.export(tracks, slugs, **lms_options)
         VerdictStore(out).take_all(staged)
     for failure in merging.grader.failures if merging.grader else []:
         say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
@@ -337,7 +279,7 @@ class _Merging:
         self, shards: list[Path], staged: VerdictStore, stack: ExitStack, named: dict
     ) -> tuple[list[str], dict, dict]:
         """The shards' challenges, rows and class: theirs, one class run's (with the roster and assignment `named` for
-        the merge, `_named`'s, where it names them: the LMS's export of the day may be another than the shards')."""
+        the merge, `identity.named`'s, where it names them: the LMS's export of the day may be another than the shards')."""
         slugs, given, rows, first = None, {}, {}, None
         for shard in shards:
             doc = gradebook.read_book(shard)
