@@ -21,15 +21,9 @@ from __future__ import annotations
 
 import copy
 import os
-import sys
 import tempfile
-import threading
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
-
-from tqdm import tqdm
 
 from grader.results import RunResult, failed_submission
 from loopcraft.authoring.verify import catalogues
@@ -40,20 +34,12 @@ from loopcraft.course.load import load_course
 from loopcraft.course.project import Project
 from loopcraft.running.grading import Grader, Runners
 
-from . import gradebook, identity, intake, lms, zipped
+from . import gradebook, grading, identity, intake, lms, zipped
 from .intake import Learner, Source
 from .outputs import tell, write_outputs
-from .printable import one_line, say
+from .printable import say
 from .signing import Signer
-from .store import VerdictStore, fingerprint, key, refuse_links
-
-
-@dataclass(frozen=True)
-class Submission:
-    learner: Learner
-    exercise: Exercise
-    source: Source
-    key: str
+from .store import UNSIGNED, VerdictStore, fingerprint, key, refuse_links
 
 
 def course(project: Project) -> list[Track]:
@@ -72,46 +58,8 @@ def course_exercises(project: Project, tracks: list[Track] | None = None) -> lis
     return exercises
 
 
-def _grade_all(
-    todo: list[Submission], jobs: int, store: VerdictStore, project: Project, runners: Runners | None
-) -> list[str]:
-    """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes, with
-    the known mistakes it looks like named in it (verify.catalogues, of the challenges graded); returns what the
-    runner said about each submission that broke it (their verdicts are errors, stored like any other)."""
-    graded = list({sub.exercise.slug: sub.exercise for sub in todo}.values())
-    known = catalogues(project, graded) if graded else {}
-    local = threading.local()
-    graders: list[Grader] = []
-    lock = threading.Lock()
-
-    def work(sub: Submission) -> None:
-        if getattr(local, "grader", None) is None:
-            local.grader = Grader(project, runners)
-            with lock:
-                graders.append(local.grader)
-        ex = sub.exercise
-        result = local.grader.grade(ex, sub.source.text, catalogue=known[ex.track, ex.slug])
-        store.put(sub.learner, sub.exercise.slug, sub.source, sub.key, result.to_dict(hidden_actual=True))
-
-    try:
-        with (
-            ThreadPoolExecutor(max_workers=jobs) as pool,
-            tqdm(total=len(todo), unit="submission", file=sys.stderr, disable=None, dynamic_ncols=True) as bar,
-        ):
-            for future in as_completed([pool.submit(work, sub) for sub in todo]):
-                future.result()
-                bar.update()
-    finally:
-        for g in graders:
-            g.close()
-    return [failure for g in graders for failure in g.failures]
-
-
 def _worth(tracks: list[Track]) -> dict[str, float]:
     return {ex.slug: track.points_of(ex.slug) for track in tracks for ex in track.exercises}
-
-
-UNSIGNED = "not signed with the verdict key"
 
 
 def grade_class(
@@ -150,45 +98,23 @@ def grade_class(
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
     signer, klass = identity.of_class(out, key_file, submissions, everyone, fingerprints, lms_options)
     store = VerdictStore(out, signer, klass["run"])
-    todo, kept, refused, unsigned = [], 0, 0, []
-    for learner in mine:
-        if learner.error is not None:
-            say(f"error: {one_line(learner.id)}: {one_line(learner.error)}; none of their challenges is graded")
-            continue
-        for ex in exercises:
-            source = learner.sources.get(ex.slug)
-            if source is None:
-                continue
-            sub = Submission(learner, ex, source, key(fingerprints[ex.slug], source))
-            keep = store.kept(learner.id, ex.slug, sub.key)
-            if keep:
-                store.adopt(learner.id, ex.slug)
-                kept += 1
-                continue
-            if keep is False:  # made from this very hand-in, but no run holding the key wrote it as it is
-                unsigned.append(store.path(learner.id, ex.slug))
-            if source.error is not None:
-                # Nothing to run: its verdict is the reason, stored like any other.
-                refused += 1
-                result = failed_submission(ex.cases, source.error)
-                store.put(learner, ex.slug, source, sub.key, result.to_dict())
-                say(f"error: {one_line(learner.id)}: {ex.slug}: {one_line(source.error)}")
-            else:
-                todo.append(sub)
+    sorted_ = store.sort(mine, exercises)
+    for line in sorted_.said:
+        say(line)
     jobs = jobs or os.cpu_count() or 1
     say(
         f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
-        f"{len(exercises)} challenge{'s' if len(exercises) != 1 else ''}: {kept + refused + len(todo)} submissions, "
-        f"{kept} already graded, "
-        f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)"
+        f"{len(exercises)} challenge{'s' if len(exercises) != 1 else ''}: {sorted_.kept + sorted_.refused + len(sorted_.todo)} "
+        f"submissions, {sorted_.kept} already graded, "
+        f"grading {len(sorted_.todo)} with {min(jobs, max(len(sorted_.todo), 1))} runner(s)"
     )
-    if unsigned:
+    if sorted_.unsigned:
+        unsigned = sorted_.unsigned
         say(
             f"{len(unsigned)} kept verdict{'s' if len(unsigned) != 1 else ''} {UNSIGNED}, graded again (edited, or "
             f"graded with another key): {', '.join(map(str, unsigned[:20]))}{' ...' if len(unsigned) > 20 else ''}"
         )
-    for failure in _grade_all(todo, jobs, store, project, runners):
-        say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
+    grading.grade_all(sorted_.todo, jobs, store, project, runners)
     totals = {ex.slug: len(ex.cases) for ex in exercises}
     doc = store.signer.sign_book(
         gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine], klass)
@@ -248,8 +174,7 @@ def merge_shards(
         )
         export = identity.export(tracks, slugs, **lms_options)
         VerdictStore(out).take_all(staged)
-    for failure in merging.grader.failures if merging.grader else []:
-        say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
+    grading.say_failures(merging.grader.failures if merging.grader else [])
     doc = signer.sign_book(gradebook.book(slugs, list(rows.values()), klass))
     said, attention = write_outputs(out, doc, VerdictStore(out), exercises, export, _worth(tracks))
     say(f"merged {len(shards)} gradebooks, {len(rows)} learners: {out / 'gradebook.csv'}")

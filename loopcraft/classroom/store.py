@@ -21,9 +21,10 @@ import json
 import os
 import stat
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.results import RunResult
+from grader.results import RunResult, failed_submission
 from loopcraft.course.cases import case_key
 from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
@@ -31,7 +32,7 @@ from loopcraft.course.project import Project
 from loopcraft.course.schemas import validation_error
 
 from .intake import Learner, Refused, Source, read_regular
-from .printable import file_name
+from .printable import file_name, one_line
 from .signing import Signer
 
 # What a kept verdict may weigh: far more than any this store writes (a result of SUBMISSION_CHARS characters, at
@@ -239,6 +240,30 @@ def key(fingerprint_: str, source: Source) -> str:
     return hashlib.sha256(f"{fingerprint_}\0{given}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
+UNSIGNED = "not signed with the verdict key"
+
+
+@dataclass(frozen=True)
+class Submission:
+    learner: Learner
+    exercise: Exercise
+    source: Source
+    key: str
+
+
+@dataclass
+class Sorted:
+    """What the store makes of a run's hand-ins: the submissions still to grade, how many verdicts it kept and how
+    many it stored as refused (nothing to run), the kept ones no run holding the key wrote as they are (graded again),
+    and what the teacher is told of the learners and hand-ins that cannot be graded."""
+
+    todo: list[Submission] = field(default_factory=list)
+    kept: int = 0
+    refused: int = 0
+    unsigned: list[Path] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)
+
+
 class VerdictStore:
     def __init__(self, out: Path, signer: Signer | None = None, run: str | None = None):
         """The store in OUT/verdicts/; `signer` signs what it puts (`class`, `merge`) and checks what it keeps; `run`,
@@ -300,6 +325,38 @@ class VerdictStore:
         if record["run"] != self.run:
             record = self.signer.sign_record({**record, "run": self.run})
             write_atomically(self.out, self.name(learner_id, slug), compact(record) + "\n")
+
+    def sort(self, learners: list[Learner], exercises: list[Exercise]) -> Sorted:
+        """Each learner's hand-in of each challenge: its verdict kept (made from exactly it and signed by this store's
+        key: adopted into this run), stored as refused (nothing to run: its verdict is the reason), or to grade."""
+        out = Sorted()
+        for learner in learners:
+            if learner.error is not None:
+                out.said.append(
+                    f"error: {one_line(learner.id)}: {one_line(learner.error)}; none of their challenges is graded"
+                )
+                continue
+            for ex in exercises:
+                source = learner.sources.get(ex.slug)
+                if source is None:
+                    continue
+                sub = Submission(learner, ex, source, key(self.signer.fingerprints[ex.slug], source))
+                keep = self.kept(learner.id, ex.slug, sub.key)
+                if keep:
+                    self.adopt(learner.id, ex.slug)
+                    out.kept += 1
+                    continue
+                if keep is False:  # made from this very hand-in, but no run holding the key wrote it as it is
+                    out.unsigned.append(self.path(learner.id, ex.slug))
+                if source.error is not None:
+                    # Nothing to run: its verdict is the reason, stored like any other.
+                    out.refused += 1
+                    result = failed_submission(ex.cases, source.error)
+                    self.put(learner, ex.slug, source, sub.key, result.to_dict())
+                    out.said.append(f"error: {one_line(learner.id)}: {ex.slug}: {one_line(source.error)}")
+                else:
+                    out.todo.append(sub)
+        return out
 
     def put(self, learner: Learner, slug: str, source: Source, key_: str, result: dict) -> None:
         record = {

@@ -1,0 +1,59 @@
+"""Grading, the stage of a class run between the store and the gradebook: the submissions the store has no verdict
+for, graded in runners (loopcraft.running.grading), each verdict stored as it is made, so a crashed run resumes.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from tqdm import tqdm
+
+from loopcraft.authoring.verify import catalogues
+from loopcraft.course.project import Project
+from loopcraft.running.grading import Grader, Runners
+
+from .printable import one_line, say
+from .store import Submission, VerdictStore
+
+
+def grade_all(
+    todo: list[Submission], jobs: int, store: VerdictStore, project: Project, runners: Runners | None
+) -> None:
+    """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes, with
+    the known mistakes it looks like named in it (verify.catalogues, of the challenges graded); returns what the
+    runner said about each submission that broke it (their verdicts are errors, stored like any other)."""
+    graded = list({sub.exercise.slug: sub.exercise for sub in todo}.values())
+    known = catalogues(project, graded) if graded else {}
+    local = threading.local()
+    graders: list[Grader] = []
+    lock = threading.Lock()
+
+    def work(sub: Submission) -> None:
+        if getattr(local, "grader", None) is None:
+            local.grader = Grader(project, runners)
+            with lock:
+                graders.append(local.grader)
+        ex = sub.exercise
+        result = local.grader.grade(ex, sub.source.text, catalogue=known[ex.track, ex.slug])
+        store.put(sub.learner, sub.exercise.slug, sub.source, sub.key, result.to_dict(hidden_actual=True))
+
+    try:
+        with (
+            ThreadPoolExecutor(max_workers=jobs) as pool,
+            tqdm(total=len(todo), unit="submission", file=sys.stderr, disable=None, dynamic_ncols=True) as bar,
+        ):
+            for future in as_completed([pool.submit(work, sub) for sub in todo]):
+                future.result()
+                bar.update()
+    finally:
+        for g in graders:
+            g.close()
+    say_failures([failure for g in graders for failure in g.failures])
+
+
+def say_failures(failures: list[str]) -> None:
+    """Tell the teacher what the runner said of each submission that stopped it twice (its verdict is an error)."""
+    for failure in failures:
+        say(f"a submission stopped the runner twice and is an error; the runner said: {one_line(failure)[:2000]}")
