@@ -20,7 +20,6 @@ One flow, one store, every output a function of it:
 from __future__ import annotations
 
 import copy
-import os
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
@@ -34,7 +33,7 @@ from loopcraft.course.load import load_course
 from loopcraft.course.project import Project
 from loopcraft.running.grading import Grader, Runners
 
-from . import gradebook, grading, identity, intake, lms, zipped
+from . import gradebook, grading, identity, lms, zipped
 from .intake import Learner, Source
 from .outputs import tell, write_outputs
 from .printable import say
@@ -87,38 +86,16 @@ def grade_class(
     export = identity.export(tracks, [ex.slug for ex in exercises], **lms_options)
     # With a roster, an LMS's entries go only to learners it confirms (lms.identify); without, by their names alone.
     identify = lms.identifier(export) if export is not None else zipped.by_name_alone
-    if submissions.is_file():
-        everyone = zipped.read_zip(submissions, exercises, challenge, identify)
-    else:  # a class folder, or an LMS's download that a browser unzipped
-        everyone = zipped.read_download(submissions, exercises, challenge, identify)
-        if everyone is None:
-            everyone = intake.read_folder(submissions, exercises, challenge)
+    everyone = zipped.read_class(submissions, exercises, challenge, identify)
     k, n = shard
     mine = everyone[k - 1 :: n]
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}
     signer, klass = identity.of_class(out, key_file, submissions, everyone, fingerprints, lms_options)
     store = VerdictStore(out, signer, klass["run"])
-    sorted_ = store.sort(mine, exercises)
-    for line in sorted_.said:
-        say(line)
-    jobs = jobs or os.cpu_count() or 1
-    say(
-        f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}, "
-        f"{len(exercises)} challenge{'s' if len(exercises) != 1 else ''}: {sorted_.kept + sorted_.refused + len(sorted_.todo)} "
-        f"submissions, {sorted_.kept} already graded, "
-        f"grading {len(sorted_.todo)} with {min(jobs, max(len(sorted_.todo), 1))} runner(s)"
-    )
-    if sorted_.unsigned:
-        unsigned = sorted_.unsigned
-        say(
-            f"{len(unsigned)} kept verdict{'s' if len(unsigned) != 1 else ''} {UNSIGNED}, graded again (edited, or "
-            f"graded with another key): {', '.join(map(str, unsigned[:20]))}{' ...' if len(unsigned) > 20 else ''}"
-        )
-    grading.grade_all(sorted_.todo, jobs, store, project, runners)
-    totals = {ex.slug: len(ex.cases) for ex in exercises}
-    doc = store.signer.sign_book(
-        gradebook.book(list(totals), [gradebook.row(learner, totals, store) for learner in mine], klass)
-    )
+    received = store.receive(mine, exercises)
+    learners = f"{len(mine)} learners{f' (shard {k}/{n} of {len(everyone)})' if n > 1 else ''}"
+    grading.grade_all(received, jobs, store, project, runners, learners=learners, challenges=len(exercises))
+    doc = gradebook.signed(mine, exercises, store, klass)
     said, attention = write_outputs(out, doc, store, exercises, export, _worth(tracks), shard=n > 1)
     say(f"gradebook: {out / 'gradebook.csv'} and gradebook.json; report: {out / 'report' / 'index.html'}")
     return tell(said, attention)

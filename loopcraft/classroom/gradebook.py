@@ -11,6 +11,7 @@ from pathlib import Path
 
 from grader.results import RunResult, Status
 from loopcraft.authoring.verify import error_line
+from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
 from loopcraft.course.schemas import validation_error
 
@@ -112,6 +113,13 @@ def amount(value: float | None) -> str:
 def book(slugs: list[str], rows: list[dict], klass: dict) -> dict:
     """A gradebook of the class `klass` (its identity: {"run", "roster", "assignment"})."""
     return {"class": klass, "challenges": slugs, "learners": sorted(rows, key=lambda r: r["learner"])}
+
+
+def signed(learners: list[Learner], exercises: list[Exercise], store: VerdictStore, klass: dict) -> dict:
+    """The gradebook of a class run, signed by its store's signer: a row per learner (`row`: their intake record and
+    their verdicts in the store), a column per challenge of `exercises`."""
+    totals = {ex.slug: len(ex.cases) for ex in exercises}
+    return store.signer.sign_book(book(list(totals), [row(learner, totals, store) for learner in learners], klass))
 
 
 def read_book(folder: Path) -> dict:

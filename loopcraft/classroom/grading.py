@@ -4,6 +4,7 @@ for, graded in runners (loopcraft.running.grading), each verdict stored as it is
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -15,15 +16,39 @@ from loopcraft.course.project import Project
 from loopcraft.running.grading import Grader, Runners
 
 from .printable import one_line, say
-from .store import Submission, VerdictStore
+from .store import UNSIGNED, Received, Submission, VerdictStore
 
 
 def grade_all(
-    todo: list[Submission], jobs: int, store: VerdictStore, project: Project, runners: Runners | None
+    received: Received,
+    jobs: int | None,
+    store: VerdictStore,
+    project: Project,
+    runners: Runners | None,
+    *,
+    learners: str,
+    challenges: int,
 ) -> None:
-    """Grade in `jobs` runners at once (of their own, or lent by `runners`), storing each verdict as it comes, with
-    the known mistakes it looks like named in it (verify.catalogues, of the challenges graded); returns what the
-    runner said about each submission that broke it (their verdicts are errors, stored like any other)."""
+    """Grade what the store `received` to grade in `jobs` runners at once (default: the number of cores; of their own,
+    or lent by `runners`), storing each verdict as it comes, with the known mistakes it looks like named in it
+    (verify.catalogues, of the challenges graded); first told: what the store said of the hand-ins, how many there
+    are (of `learners`, `challenges`), and the kept verdicts graded again. What the runner said about each
+    submission that broke it is told too (their verdicts are errors, stored like any other)."""
+    todo = received.todo
+    for line in received.said:
+        say(line)
+    jobs = jobs or os.cpu_count() or 1
+    say(
+        f"{learners}, {challenges} challenge{'s' if challenges != 1 else ''}: "
+        f"{received.kept + received.refused + len(todo)} submissions, {received.kept} already graded, "
+        f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)"
+    )
+    if received.unsigned:
+        unsigned = received.unsigned
+        say(
+            f"{len(unsigned)} kept verdict{'s' if len(unsigned) != 1 else ''} {UNSIGNED}, graded again (edited, or "
+            f"graded with another key): {', '.join(map(str, unsigned[:20]))}{' ...' if len(unsigned) > 20 else ''}"
+        )
     graded = list({sub.exercise.slug: sub.exercise for sub in todo}.values())
     known = catalogues(project, graded) if graded else {}
     local = threading.local()

@@ -252,7 +252,7 @@ class Submission:
 
 
 @dataclass
-class Sorted:
+class Received:
     """What the store makes of a run's hand-ins: the submissions still to grade, how many verdicts it kept and how
     many it stored as refused (nothing to run), the kept ones no run holding the key wrote as they are (graded again),
     and what the teacher is told of the learners and hand-ins that cannot be graded."""
@@ -326,10 +326,10 @@ class VerdictStore:
             record = self.signer.sign_record({**record, "run": self.run})
             write_atomically(self.out, self.name(learner_id, slug), compact(record) + "\n")
 
-    def sort(self, learners: list[Learner], exercises: list[Exercise]) -> Sorted:
+    def receive(self, learners: list[Learner], exercises: list[Exercise]) -> Received:
         """Each learner's hand-in of each challenge: its verdict kept (made from exactly it and signed by this store's
         key: adopted into this run), stored as refused (nothing to run: its verdict is the reason), or to grade."""
-        out = Sorted()
+        out = Received()
         for learner in learners:
             if learner.error is not None:
                 out.said.append(

@@ -44,7 +44,7 @@ from typing import BinaryIO
 from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
 
-from .intake import HandedIn, Learner, Refused, distinct, read_beneath, take, too_big, walk
+from .intake import HandedIn, Learner, Refused, distinct, read_beneath, read_folder, take, too_big, walk
 from .printable import name_from_bytes
 
 MAX_ENTRIES = 100_000
@@ -439,6 +439,17 @@ class _Hand:
 def _stray(named: Named, zip_name: str, why: str) -> Learner:
     origin = f"{zip_name}: {named.name}"
     return Learner(id=named.name, name=named.name, origin=origin, error=named.refused or f"{origin}: {why}")
+
+
+def read_class(
+    submissions: Path, exercises: list[Exercise], challenge: str | None, identify: Identify = by_name_alone
+) -> list[Learner]:
+    """The learners of a class however it was handed in: a zip (`read_zip`), an LMS's download that a browser
+    unzipped (`read_download`), or a class folder (`intake.read_folder`)."""
+    if submissions.is_file():
+        return read_zip(submissions, exercises, challenge, identify)
+    everyone = read_download(submissions, exercises, challenge, identify)
+    return read_folder(submissions, exercises, challenge) if everyone is None else everyone
 
 
 def read_zip(
