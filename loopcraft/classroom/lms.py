@@ -626,6 +626,22 @@ def match(doc: dict, export: Export) -> Matched:
     return out
 
 
+def accounted(doc: dict, export: Export, matched: Matched) -> None:
+    """The proof the import rests on, checked at every run: each roster row receives at most one hand-in, only a
+    hand-in whose reading the roster confirms for it, and each hand-in is either given to the roster or listed."""
+    given = {id(r) for r in matched.rows.values()}
+    listed = {id(r) for r, _ in matched.unmatched}
+    for r in doc["learners"]:
+        if id(r) not in given and id(r) not in listed:
+            raise AssertionError(f"{r['learner']}: neither given to a roster learner nor listed")
+    for i, learner in matched.rows.items():
+        found = identify(export, readings_of(learner, export.lms))
+        if i not in found.rows:
+            raise AssertionError(
+                f"roster row {i + 1} was given {learner['learner']}, which the roster does not confirm"
+            )
+
+
 def _comments(learner: dict | None, titles: dict[str, str], worth: dict[str, float], mark: str) -> str:
     """A learner's feedback comment for the LMS: per challenge handed in, its points and cases passed, and what
     stopped it; only what the learner's own feedback page shows."""

@@ -30,29 +30,32 @@ def write_outputs(
     the LMS's export says otherwise. Returns (what the teacher should be told of the files, what needs the teacher:
     every learner not graded, or left out of the LMS's import, with why)."""
     totals = {ex.slug: len(ex.cases) for ex in exercises if ex.slug in doc["challenges"]}
+    titles = {ex.slug: ex.title for ex in exercises}
+    # Accounted for before anything is written: the import, the view and the hand-back all follow `matched`.
+    attention, matched = needs_you(doc, store, export, shard=shard)
+    said = []
     if export is None:
         people, absent = {}, []
         worth = {slug: (worth or {}).get(slug, 1.0) for slug in doc["challenges"]}
     else:
-        matched = lms.match(doc, export)  # once: the view, the import and the hand-back all follow it
         people, absent = lms.people(doc, export, totals, matched)
         worth = export.worth()
+        ids = lms.handback_ids(export, matched)
+    attention = [gradebook.titled(line, titles) for line in attention]
     view = gradebook.shown(doc, worth, people, absent)
-    titles = {ex.slug: ex.title for ex in exercises}
     gradebook.write_book(out, doc, view, titles)
     report.write_class_pages(out, view, store, exercises)
-    said, attention = [], needs_you(doc, store, export, matched if export is not None else None, shard=shard)
-    if export is not None:
+    if export is not None:  # written after the pages, as ever: a run that stops before them leaves no import
         said = lms.write(out, doc, export, titles, matched)
         pages = {row["learner"]: row["page"] for row in view["learners"]}
-        said += handback.write(out, export.lms, lms.handback_ids(export, matched), pages)
+        said += handback.write(out, export.lms, ids, pages)
     # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
     for path in sorted(out / name for name in _lms_files() - (_lms_files(export) if export else set())):
         if remove(out, path.name):
             again = "a Moodle grading worksheet as --roster" if path.name == "moodle-worksheet.csv" else "--roster"
             lms_name = path.name.split("-")[0]
             said.append(f"removed {path.name}, left by an earlier run (give --lms {lms_name} {again} to make it again)")
-    return said, [gradebook.titled(line, titles) for line in attention]
+    return said, attention
 
 
 def _lms_files(export: lms.Export | None = None) -> set[str]:
@@ -73,26 +76,29 @@ def _who(row: dict) -> str:
 
 
 def needs_you(
-    doc: dict, store: VerdictStore, export: lms.Export | None, matched: lms.Matched | None, *, shard: bool = False
-) -> list[str]:
+    doc: dict, store: VerdictStore, export: lms.Export | None, *, shard: bool = False
+) -> tuple[list[str], lms.Matched | None]:
     """Accounting, at the end of every run: each learner and file the teacher must see to, with why. Every row of the
     download is graded, or here (a hand-in that could not be taken, a challenge of it that nothing could be run of,
     one no roster learner is confirmed for); with an LMS, every roster learner is graded and in its import, or here
     (nothing handed in, unless --missing zero scores that 0; a hand-in not known to be theirs). The run exits 0 only
-    when this is empty. A `shard` holds some of the class: the roster learners it lacks are `merge`'s to account for."""
+    when this is empty. A `shard` holds some of the class: the roster learners it lacks are `merge`'s to account for.
+    Returns these lines, and the gradebook's rows matched with the roster (`lms.match`, None without an LMS)."""
     said = []
+    who = {id(r): _who(r) for r in doc["learners"]}
     for r in doc["learners"]:
         if r["error"]:  # its reason names where it came from
             said.append(f"{r['learner']}: {r['error']}")
             continue
         for slug, c in r["challenges"].items():
             if c["status"] == gradebook.UNREAD:
-                said.append(f"{_who(r)}: {slug} not graded: {store.result(r['learner'], slug).message}")
-    if export is None or matched is None:
-        return said
+                said.append(f"{who[id(r)]}: {slug} not graded: {store.result(r['learner'], slug).message}")
+    if export is None:
+        return said, None
+    matched = lms.match(doc, export)
     for r, why in matched.unmatched:
         if not r["error"]:
-            said.append(f"{_who(r)}: not in {export.lms}'s files: {why}")
+            said.append(f"{who[id(r)]}: not in {export.lms}'s files: {why}")
     # Whose a hand-in given to no one may be: said beside the roster learner, who would seem to have handed nothing in.
     maybe = {user: r["learner"] for r, _ in matched.unmatched for user in r["lms"].get("canvas_candidates", "").split()}
     for i, row in enumerate(export.roster.rows):
@@ -108,24 +114,8 @@ def needs_you(
                 f"{lms.roster_label(export, i)}: nothing handed in, so nothing is imported for them (--missing zero "
                 "imports 0)"
             )
-    _accounted(doc, export, matched)
-    return said
-
-
-def _accounted(doc: dict, export: lms.Export, matched: lms.Matched) -> None:
-    """The proof the import rests on, checked at every run: each roster row receives at most one hand-in, only a
-    hand-in whose reading the roster confirms for it, and each hand-in is either given to the roster or listed."""
-    given = {id(r) for r in matched.rows.values()}
-    listed = {id(r) for r, _ in matched.unmatched}
-    for r in doc["learners"]:
-        if id(r) not in given and id(r) not in listed:
-            raise AssertionError(f"{r['learner']}: neither given to a roster learner nor listed")
-    for i, learner in matched.rows.items():
-        found = lms.identify(export, lms.readings_of(learner, export.lms))
-        if i not in found.rows:
-            raise AssertionError(
-                f"roster row {i + 1} was given {learner['learner']}, which the roster does not confirm"
-            )
+    lms.accounted(doc, export, matched)
+    return said, matched
 
 
 ATTENTION = 3  # the exit status of a run that wrote everything but lost or could not match a learner

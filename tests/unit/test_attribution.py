@@ -2,8 +2,8 @@
 (tests/lms_rules.py, restated from their source) for classes whose names hold digits and underscores anywhere, late
 and text entries, several files, anonymity, blind marking, team assignments with group ids that are also
 participants' numbers, the learners in no group, and rosters that are current, stale or missing learners. Read by
-the class's intake with the roster's identifier, matched and accounted for (loopcraft/classroom/__init__.py,
-`_accounted`). What is asserted is the LMS's side of it: a roster row receives only its own learner's work (every
+the class's intake with the roster's identifier, matched and accounted for (loopcraft/classroom/lms.py,
+`accounted`). What is asserted is the LMS's side of it: a roster row receives only its own learner's work (every
 file's marker is theirs), every hand-in is given to the roster or listed with why, and the learners the names leave
 no doubt about are all given. No grading runs here."""
 
@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from loopcraft import classroom
-from loopcraft.classroom import handback, lms, outputs, phpcsv, zipped
+from loopcraft.classroom import handback, lms, phpcsv, zipped
 from loopcraft.course.project import Project
 from tests.lms_rules import (
     canvas_entry,
@@ -98,7 +98,7 @@ def canvas_run(entries, roster):
         read = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
     doc = rows_of(read)
     matched = lms.match(doc, export)
-    outputs._accounted(doc, export, matched)  # every hand-in given or listed; every row given only its own
+    lms.accounted(doc, export, matched)  # every hand-in given or listed; every row given only its own
     return export, read, doc, matched
 
 
@@ -196,7 +196,7 @@ def test_a_moodle_roster_row_receives_only_its_own_or_its_teams_work_and_every_h
         read = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
     doc = rows_of(read)
     matched = lms.match(doc, export)
-    outputs._accounted(doc, export, matched)
+    lms.accounted(doc, export, matched)
     by_id = {learner.id: learner for learner in read}
     pages = {id(r): handback.entry_name("moodle", ids) for ids, r in lms.handback_ids(export, matched)}
     for i, row in matched.rows.items():
