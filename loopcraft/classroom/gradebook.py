@@ -157,13 +157,24 @@ def write_book(out: Path, doc: dict, view: dict | None = None, titles: dict[str,
     learner with their name and LMS id, a column per challenge ("pass 12/12", "fail 9/12", "timeout 3/12", "error
     0/12", "missing") headed by its title and slug (`titles`, by slug), the points on the LMS's scale and what they
     are out of, how many challenges pass, and what went wrong with the hand-in, if anything."""
-    write_atomically(out, "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     view = view or shown(doc, {slug: 1.0 for slug in doc["challenges"]})
     slugs = view["challenges"]
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
-    headings = [csv_cell(heading(slug, titles or {})) for slug in slugs]
-    writer.writerow(["learner", "name", "LMS id", *headings, "points", "out of", "passed", "feedback page", "notes"])
+    headings = [heading(slug, titles or {}) for slug in slugs]
+    writer.writerow(
+        [
+            "learner",
+            "name",
+            "LMS id",
+            *(csv_cell(h) for h in headings),
+            "points",
+            "out of",
+            "passed",
+            "feedback page",
+            "notes",
+        ]
+    )
     for r in view["learners"]:
         cells = [r["challenges"][slug] for slug in slugs]
         writer.writerow(
@@ -182,4 +193,5 @@ def write_book(out: Path, doc: dict, view: dict | None = None, titles: dict[str,
                 csv_cell("; ".join(([r["error"]] if r["error"] else []) + r["notes"])[:500]),
             ]
         )
+    write_atomically(out, "gradebook.json", json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     write_atomically(out, "gradebook.csv", text.getvalue())
