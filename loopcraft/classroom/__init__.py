@@ -37,8 +37,7 @@ from . import gradebook, grading, identity, lms, zipped
 from .intake import Learner, Source
 from .outputs import tell, write_outputs
 from .printable import say
-from .signing import Signer
-from .store import UNSIGNED, VerdictStore, fingerprint, key, refuse_links
+from .store import UNSIGNED, Signer, VerdictStore, fingerprint, key, refuse_links
 
 
 def course(project: Project) -> list[Track]:

@@ -16,8 +16,8 @@ from . import gradebook
 from .intake import Learner
 from .lms import Export, prepare
 from .printable import say
-from .signing import Signer, verdict_key
-from .store import key
+from .signing import verdict_key
+from .store import Signer, key
 
 
 def export(

@@ -1,5 +1,5 @@
-"""The teacher's verdict key, and the signatures it makes: every verdict `class` keeps and every gradebook it (or
-`merge`) writes carries an HMAC-SHA256 of its content, made with a key kept outside every class folder. `merge`
+"""The teacher's verdict key: every verdict `class` keeps and every gradebook it (or `merge`) writes carries an
+HMAC-SHA256 of its content made with it (store.py's `Signer`), and the key is kept outside every class folder. `merge`
 takes, and a resumed `class` keeps, only what a run holding the key wrote: an edited verdict, cell or row is refused
 (docs/threat-model.md). Whoever holds the key can sign anything; whoever can only write a shard folder cannot.
 
@@ -9,9 +9,6 @@ random bytes is refused."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import os
 import secrets
 import stat
@@ -104,59 +101,3 @@ def verdict_key(path: Path | None, *, folders: list[Path]) -> tuple[bytes, Path 
     else:
         _inside(path, folders)
     return _read(path), made
-
-
-def _same(made: str, given) -> bool:
-    """Whether `given` is the signature `made`, in constant time (a forger learns nothing from how long it took)."""
-    return isinstance(given, str) and given.isascii() and hmac.compare_digest(made, given)
-
-
-def _message(kind: str, content: list) -> bytes:
-    """What is signed: a label of the kind and version, then the content, as canonical JSON (keys sorted, ASCII, no
-    spaces: the same bytes wherever the same content is read)."""
-    return json.dumps([f"loopcraft-{kind}", 1, *content], sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-
-
-class Signer:
-    """Signs and checks with the teacher's key, for the course's challenges (`fingerprints`, by slug: what a verdict
-    of each depends on, `store.fingerprint`)."""
-
-    def __init__(self, key: bytes, fingerprints: dict[str, str]):
-        self._key = key
-        self.fingerprints = fingerprints
-
-    def _mac(self, message: str) -> str:
-        return hmac.new(self._key, message.encode("ascii"), hashlib.sha256).hexdigest()
-
-    def _record_mac(self, record: dict) -> str | None:
-        fingerprint = self.fingerprints.get(record["challenge"])
-        if fingerprint is None:  # no challenge of this course: nothing this course's runs signed
-            return None
-        source = record["source"]
-        digest = None if source is None else hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
-        # The learner and challenge too: a signed verdict copied to another learner's file would be theirs.
-        # And the class run: a verdict of another class graded with this key is not this class's.
-        content = [fingerprint, record["key"], record["run"], record["learner"], record["challenge"], record["origin"]]
-        return self._mac(_message("verdict", [*content, digest, record["result"]]))
-
-    def sign_record(self, record: dict) -> dict:
-        return {**record, "signature": self._record_mac(record)}
-
-    def record_verifies(self, record: dict) -> bool:
-        try:
-            made = self._record_mac(record)
-        except RecursionError:  # deeper than any result the grader writes: not one it signed
-            return False
-        return made is not None and _same(made, record.get("signature"))
-
-    def _book_mac(self, doc: dict) -> str:
-        return self._mac(_message("gradebook", [doc["class"], doc["challenges"], doc["learners"]]))
-
-    def sign_book(self, doc: dict) -> dict:
-        return {**doc, "signature": self._book_mac(doc)}
-
-    def book_verifies(self, doc: dict) -> bool:
-        try:
-            return _same(self._book_mac(doc), doc.get("signature"))
-        except RecursionError:
-            return False

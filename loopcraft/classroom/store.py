@@ -7,7 +7,7 @@ A record: {"key", "run", "learner", "challenge", "origin", "source", "result", "
 was graded in (its gradebook's class.run); `source` is the code handed in
 (null when it could not be read: the class report compares submissions), `result` is `RunResult.to_dict()`
 (grader/results.py decides what it may hold: a private case's name and status only, every part bounded), `signature`
-the teacher's key's HMAC of the rest (signing.py). Written compact and atomically; read back validated against
+the teacher's key's HMAC of the rest (`Signer`, with signing.py's key). Written compact and atomically; read back validated against
 schemas/verdict.schema.json, so a damaged or foreign file is a miss (grading again) or, in `merge`, a clear error.
 A record is trusted (kept by a resumed run, taken by `merge`) only as written: its bytes those the store writes for
 it, its signature the key's.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import hmac
 import json
 import os
 import stat
@@ -33,7 +34,6 @@ from loopcraft.course.schemas import validation_error
 
 from .intake import Learner, Refused, Source, read_regular
 from .printable import file_name, one_line
-from .signing import Signer
 
 # What a kept verdict may weigh: far more than any this store writes (a result of SUBMISSION_CHARS characters, at
 # most 4 bytes each, and a source of SOURCE_BYTES with its escapes: about 6 MB), far less than a FIFO, /dev/zero or
@@ -238,6 +238,62 @@ def key(fingerprint_: str, source: Source) -> str:
     """A submission's key: the challenge's fingerprint and what was handed in (its text, or why it has none)."""
     given = f"text\0{source.text}" if source.error is None else f"refused\0{source.error}"
     return hashlib.sha256(f"{fingerprint_}\0{given}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _same(made: str, given) -> bool:
+    """Whether `given` is the signature `made`, in constant time (a forger learns nothing from how long it took)."""
+    return isinstance(given, str) and given.isascii() and hmac.compare_digest(made, given)
+
+
+def _message(kind: str, content: list) -> bytes:
+    """What is signed: a label of the kind and version, then the content, as canonical JSON (keys sorted, ASCII, no
+    spaces: the same bytes wherever the same content is read)."""
+    return json.dumps([f"loopcraft-{kind}", 1, *content], sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+
+
+class Signer:
+    """Signs and checks with the teacher's key, for the course's challenges (`fingerprints`, by slug: what a verdict
+    of each depends on, `store.fingerprint`)."""
+
+    def __init__(self, key: bytes, fingerprints: dict[str, str]):
+        self._key = key
+        self.fingerprints = fingerprints
+
+    def _mac(self, message: str) -> str:
+        return hmac.new(self._key, message.encode("ascii"), hashlib.sha256).hexdigest()
+
+    def _record_mac(self, record: dict) -> str | None:
+        fingerprint = self.fingerprints.get(record["challenge"])
+        if fingerprint is None:  # no challenge of this course: nothing this course's runs signed
+            return None
+        source = record["source"]
+        digest = None if source is None else hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()
+        # The learner and challenge too: a signed verdict copied to another learner's file would be theirs.
+        # And the class run: a verdict of another class graded with this key is not this class's.
+        content = [fingerprint, record["key"], record["run"], record["learner"], record["challenge"], record["origin"]]
+        return self._mac(_message("verdict", [*content, digest, record["result"]]))
+
+    def sign_record(self, record: dict) -> dict:
+        return {**record, "signature": self._record_mac(record)}
+
+    def record_verifies(self, record: dict) -> bool:
+        try:
+            made = self._record_mac(record)
+        except RecursionError:  # deeper than any result the grader writes: not one it signed
+            return False
+        return made is not None and _same(made, record.get("signature"))
+
+    def _book_mac(self, doc: dict) -> str:
+        return self._mac(_message("gradebook", [doc["class"], doc["challenges"], doc["learners"]]))
+
+    def sign_book(self, doc: dict) -> dict:
+        return {**doc, "signature": self._book_mac(doc)}
+
+    def book_verifies(self, doc: dict) -> bool:
+        try:
+            return _same(self._book_mac(doc), doc.get("signature"))
+        except RecursionError:
+            return False
 
 
 UNSIGNED = "not signed with the verdict key"

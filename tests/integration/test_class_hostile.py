@@ -24,8 +24,8 @@ from grader.results import PRIVATE_NOTE, SUBMISSION_CHARS, failed_submission
 from loopcraft.classroom import gradebook
 from loopcraft.classroom.intake import Learner, Source
 from loopcraft.classroom.printable import file_name
-from loopcraft.classroom.signing import Signer, verdict_key
-from loopcraft.classroom.store import VERDICT_BYTES, VerdictStore, compact, fingerprint, key
+from loopcraft.classroom.signing import verdict_key
+from loopcraft.classroom.store import VERDICT_BYTES, Signer, VerdictStore, compact, fingerprint, key
 from loopcraft.course.load import find_exercise
 from loopcraft.course.project import Project
 from tests.class_fixture import CLASS

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from loopcraft.classroom import signing
 from loopcraft.classroom.printable import file_name
-from loopcraft.classroom.store import VerdictStore, fingerprint
+from loopcraft.classroom.store import Signer, VerdictStore, fingerprint
 from loopcraft.course.errors import LoopcraftError
 from loopcraft.course.load import find_exercise
 from loopcraft.course.project import Project
@@ -357,13 +357,13 @@ def test_a_folder_holding_the_default_key_is_refused_as_an_out_folder(tmp_path, 
 
 
 @pytest.fixture(scope="module")
-def signed_record(canvas) -> tuple[bytes, str, signing.Signer]:
+def signed_record(canvas) -> tuple[bytes, str, Signer]:
     """A signed verdict as `class` wrote it, its learner, and what signed it: the session's key, the course's
     challenge."""
     learner = learner_of(canvas / "shard", WRONG_USER)
     key, _ = signing.verdict_key(None, folders=[])
     fingerprints = {LIMIT: fingerprint(find_exercise(canvas / "course", LIMIT), Project(canvas / "course"))}
-    return record_path(canvas / "shard", learner).read_bytes(), learner, signing.Signer(key, fingerprints)
+    return record_path(canvas / "shard", learner).read_bytes(), learner, Signer(key, fingerprints)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
