@@ -407,8 +407,7 @@ class VerdictStore:
                 if source.error is not None:
                     # Nothing to run: its verdict is the reason, stored like any other.
                     out.refused += 1
-                    result = failed_submission(ex.cases, source.error)
-                    self.put(learner, ex.slug, source, sub.key, result.to_dict())
+                    self.put(learner, ex.slug, source, sub.key, failed_submission(ex.cases, source.error).to_dict())
                     out.said.append(f"error: {one_line(learner.id)}: {ex.slug}: {one_line(source.error)}")
                 else:
                     out.todo.append(sub)
