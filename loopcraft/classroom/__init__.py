@@ -1,20 +1,19 @@
 """A whole class graded at once: `loopcraft class` and `loopcraft merge` (loopcraft/commands/class_.py, merge.py).
 
-One flow, one store, every output a function of it:
+One flow, one store, every output a function of it. `grade_class` takes a class's submissions through its stages,
+each a call, in this order:
 
-    submissions --intake--> learners --grade (loopcraft.running.grading, one per submission)--> verdict store
-    verdict store + gradebook.json + course --> gradebook.csv, report/index.html, feedback/<learner>.html, LMS imports
+    intake     zipped.read_class: a zip, an LMS's download or a class folder, read by intake.py's rules -> learners
+    identity   identity.py: the LMS's roster, the teacher's key and the run's signer, the class the run grades for
+    store      VerdictStore.receive: each hand-in's verdict kept (signed by the key), stored as refused, or to grade
+    grading    grading.grade_all: the rest graded in runners, each verdict stored (signed) as it is made
+    gradebook  gradebook.signed: gradebook.json, a row per learner, signed
+    outputs    outputs.write_outputs: NEEDS YOU accounted, then gradebook.csv, the report and feedback pages, the
+               LMS's import files and hand-back, all from the gradebook and the store; outputs.tell: the exit status
 
-- `intake.py` is the only code that reads what learners handed in, and applies every rule about hostile input;
-  `zipped.py` reads a zip (plain, Canvas's or Moodle's download) by the same rules, and those of zip entries.
-- `store.py` keeps a verdict per (learner, challenge) as it is made, keyed by what made it: a crashed run resumes,
-  an unchanged submission is never graded twice. `--shard K/N` grades every N-th learner; `merge` joins shards.
-- `signing.py`: every kept verdict and every gradebook is signed with the teacher's key, kept outside the class's
-  folders; a resumed run keeps, and `merge` takes, only what that key signed. A gradebook carries the class it was
-  graded for (`identity`) and a verdict its run: `merge` joins only the shards of one class run.
-- `gradebook.json` is the class's index (a row per learner); `write_outputs` renders everything else from it and
-  the store, so a merged, a resumed and a one-run class give byte-equal outputs; `lms.py` renders Canvas's and
-  Moodle's import files from it and their gradebook export.
+A crashed run resumes (the store keeps every verdict as it is made); `--shard K/N` grades every N-th learner, and
+`merge_shards` joins the shards, taking only what the key signed and only the shards of one class run, into the
+same outputs: a merged, a resumed and a one-run class give byte-equal outputs.
 """
 
 from __future__ import annotations
