@@ -45,7 +45,7 @@ def write_outputs(
     view = gradebook.shown(doc, worth, people, absent)
     gradebook.write_book(out, doc, view, titles)
     report.write_class_pages(out, view, store, exercises)
-    if export is not None:  # written after the pages, as ever: a run that stops before them leaves no import
+    if export is not None:  # after the pages, as ever: a run stopped while writing them has written no LMS file
         said = lms.write(out, doc, export, titles, matched)
         pages = {row["learner"]: row["page"] for row in view["learners"]}
         said += handback.write(out, export.lms, ids, pages)

@@ -1,16 +1,18 @@
-"""The verdict store: the class run's only state, one file per (learner, challenge) in OUT/verdicts/, each kept
-under a key that hashes everything the verdict was made from (the submission's text or the reason it could not
-be read, the challenge, the grader). A run that crashed resumes where it stopped, an unchanged submission is never
-graded twice, a shard fills part of a store, and `merge` is the union of stores.
+"""The verdict store, the class run's stage between identity and grading, and its only state: one file per
+(learner, challenge) in OUT/verdicts/, each kept under a key that hashes everything the verdict was made from (the
+submission's text or the reason it could not be read, the challenge, the grader). `VerdictStore.receive` takes a
+run's hand-ins: a verdict kept, one stored as refused, or a submission to grade. A run that crashed resumes where it
+stopped, an unchanged submission is never graded twice, a shard fills part of a store, and `merge` is the union of
+stores.
 
 A record: {"key", "run", "learner", "challenge", "origin", "source", "result", "signature"}; `run` is the class run it
-was graded in (its gradebook's class.run); `source` is the code handed in
-(null when it could not be read: the class report compares submissions), `result` is `RunResult.to_dict()`
-(grader/results.py decides what it may hold: a private case's name and status only, every part bounded), `signature`
-the teacher's key's HMAC of the rest (`Signer`, with signing.py's key). Written compact and atomically; read back validated against
-schemas/verdict.schema.json, so a damaged or foreign file is a miss (grading again) or, in `merge`, a clear error.
-A record is trusted (kept by a resumed run, taken by `merge`) only as written: its bytes those the store writes for
-it, its signature the key's.
+was graded in (its gradebook's class.run); `source` is the code handed in (null when it could not be read: the class
+report compares submissions), `result` is `RunResult.to_dict()` (grader/results.py decides what it may hold: a
+private case's name and status only, every part bounded), `signature` the teacher's key's HMAC of the rest
+(`Signer`, which signs the gradebook too, with signing.py's key). Written compact and atomically; read back validated
+against schemas/verdict.schema.json, so a damaged or foreign file is a miss (grading again) or, in `merge`, a clear
+error. A record is trusted (kept by a resumed run, taken by `merge`) only as written: its bytes those the store
+writes for it, its signature the key's.
 """
 
 from __future__ import annotations
@@ -253,7 +255,7 @@ def _message(kind: str, content: list) -> bytes:
 
 class Signer:
     """Signs and checks with the teacher's key, for the course's challenges (`fingerprints`, by slug: what a verdict
-    of each depends on, `store.fingerprint`)."""
+    of each depends on, `fingerprint`)."""
 
     def __init__(self, key: bytes, fingerprints: dict[str, str]):
         self._key = key
