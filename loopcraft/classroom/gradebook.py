@@ -162,19 +162,8 @@ def write_book(out: Path, doc: dict, view: dict | None = None, titles: dict[str,
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     headings = [heading(slug, titles or {}) for slug in slugs]
-    writer.writerow(
-        [
-            "learner",
-            "name",
-            "LMS id",
-            *(csv_cell(h) for h in headings),
-            "points",
-            "out of",
-            "passed",
-            "feedback page",
-            "notes",
-        ]
-    )
+    header = ["learner", "name", "LMS id", *headings, "points", "out of", "passed", "feedback page", "notes"]
+    writer.writerow([csv_cell(name) for name in header])
     for r in view["learners"]:
         cells = [r["challenges"][slug] for slug in slugs]
         writer.writerow(

@@ -1,7 +1,8 @@
-"""The class's outputs, the last stage of a class run: everything a run leaves for the teacher, rendered from the
-gradebook's rows, the store and the course alone (and, for an LMS's files, its roster), so that a merged, a resumed
-and a one-run class give byte-equal outputs: gradebook.csv, the report and feedback pages, the LMS's import files and
-hand-back zip; then the NEEDS YOU accounting of every learner and file the teacher must see to, and the exit status.
+"""The class's outputs, the last stage of a class run: first the NEEDS YOU accounting of every learner and file the
+teacher must see to (the gradebook's rows matched with the LMS's roster, and the match proved), then everything a
+run leaves for the teacher, rendered from the gradebook's rows, the store and the course alone (and, for an LMS's
+files, its roster), so that a merged, a resumed and a one-run class give byte-equal outputs: gradebook.json and .csv,
+the feedback pages and the report, the LMS's import files and hand-back zip; then the exit status (`tell`).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def _who(row: dict) -> str:
 def needs_you(
     doc: dict, store: VerdictStore, export: lms.Export | None, *, shard: bool = False
 ) -> tuple[list[str], lms.Matched | None]:
-    """Accounting, at the end of every run: each learner and file the teacher must see to, with why. Every row of the
+    """Accounting, before any output of a run is written: each learner and file the teacher must see to, with why. Every row of the
     download is graded, or here (a hand-in that could not be taken, a challenge of it that nothing could be run of,
     one no roster learner is confirmed for); with an LMS, every roster learner is graded and in its import, or here
     (nothing handed in, unless --missing zero scores that 0; a hand-in not known to be theirs). The run exits 0 only
