@@ -17,6 +17,14 @@ SLUG = "consecutive-error-limit"
 CHALLENGE = f"build-an-agent/{SLUG}/"
 
 
+def test_the_dark_theme_pass_finds_text_that_only_dark_makes_unreadable(page: Page, isolated_url: str):
+    # The dark pass runs only axe's colour rules: a fault the dark scheme alone brings must still be found there.
+    page.goto(isolated_url)
+    page.add_style_tag(content="@media (prefers-color-scheme: dark) { h1 { color: #222 !important; } }")
+    with pytest.raises(AssertionError, match=r"(?s)fault in dark at .*color-contrast.*h1: "):
+        assert_no_violations_in_either_theme(page, "with a dark-only fault")
+
+
 def upload(page: Page, path) -> None:
     page.get_by_test_id("upload").set_input_files(path)
 
