@@ -116,8 +116,12 @@ def check(
     return Report(tracks, in_order(problems), strengths, runs, scores, scenarios, item)
 
 
-def build(project: Project, out: Path, *, verify: bool = True, runners: Runners | None = None) -> Report:
-    """Build the site into `out`, replacing it only if every stage succeeds (`runners`: as `check`'s)."""
+def build(
+    project: Project, out: Path, *, verify: bool = True, runners: Runners | None = None, for_the_wire: bool = True
+) -> Report:
+    """Build the site into `out`, replacing it only if every stage succeeds (`runners`: as `check`'s). `for_the_wire`
+    False: a site for this machine (the dev server's), whose snapshot of Python is compressed like any big file
+    (precompress.quality: 2 s where the best quality takes 30 after every change of the grader)."""
     root = project.root
     _require_inputs(root)
     cache = BuildCache(root)
@@ -129,10 +133,9 @@ def build(project: Project, out: Path, *, verify: bool = True, runners: Runners 
         catalogues = {(s.exercise.track, s.exercise.slug): s.catalogue for s in report.strengths}
         pages = render_pages(root / "templates", report.tracks, asset_version, cache, report.lesson_runs, catalogues)
         files = _site_files(project, cache, pages, asset_version, snapshot)
+        best = frozenset([f"py/{snapshot.file}"] if for_the_wire else [])
         with (
-            precompress(
-                root, files, {*pages, SERVICE_WORKER}, brotli, frozenset([f"py/{snapshot.file}"])
-            ) as compression,
+            precompress(root, files, {*pages, SERVICE_WORKER}, brotli, best) as compression,
             staged_site(out, cache.spare_site) as site,
         ):
             for relative, data in files.items():

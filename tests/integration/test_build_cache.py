@@ -2,7 +2,8 @@
 byte the site a cold build writes; it redoes only what changed; corrupt entries and a tampered spare are reused
 only where they hold the right bytes, and the site being served is never written into.
 
-The projects are those of test_build.py: tests/fixtures/project and the valid exercises, built with --no-verify.
+The projects are those of test_build.py: tests/fixtures/project and the valid exercises, built as the dev server
+builds (no verifying, the snapshot not compressed for the wire).
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ from tests.helpers import FIXTURES, make_project
 ADD = "exercises/basics/add"
 
 
+def dev_build(project: Project, out: Path) -> None:
+    """A build as the dev server makes them (its snapshot not compressed for the wire, which only costs time): the
+    cache behaves the same either way, and the grader file's edit makes a new snapshot to compress."""
+    build(project, out, verify=False, for_the_wire=False)
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return make_project(tmp_path, FIXTURES / "valid/exercises")
@@ -40,7 +47,7 @@ def built_twice(tmp_path_factory) -> tuple[Path, Path]:
     sharing the files that did not change with the site), and a copy of it kept aside: built once for the module."""
     project = make_project(tmp_path_factory.mktemp("built-twice"), FIXTURES / "valid/exercises")
     for _ in range(2):
-        build(Project(project), project / "site", verify=False)
+        dev_build(Project(project), project / "site")
     kept = project.with_name("kept")
     subprocess.run(["cp", "-a", project, kept], check=True)
     return project, kept
@@ -63,7 +70,7 @@ def files(site: Path) -> dict[str, bytes]:
 def cold_build(project: Path) -> dict[str, bytes]:
     """The site built from the same inputs with no build cache, into a folder of its own."""
     shutil.rmtree(project / FOLDER, ignore_errors=True)
-    build(Project(project), project / "cold", verify=False)
+    dev_build(Project(project), project / "cold")
     return files(project / "cold")
 
 
@@ -96,7 +103,7 @@ def test_a_rebuild_writes_what_a_cold_build_writes(warm: Path, change: str):
     else:
         (project / relative).write_text(new + (project / relative).read_text())
 
-    build(Project(project), out, verify=False)
+    dev_build(Project(project), out)
 
     rebuilt = files(out)
     assert rebuilt != before
@@ -107,7 +114,7 @@ def test_a_rebuild_redoes_only_what_changed(project: Path, monkeypatch: pytest.M
     # As in a process of its own: none of the YAML files this one parsed before (loopcraft/course/yamldoc.py keeps them).
     monkeypatch.setattr(loopcraft.course.yamldoc, "_PARSED", type(loopcraft.course.yamldoc._PARSED)())
     out = project / "site"
-    build(Project(project), out, verify=False)
+    dev_build(Project(project), out)
     calls = {"yaml": 0, "page": 0, "esbuild": 0}
 
     def counting(module, name: str, what: str):
@@ -123,11 +130,11 @@ def test_a_rebuild_redoes_only_what_changed(project: Path, monkeypatch: pytest.M
     counting(loopcraft.site.render, "challenge_context", "page")
     counting(loopcraft.site.bundle, "_esbuild", "esbuild")
 
-    build(Project(project), out, verify=False)
+    dev_build(Project(project), out)
     assert calls == {"yaml": 0, "page": 0, "esbuild": 0}
 
     edit(project, f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up")
-    build(Project(project), out, verify=False)
+    dev_build(Project(project), out)
     # The edited file; its page and the next one, which links to it; the service worker, which lists the pages.
     assert calls == {"yaml": 1, "page": 2, "esbuild": 1}
 
@@ -138,24 +145,24 @@ def test_changing_a_schema_invalidates_the_files_it_validated(
     schemas = tmp_path / "schemas"
     shutil.copytree(loopcraft.course.schemas.SCHEMAS, schemas)
     monkeypatch.setattr(loopcraft.course.schemas, "SCHEMAS", schemas)
-    build(Project(project), project / "site", verify=False)
+    dev_build(Project(project), project / "site")
     schema = schemas / "exercise.schema.json"
     schema.write_text(schema.read_text().replace('"minutes": {', '"minutes": {"maximum": 1, ', 1))
 
     with pytest.raises(ExerciseError) as caught:
-        build(Project(project), project / "site", verify=False)
+        dev_build(Project(project), project / "site")
 
     (problem,) = caught.value.problems
     assert str(problem) == f"{ADD}/exercise.yaml:5: minutes: 2 is greater than the maximum of 1"
 
 
 def test_problems_outside_a_cached_file_are_still_found(project: Path):
-    build(Project(project), project / "site", verify=False)
+    dev_build(Project(project), project / "site")
     (project / "exercises/basics/double/starter.py").unlink()
     (project / f"{ADD}/wrong/typo.py").write_text("def add(a, b):\n    return a + b + 1\n")
 
     with pytest.raises(ExerciseError) as caught:
-        build(Project(project), project / "site", verify=False)
+        dev_build(Project(project), project / "site")
 
     assert [str(p) for p in caught.value.problems] == [
         f"{ADD}/exercise.yaml:18: wrong/typo.py is not listed in wrong_solutions, so the build would never check "
@@ -166,7 +173,7 @@ def test_problems_outside_a_cached_file_are_still_found(project: Path):
 
 def test_corrupt_or_unreadable_entries_are_made_again(project: Path):
     out = project / "site"
-    build(Project(project), out, verify=False)
+    dev_build(Project(project), out)
     entries = sorted(p for p in (project / FOLDER / "entries").rglob("*") if p.is_file())
     assert {p.parent.name for p in entries} == {"yaml", "page", "bundle", "bundle-inputs", "template"}
     for i, entry in enumerate(entries):
@@ -180,7 +187,7 @@ def test_corrupt_or_unreadable_entries_are_made_again(project: Path):
             entry.mkdir()  # cannot be read as a file
     edit(project, f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up")
 
-    build(Project(project), out, verify=False)
+    dev_build(Project(project), out)
 
     assert files(out) == cold_build(project)
 
@@ -203,7 +210,7 @@ def test_the_spare_site_is_reused_only_where_it_holds_the_right_bytes(warm: Path
     wasm_br.unlink()
     wasm_br.write_bytes(data[:-1])
 
-    build(Project(project), out, verify=False)
+    dev_build(Project(project), out)
 
     assert files(out) == cold_build(project)
     assert not any(p.is_symlink() for p in out.rglob("*"))
@@ -220,7 +227,7 @@ def test_staging_never_writes_into_the_site_being_served(warm: Path, monkeypatch
 
     monkeypatch.setattr(loopcraft.site.sitewriter, "_swap", fail)
     with pytest.raises(RuntimeError, match="swap failed"):
-        build(Project(project), out, verify=False)
+        dev_build(Project(project), out)
 
     assert files(out) == served
     assert sorted(p.name for p in project.iterdir() if p.name.startswith(".")) == [".cache"]
@@ -229,9 +236,9 @@ def test_staging_never_writes_into_the_site_being_served(warm: Path, monkeypatch
 def test_a_cache_folder_that_cannot_be_written_only_costs_time(project: Path):
     (project / ".cache").mkdir()
     (project / FOLDER).write_text("a file, not a folder")
-    build(Project(project), project / "site", verify=False)
+    dev_build(Project(project), project / "site")
     edit(project, f"{ADD}/exercise.yaml", "title: Add two numbers", "title: Add them up")
-    build(Project(project), project / "site", verify=False)
+    dev_build(Project(project), project / "site")
     assert files(project / "site") == cold_build(project)
 
 
