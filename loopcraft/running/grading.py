@@ -77,16 +77,16 @@ def grade(
     # Private cases run last, whatever their place in the course: the cases of a run share one interpreter, so code
     # could keep a private case's arguments (in a file, say) and print them in a later case whose output is shown.
     order = sorted(range(len(cases)), key=lambda i: cases[i].private)
-    verdict = RunResult.from_dict(
-        runner.run(
-            source=source,
-            sandbox=exercise.sandbox_source,
-            cases=[request_case(cases[i], exercise.entry, reveal_hidden=reveal_hidden) for i in order],
-            mistakes=mistakes_for(catalogue),
-            time_limit=exercise.time_limit_seconds,
-            budget=budget,
-        )
+    requests = [request_case(cases[i], exercise.entry, reveal_hidden=reveal_hidden) for i in order]
+    document = runner.run(
+        source=source,
+        sandbox=exercise.sandbox_source,
+        cases=requests,
+        mistakes=mistakes_for(catalogue),
+        time_limit=exercise.time_limit_seconds,
+        budget=budget,
     )
+    verdict = RunResult.from_dict(document)
     tests = [None] * len(cases)
     for i, test in zip(order, verdict.tests, strict=True):
         tests[i] = test
