@@ -11,7 +11,7 @@ from pathlib import Path
 
 from loopcraft.course.course import Exercise
 
-from . import gradebook, handback, lms, report
+from . import gradebook, handback, lms, lmsfiles, report
 from .printable import one_line, say
 from .store import VerdictStore, remove
 
@@ -47,7 +47,7 @@ def write_outputs(
     gradebook.write_book(out, doc, view, titles)
     report.write_class_pages(out, view, store, exercises)
     if export is not None:  # after the pages, as ever: a run stopped while writing them has written no LMS file
-        said = lms.write(out, doc, export, titles, matched)
+        said = lmsfiles.write(out, doc, export, titles, matched)
         pages = {row["learner"]: row["page"] for row in view["learners"]}
         said += handback.write(out, export.lms, ids, pages)
     # An LMS's files from an earlier run would hold its old scores, ready to be uploaded by mistake.
@@ -62,7 +62,7 @@ def write_outputs(
 def _lms_files(export: lms.Export | None = None) -> set[str]:
     """The files an LMS's export writes (every LMS's, without one)."""
     if export is not None:
-        return lms.files(export) | {handback.FILES[export.lms]}
+        return lmsfiles.files(export) | {handback.FILES[export.lms]}
     names = {f"{name}-{kind}.csv" for name in lms.LMSS for kind in ("import", "unmatched")}
     return names | set(handback.FILES.values()) | {"moodle-worksheet.csv"}
 

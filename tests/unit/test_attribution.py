@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from loopcraft import classroom
-from loopcraft.classroom import handback, lms, phpcsv, zipped
+from loopcraft.classroom import handback, lms, lmsfiles, phpcsv, zipped
 from loopcraft.course.project import Project
 from tests.lms_rules import (
     canvas_entry,
@@ -234,7 +234,7 @@ def test_a_blind_team_folder_is_never_given_to_the_participant_with_its_group_id
     ((team, why),) = matched.unmatched
     assert team["name"] == "Team A" and "blind marking" in why and "grade by hand" in why
     # Under blind marking the import has no column Moodle's grade import could match a row by: not written.
-    assert not lms.matchable(export) and "moodle-import.csv" not in lms.files(export)
+    assert not lmsfiles.matchable(export) and "moodle-import.csv" not in lmsfiles.files(export)
 
 
 TEXT = st.lists(
@@ -271,7 +271,7 @@ def test_a_worksheet_whose_online_text_holds_a_php_escape_is_read_and_written_ba
     doc = {"challenges": [LIMIT], "learners": [
         {"learner": "Ann Roe_3", "name": "Ann Roe", "origin": "s.zip", "error": None, "notes": [], "unattributed": None,
          "lms": {"moodle": "3"}, "challenges": {LIMIT: {"status": "pass", "passed": 4, "total": 4}}}]}  # fmt: skip
-    lms.write(tmp_path, doc, export)
+    lmsfiles.write(tmp_path, doc, export)
     back = (tmp_path / "moodle-worksheet.csv").read_bytes()
     assert moodle_worksheet_reads_php(back) == {"3": "10"}
     assert php_fgetcsv_all(back.decode())[1][list(export.roster.header).index("Online text")] == (
@@ -324,7 +324,7 @@ def test_in_a_canvas_import_of_several_columns_a_column_with_no_score_keeps_the_
         {"learner": "doejohn_11", "name": "doejohn", "origin": "s.zip", "error": None, "notes": [], "unattributed": None,
          "lms": {"canvas": "11"}, "challenges": {LIMIT: {"status": "pass", "passed": 4, "total": 4},
                                                  other.slug: {"status": "missing", "passed": 0, "total": 3}}}]}  # fmt: skip
-    lms.write(tmp_path, doc, export)
+    lmsfiles.write(tmp_path, doc, export)
     header, points, line = (tmp_path / "canvas-import.csv").read_text().splitlines()
     assert line.split(",")[-2:] == ["10", "7"]  # Canvas reads 7 beside its 7 as no change; a blank would clear it
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from loopcraft import classroom
-from loopcraft.classroom import lms
+from loopcraft.classroom import lms, lmsfiles
 from loopcraft.classroom.printable import file_name
 from loopcraft.course.errors import ExerciseError
 from loopcraft.course.load import load_course
@@ -334,7 +334,7 @@ def test_the_moodle_files_put_the_whole_score_on_the_worksheets_maximum_grade(mo
 
     def expected(r: dict) -> str:
         shares = [c["passed"] / c["total"] for c in r["challenges"].values() if c["status"] != "missing"]
-        return lms.number(100 * sum(shares) / total)
+        return lmsfiles.number(100 * sum(shares) / total)
 
     rows = table(moodle / "out" / "moodle-import.csv")
     assert rows[0] == ["Full name", "Email address", "Grade"]
@@ -344,7 +344,7 @@ def test_the_moodle_files_put_the_whole_score_on_the_worksheets_maximum_grade(mo
     for learner, r in got.items():
         if r["name"] in by_name:
             assert by_name[r["name"]] == expected(r), learner
-    assert by_name["John Doe"] == lms.number(100 / total)
+    assert by_name["John Doe"] == lmsfiles.number(100 / total)
     sheet = table(moodle / "out" / "moodle-worksheet.csv")
     assert sheet[0] == WORKSHEET_HEADER  # as Moodle wrote it: its upload finds Identifier, Grade, Last modified
     by_id = {r[0]: dict(zip(sheet[0], r, strict=True)) for r in sheet[1:]}
@@ -413,7 +413,7 @@ def test_a_moodle_download_a_browser_unzipped_with_a_decimal_comma_worksheet(moo
     assert "grading 0 with" in proc.stderr  # Moodle's folders read as from the zip
     sheet = {r[0]: r[4] for r in table(out / "moodle-worksheet.csv")[1:]}
     total = len(EXERCISES)
-    assert sheet["Participant 501"] == lms.number(10 / total, ",")  # the site's own decimal mark
+    assert sheet["Participant 501"] == lmsfiles.number(10 / total, ",")  # the site's own decimal mark
     read = moodle_worksheet_reads((out / "moodle-worksheet.csv").read_bytes(), decimal_comma=True)
     assert read["501"][0] == round(10 / total, 2)
     got = learners(out)
@@ -513,7 +513,7 @@ def test_a_learner_whose_lms_key_a_spreadsheet_would_run_is_listed_never_altered
          "challenges": {LIMIT: cell}}
         for name, user in (("Eve Minus", "11"), ("Ann Plus", "12"), ('=HYPERLINK("http://x.invalid")', "13"))
     ]  # fmt: skip
-    told = lms.write(
+    told = lmsfiles.write(
         tmp_path, {"challenges": [LIMIT], "learners": rows}, lms.prepare("moodle", roster, [TRACK], [LIMIT])
     )
     assert told[0] == "moodle-import.csv: 1 of the roster's 3 learners"
