@@ -3,7 +3,7 @@
 One flow, one store, every output a function of it. `grade_class` takes a class's submissions through its stages,
 each a call, in this order:
 
-    intake     zipped.read_class: a zip, an LMS's download or a class folder, read by intake.py's rules -> learners
+    intake     read_class: a zip, an LMS's download (zipped.py) or a class folder, read by intake.py's rules -> learners
     identity   identity.py: the LMS's roster, the teacher's key and the run's signer, the class the run grades for
     store      VerdictStore.receive: each hand-in's verdict kept (signed by the key), stored as refused, or to grade
     grading    grading.grade_all: the rest graded in runners, each verdict stored (signed) as it is made
@@ -19,6 +19,7 @@ same outputs: a merged, a resumed and a one-run class give byte-equal outputs.
 from __future__ import annotations
 
 import copy
+import os
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
@@ -33,10 +34,11 @@ from loopcraft.course.project import Project
 from loopcraft.running.grading import Grader, Runners
 
 from . import gradebook, grading, identity, lms, zipped
-from .intake import Learner, Source
+from .intake import Learner, Source, read_folder
 from .outputs import tell, write_outputs
-from .printable import say
+from .printable import name_from_bytes, say
 from .store import UNSIGNED, Signer, VerdictStore, fingerprint, key, refuse_links
+from .zipped import Identify
 
 
 def course(project: Project) -> list[Track]:
@@ -57,6 +59,27 @@ def course_exercises(project: Project, tracks: list[Track] | None = None) -> lis
 
 def _worth(tracks: list[Track]) -> dict[str, float]:
     return {ex.slug: track.points_of(ex.slug) for track in tracks for ex in track.exercises}
+
+
+def read_class(
+    submissions: Path,
+    exercises: list[Exercise],
+    challenge: str | None = None,
+    identify: Identify = zipped.by_name_alone,
+) -> list[Learner]:
+    """Intake: the learners of a class however it was handed in, a zip (`zipped.read_zip`), an LMS's download that a
+    browser unzipped (`zipped.read_download`) or a class folder (`intake.read_folder`). Its name, which the rows of a
+    zip's or a download's learners give as their origin, is read once, before either is opened."""
+    shown = name_from_bytes(os.fsencode(submissions.name))
+    if submissions.is_file():
+        everyone = zipped.read_zip(submissions, exercises, challenge, identify, shown)
+    else:
+        everyone = zipped.read_download(submissions, exercises, challenge, identify, shown)
+        if everyone is None:
+            return read_folder(submissions, exercises, challenge)
+    if not everyone:
+        raise LoopcraftError(f"{submissions}: no learner's files in it")
+    return everyone
 
 
 def grade_class(
@@ -84,7 +107,7 @@ def grade_class(
     export = identity.export(tracks, [ex.slug for ex in exercises], **lms_options)
     # With a roster, an LMS's entries go only to learners it confirms (lms.identify); without, by their names alone.
     identify = lms.identifier(export) if export is not None else zipped.by_name_alone
-    everyone = zipped.read_class(submissions, exercises, challenge, identify)
+    everyone = read_class(submissions, exercises, challenge, identify)
     k, n = shard
     mine = everyone[k - 1 :: n]
     fingerprints = {ex.slug: fingerprint(ex, project) for ex in exercises}

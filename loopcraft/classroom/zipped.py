@@ -44,7 +44,7 @@ from typing import BinaryIO
 from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
 
-from .intake import HandedIn, Learner, Refused, distinct, read_beneath, read_folder, take, too_big, walk
+from .intake import HandedIn, Learner, Refused, distinct, read_beneath, take, too_big, walk
 from .printable import name_from_bytes
 
 MAX_ENTRIES = 100_000
@@ -441,24 +441,13 @@ def _stray(named: Named, zip_name: str, why: str) -> Learner:
     return Learner(id=named.name, name=named.name, origin=origin, error=named.refused or f"{origin}: {why}")
 
 
-def read_class(
-    submissions: Path, exercises: list[Exercise], challenge: str | None, identify: Identify = by_name_alone
-) -> list[Learner]:
-    """The learners of a class however it was handed in: a zip (`read_zip`), an LMS's download that a browser
-    unzipped (`read_download`), or a class folder (`intake.read_folder`)."""
-    if submissions.is_file():
-        return read_zip(submissions, exercises, challenge, identify)
-    everyone = read_download(submissions, exercises, challenge, identify)
-    return read_folder(submissions, exercises, challenge) if everyone is None else everyone
-
-
 def read_zip(
-    path: Path, exercises: list[Exercise], challenge: str | None = None, identify: Identify = by_name_alone
+    path: Path, exercises: list[Exercise], challenge: str | None, identify: Identify, zip_name: str
 ) -> list[Learner]:
-    """The learners of a class handed in as one zip (see the module's docstring); an LMS's entries go to the
-    learners `identify` gives their readings to (the roster's rules, lms.identifier, or the name alone)."""
+    """The learners of a class handed in as one zip (see the module's docstring), named `zip_name` in their rows'
+    origins; an LMS's entries go to the learners `identify` gives their readings to (the roster's rules,
+    lms.identifier, or the name alone)."""
     path = Path(path)
-    zip_name = name_from_bytes(path.name.encode("utf-8", "surrogateescape"))
     try:
         f = path.open("rb")
     except OSError as exc:
@@ -470,18 +459,17 @@ def read_zip(
         names = [_name(entry, zip_name) for entry in entries]
         slugs = {ex.slug for ex in exercises}
         read_of = lambda n, origin: partial(reader.read, n.entry, origin)  # noqa: E731
-        learners = _learners(names, read_of, zip_name, "zip", slugs, identify)
-        return _taken(learners, path, exercises, challenge)
+        return _taken(_learners(names, read_of, zip_name, "zip", slugs, identify), exercises, challenge)
 
 
 def read_download(
-    folder: Path, exercises: list[Exercise], challenge: str | None = None, identify: Identify = by_name_alone
+    folder: Path, exercises: list[Exercise], challenge: str | None, identify: Identify, where: str
 ) -> list[Learner] | None:
-    """The learners of an LMS's download that a browser unzipped (Canvas's flat files, Moodle's folders), read by the
-    rules of its zip, what a zip's index says of an entry being what lstat says of the file; None if the folder is
-    not laid out as an LMS's download (a class folder: intake.read_folder)."""
+    """The learners of an LMS's download that a browser unzipped (Canvas's flat files, Moodle's folders), named
+    `where` in their rows' origins, read by the rules of its zip, what a zip's index says of an entry being what
+    lstat says of the file; None if the folder is not laid out as an LMS's download (a class folder:
+    intake.read_folder)."""
     folder = Path(folder)
-    where = name_from_bytes(os.fsencode(folder.name))
     try:
         top_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
@@ -500,7 +488,7 @@ def read_download(
             return None
         slugs = {ex.slug for ex in exercises}
         read_of = lambda n, origin: partial(read_beneath, top_fd, entries[n.entry.raw][0], origin)  # noqa: E731
-        return _taken(_learners(names, read_of, where, "folder", slugs, identify), folder, exercises, challenge)
+        return _taken(_learners(names, read_of, where, "folder", slugs, identify), exercises, challenge)
     finally:
         os.close(top_fd)
 
@@ -553,13 +541,11 @@ def _learners(
     return list(hands.values()), strays
 
 
-def _taken(found: tuple[list[_Hand], list[Learner]], path: Path, exercises, challenge: str | None) -> list[Learner]:
+def _taken(found: tuple[list[_Hand], list[Learner]], exercises, challenge: str | None) -> list[Learner]:
     """The learners of the hand-ins `found`, their files read by intake's rules (`take`)."""
     hands, strays = found
     exercises = [ex for ex in exercises if challenge is None or ex.slug == challenge]
     learners = [take(hand.learner, hand.files, exercises, challenge) for hand in hands]
-    if not learners and not strays:
-        raise LoopcraftError(f"{path}: no learner's files in it")
     for learner in learners:
         ids = [learner.lms[key] for key in ("canvas", "moodle", "moodle_group") if key in learner.lms]
         if ids:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from loopcraft import classroom
-from loopcraft.classroom import handback, lms, lmsfiles, phpcsv, zipped
+from loopcraft.classroom import handback, lms, lmsfiles, phpcsv, read_class, zipped
 from loopcraft.course.project import Project
 from tests.lms_rules import (
     canvas_entry,
@@ -95,7 +95,7 @@ def canvas_run(entries, roster):
         (Path(tmp) / "s.zip").write_bytes(build(entries))
         (Path(tmp) / "roster.csv").write_bytes(canvas_export(roster, [(TITLE, 77, 10)]))
         export = lms.prepare("canvas", Path(tmp) / "roster.csv", [TRACK], [LIMIT])
-        read = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
+        read = read_class(Path(tmp) / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
     doc = rows_of(read)
     matched = lms.match(doc, export)
     lms.accounted(doc, export, matched)  # every hand-in given or listed; every row given only its own
@@ -193,7 +193,7 @@ def test_a_moodle_roster_row_receives_only_its_own_or_its_teams_work_and_every_h
         (Path(tmp) / "s.zip").write_bytes(build(entries))
         (Path(tmp) / "w.csv").write_bytes(moodle_worksheet(sheet, 100, blind=blind, teams=teams, online=True))
         export = lms.prepare("moodle", Path(tmp) / "w.csv", [TRACK], [LIMIT])
-        read = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
+        read = read_class(Path(tmp) / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
     doc = rows_of(read)
     matched = lms.match(doc, export)
     lms.accounted(doc, export, matched)
@@ -228,7 +228,7 @@ def test_a_blind_team_folder_is_never_given_to_the_participant_with_its_group_id
     sheet = [{"participant": n, "name": "", "email": ""} for n in (5, 7)]
     (tmp_path / "w.csv").write_bytes(moodle_worksheet(sheet, 100, blind=True))
     export = lms.prepare("moodle", tmp_path / "w.csv", [TRACK], [LIMIT])
-    read = zipped.read_zip(tmp_path / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
+    read = read_class(tmp_path / "s.zip", EXERCISES, LIMIT, lms.identifier(export))
     matched = lms.match(rows_of(read), export)
     assert [r["lms"] for r in matched.rows.values()] == [{"moodle": "5"}]
     ((team, why),) = matched.unmatched
@@ -333,7 +333,7 @@ def test_a_team_folder_graded_without_a_roster_goes_to_its_members_once_the_team
     # A shard graded with no roster read "Team A_3" as participant 3's folder (by the name alone); the merge's roster,
     # the team assignment's worksheet, says it is group 3's, and who is in it.
     (tmp_path / "s.zip").write_bytes(build([Member(moodle_team_entry("Team A", 3, f"{LIMIT}.py"), "# group Team A")]))
-    read = zipped.read_zip(tmp_path / "s.zip", EXERCISES, LIMIT)
+    read = read_class(tmp_path / "s.zip", EXERCISES, LIMIT)
     assert read[0].lms == {"moodle": "3"}
     sheet = [{"participant": n, "name": f"P{n}", "email": f"{n}@x.org", "group": g} for n, g in
              ((3, None), (8, "Team A"), (9, "Team A"))]  # fmt: skip

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from loopcraft import classroom
-from loopcraft.classroom import handback, lms, zipped
+from loopcraft.classroom import handback, lms, read_class, zipped
 from loopcraft.course.project import Project
 from tests.lms_rules import (
     canvas_entry,
@@ -69,7 +69,7 @@ def test_a_canvas_download_gives_each_file_to_its_own_learner_and_never_to_anoth
     ]
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "s.zip").write_bytes(build(members))
-        read = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES, LIMIT)
+        read = read_class(Path(tmp) / "s.zip", EXERCISES, LIMIT)
         roster = [{"name": name, "id": user} for name, user, *_ in people]
         (Path(tmp) / "roster.csv").write_bytes(canvas_export(roster, [(TITLE, 77, 10)], semicolons=len(people) % 2))
         export = lms.prepare("canvas", Path(tmp) / "roster.csv", [TRACK], [LIMIT])
@@ -98,7 +98,7 @@ def test_an_anonymous_canvas_download_is_graded_but_never_matched(people, anonym
     member = Member(canvas_entry(name, user, file, attachment=attachment, late=late, anonymous_id=anonymous), "# a")
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "s.zip").write_bytes(build([member]))
-        (learner,) = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES, LIMIT)
+        (learner,) = read_class(Path(tmp) / "s.zip", EXERCISES, LIMIT)
         (Path(tmp) / "roster.csv").write_bytes(canvas_export([{"name": name, "id": user}], [(TITLE, 77, 10)]))
         export = lms.prepare("canvas", Path(tmp) / "roster.csv", [TRACK], [LIMIT])
     assert learner.sources[LIMIT].text == "# a"
@@ -134,7 +134,7 @@ def test_a_moodle_download_gives_each_file_to_its_participant_in_every_form_mood
     sheet = [{"participant": number, "name": name, "email": f"p{number}@example.org"} for name, number in people]
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "s.zip").write_bytes(build(members))
-        read = zipped.read_zip(Path(tmp) / "s.zip", EXERCISES)
+        read = read_class(Path(tmp) / "s.zip", EXERCISES)
         (Path(tmp) / "worksheet.csv").write_bytes(moodle_worksheet(sheet, 100))
         export = lms.prepare("moodle", Path(tmp) / "worksheet.csv", [TRACK], [LIMIT])
     assert len(read) == len(people)
@@ -156,7 +156,7 @@ def test_a_name_made_to_read_as_another_learners_ids_never_spoils_their_hand_in(
         Member(canvas_entry("Eve_ 12_ 500_", 13, "x.py", attachment=501), "# learner 13"),
     ]
     (tmp_path / "s.zip").write_bytes(build(members))
-    read = zipped.read_zip(tmp_path / "s.zip", EXERCISES, LIMIT)
+    read = read_class(tmp_path / "s.zip", EXERCISES, LIMIT)
     doe = next(learner for learner in read if learner.name == "doejohn")
     assert doe.sources[LIMIT].text == "# learner 12" and doe.error is None
     roster = [{"name": "Doe, John", "id": 12}, {"name": "Eve_ 12_ 500_", "id": 13}]
@@ -172,7 +172,7 @@ def test_a_group_hand_in_is_listed_for_the_teacher_never_given_to_the_member_who
     # A group assignment graded as a group: Canvas names the group's files after the group and one member's id
     # (Assignment#representatives: "the student's name will be changed to the group's name").
     (tmp_path / "s.zip").write_bytes(build([Member(canvas_entry("Team Rocket", 11, "a.py", attachment=5), "# team")]))
-    read = zipped.read_zip(tmp_path / "s.zip", EXERCISES, LIMIT)
+    read = read_class(tmp_path / "s.zip", EXERCISES, LIMIT)
     (tmp_path / "roster.csv").write_bytes(canvas_export([{"name": "Doe, John", "id": 11}], [(TITLE, 77, 10)]))
     matched = lms.match(learner_rows(read), lms.prepare("canvas", tmp_path / "roster.csv", [TRACK], [LIMIT]))
     assert not matched.rows
@@ -186,7 +186,7 @@ def test_a_moodle_team_folder_is_never_given_to_the_participant_whose_number_its
         Member(moodle_entry("Team A", 6, f"{LIMIT}.py"), "# team"),  # group 6; participant 6 is Ann
     ]
     (tmp_path / "s.zip").write_bytes(build(members))
-    read = zipped.read_zip(tmp_path / "s.zip", EXERCISES)
+    read = read_class(tmp_path / "s.zip", EXERCISES)
     sheet = [
         {"participant": 5, "name": "John Doe", "email": "j@x.org"},
         {"participant": 6, "name": "Ann Roe", "email": "a@x.org"},

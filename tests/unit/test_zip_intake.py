@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loopcraft.classroom import course_exercises, zipped
+from loopcraft.classroom import course_exercises, read_class, zipped
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, read_folder
 from loopcraft.classroom.printable import name_from_bytes
 from loopcraft.course.errors import LoopcraftError
@@ -53,7 +53,7 @@ BOMB = deflated(b"#" * 30_000_000)
 def read(tmp_path: Path, data: bytes, challenge: str | None = None, name: str = "class.zip"):
     path = tmp_path / name
     path.write_bytes(data)
-    return {learner.id: learner for learner in zipped.read_zip(path, EXERCISES, challenge)}
+    return {learner.id: learner for learner in read_class(path, EXERCISES, challenge)}
 
 
 def hostile(kind: str, name: str, marker: str) -> list[Member]:
@@ -279,7 +279,7 @@ def test_the_hostile_class_corpus_zipped_reads_as_its_folder_does_but_for_names_
     exercises = [ex for ex in EXERCISES if ex.slug == LIMIT]
     from_folder = {learner.id: learner for learner in read_folder(folder, exercises)}
     from_zip = read(tmp_path, build(zip_folder(folder)))
-    from_zip = {learner.id: learner for learner in zipped.read_zip(tmp_path / "class.zip", exercises)}
+    from_zip = {learner.id: learner for learner in read_class(tmp_path / "class.zip", exercises)}
     assert list(from_zip) == list(from_folder)
     not_utf8 = hard_links = 0
     for learner_id, a in from_zip.items():
