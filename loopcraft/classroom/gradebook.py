@@ -152,6 +152,17 @@ def titled(line: str, titles: dict[str, str]) -> str:
     return line + "".join(f" [{slug}: {titles[slug]}]" for slug in named)
 
 
+def failing(doc: dict) -> set[str]:
+    """The challenges some learner's run failed ("fail", or "timeout": a failing run a time limit stopped): the only
+    ones whose known mistakes can be named, and so made."""
+    return {
+        slug
+        for row in doc["learners"]
+        for slug, cell in row["challenges"].items()
+        if cell["status"] in (Status.FAIL.value, Status.TIMEOUT.value)
+    }
+
+
 def write_book(out: Path, doc: dict, view: dict | None = None, titles: dict[str, str] | None = None) -> None:
     """gradebook.json (`doc`, the class's index), then gradebook.csv from `view` (`shown(doc, ...)`): a row per
     learner with their name and LMS id, a column per challenge ("pass 12/12", "fail 9/12", "timeout 3/12", "error

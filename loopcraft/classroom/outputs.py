@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from loopcraft.authoring.verify import catalogues
 from loopcraft.course.course import Exercise
+from loopcraft.course.project import Project
 
 from . import gradebook, handback, lms, lmsfiles, report
 from .printable import one_line, say
@@ -44,8 +46,13 @@ def write_outputs(
         ids = lms.handback_ids(export, matched)
     attention = [gradebook.titled(line, titles) for line in attention]
     view = gradebook.shown(doc, worth, people, absent)
+    failing = gradebook.failing(view)
     gradebook.write_book(out, doc, view, titles)
-    report.write_class_pages(out, view, store, exercises)
+    # The known mistakes of the challenges some learner failed, from the installation's build cache (the wrong
+    # solutions run in Pyodide where it has none of their verdicts): a function of the course, as the rest is of
+    # the store.
+    known = catalogues(Project(), [ex for ex in exercises if ex.slug in failing]) if failing else {}
+    report.write_class_pages(out, view, store, exercises, known)
     if export is not None:  # after the pages, as ever: a run stopped while writing them has written no LMS file
         said = lmsfiles.write(out, doc, export, titles, matched)
         pages = {row["learner"]: row["page"] for row in view["learners"]}

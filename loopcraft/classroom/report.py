@@ -34,10 +34,8 @@ import jinja2
 
 from grader.canonical import NotJSONError, encode, from_tagged
 from grader.results import CaseResult, RunResult, Status, stored_json
-from loopcraft.authoring.verify import catalogues
 from loopcraft.course.cases import Catalogue, expected_text
 from loopcraft.course.course import Exercise
-from loopcraft.course.project import Project
 
 from . import feedback, gradebook, similar
 from .pages import CaseDrawer, environment, script
@@ -152,12 +150,14 @@ class Tally:
         self.slugs = doc["challenges"]
         self.learners: list[dict] = []
         self.challenges = {}
+        # The course's expected values, made from the course itself; a private case is its name and status in
+        # everything made from verdicts (docs/threat-model.md).
+        expected = {(ex.slug, c.name): expected_text(c) for ex in course.values() for c in ex.cases if not c.private}
         for slug in self.slugs:
             ex = course.get(slug)
             cases = {}
             for c in ex.cases if ex else []:
-                # A private case is its name and status in everything made from verdicts (docs/threat-model.md).
-                cases[c.name] = CaseTally(c.name, c.hidden, c.private, None if c.private else expected_text(c))
+                cases[c.name] = CaseTally(c.name, c.hidden, c.private, None if c.private else expected[slug, c.name])
             self.challenges[slug] = ChallengeTally(
                 slug, ex.title if ex else slug, ex.starter_source if ex else "", cases
             )
@@ -315,34 +315,19 @@ def page(env: jinja2.Environment, tally: Tally) -> str:
     )
 
 
-def _failing(doc: dict) -> set[str]:
-    """The challenges some learner's run failed ("fail", or "timeout": a failing run a time limit stopped): the only
-    ones whose known mistakes can be named, and so made."""
-    return {
-        slug
-        for row in doc["learners"]
-        for slug, cell in row["challenges"].items()
-        if cell["status"] in (Status.FAIL.value, Status.TIMEOUT.value)
-    }
-
-
 def write_class_pages(
     out: Path,
     doc: dict,
     store: VerdictStore,
     exercises: list[Exercise],
-    known: dict[tuple[str, str], Catalogue] | None = None,
+    known: dict[tuple[str, str], Catalogue],
 ) -> None:
     """DIR/feedback/<page>.html for every learner of the gradebook and DIR/report/index.html, from the gradebook's
     rows as people read them (`gradebook.shown`'s: names, points, the page's name) and the store, each verdict read
     once; feedback pages of learners no longer in the gradebook are removed. `known`: the challenges' known mistakes
-    (default: verify.catalogues', from the installation's build cache, the wrong solutions run in Pyodide where it
-    has none of their verdicts: a function of the course, as the rest is of the store)."""
+    (verify.catalogues', outputs.write_outputs')."""
     env = environment()
     course = {ex.slug: ex for ex in exercises}
-    if known is None:
-        failing = _failing(doc)
-        known = catalogues(Project(), [ex for ex in exercises if ex.slug in failing]) if failing else {}
     tally = Tally(doc, course, known)
     inputs = feedback.course_inputs(course)
     written = set()
