@@ -5,8 +5,9 @@ each a call, in this order:
 
     intake     read_class: a zip, an LMS's download (zipped.py) or a class folder, read by intake.py's rules -> learners
     identity   identity.py: the LMS's roster, the teacher's key and the run's signer, the class the run grades for
-    store      VerdictStore.receive: each hand-in's verdict kept (signed by the key), stored as refused, or to grade
-    grading    grading.grade_all: the rest graded in runners, each verdict stored (signed) as it is made
+    store      VerdictStore.receive: each hand-in's verdict kept (signed by the key), refused (nothing to run) or to grade
+    grading    grading.grade_all: the refused given their reason as verdict, the rest graded in runners, each verdict
+               stored (signed) as it is made
     gradebook  gradebook.signed: gradebook.json, a row per learner, signed
     outputs    outputs.write_outputs: NEEDS YOU accounted, then gradebook.csv, the report and feedback pages, the
                LMS's import files and hand-back, all from the gradebook and the store; outputs.tell: the exit status

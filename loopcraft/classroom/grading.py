@@ -1,5 +1,6 @@
 """Grading, the stage of a class run between the store and the gradebook: the submissions the store has no verdict
-for, graded in runners (loopcraft.running.grading), each verdict stored as it is made, so a crashed run resumes.
+for, graded in runners (loopcraft.running.grading), or, with nothing to run, given their reason as verdict, each
+verdict stored as it is made, so a crashed run resumes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from tqdm import tqdm
 
+from grader.results import failed_submission
 from loopcraft.authoring.verify import catalogues
 from loopcraft.course.project import Project
 from loopcraft.running.grading import Grader, Runners
@@ -32,15 +34,16 @@ def grade_all(
     """Grade what the store `received` to grade in `jobs` runners at once (default: the number of cores; of their own,
     or lent by `runners`), storing each verdict as it comes, with the known mistakes it looks like named in it
     (verify.catalogues, of the challenges graded); first told: what the store said of the hand-ins, how many there
-    are (of `learners`, `challenges`), and the kept verdicts graded again. What the runner said about each
-    submission that broke it is told too (their verdicts are errors, stored like any other)."""
+    are (of `learners`, `challenges`), and the kept verdicts graded again. The refused (nothing to run) are stored
+    first, their reason their verdict. What the runner said about each submission that broke it is told too (their
+    verdicts are errors, stored like any other)."""
     todo = received.todo
     for line in received.said:
         say(line)
     jobs = jobs or os.cpu_count() or 1
     say(
         f"{learners}, {challenges} challenge{'s' if challenges != 1 else ''}: "
-        f"{received.kept + received.refused + len(todo)} submissions, {received.kept} already graded, "
+        f"{received.kept + len(received.refused) + len(todo)} submissions, {received.kept} already graded, "
         f"grading {len(todo)} with {min(jobs, max(len(todo), 1))} runner(s)"
     )
     if received.unsigned:
@@ -56,14 +59,19 @@ def grade_all(
     lock = threading.Lock()
 
     def work(sub: Submission) -> None:
-        if getattr(local, "grader", None) is None:
-            local.grader = Grader(project, runners)
-            with lock:
-                graders.append(local.grader)
-        ex = sub.exercise
-        result = local.grader.grade(ex, sub.source.text, catalogue=known[ex.track, ex.slug])
-        store.put(sub.learner, sub.exercise.slug, sub.source, sub.key, result.to_dict(hidden_actual=True))
+        ex, source = sub.exercise, sub.source
+        if source.error is None:
+            if getattr(local, "grader", None) is None:
+                local.grader = Grader(project, runners)
+                with lock:
+                    graders.append(local.grader)
+            result = local.grader.grade(ex, source.text, catalogue=known[ex.track, ex.slug]).to_dict(hidden_actual=True)
+        else:  # nothing to run: its verdict is the reason, stored like any other
+            result = failed_submission(ex.cases, source.error).to_dict()
+        store.put(sub.learner, ex.slug, source, sub.key, result)
 
+    for sub in received.refused:
+        work(sub)
     try:
         with (
             ThreadPoolExecutor(max_workers=jobs) as pool,

@@ -27,7 +27,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.results import RunResult, failed_submission
+from grader.results import RunResult
 from loopcraft.course.cases import case_key
 from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
@@ -311,13 +311,14 @@ class Submission:
 
 @dataclass
 class Received:
-    """What the store makes of a run's hand-ins: the submissions still to grade, how many verdicts it kept and how
-    many it stored as refused (nothing to run), the kept ones no run holding the key wrote as they are (graded again),
-    and what the teacher is told of the learners and hand-ins that cannot be graded."""
+    """What the store makes of a run's hand-ins: the submissions still to grade, how many verdicts it kept, the
+    refused (nothing to run: the grading stage stores their reason as their verdict), the kept ones no run holding the
+    key wrote as they are (graded again), and what the teacher is told of the learners and hand-ins that cannot be
+    graded."""
 
     todo: list[Submission] = field(default_factory=list)
     kept: int = 0
-    refused: int = 0
+    refused: list[Submission] = field(default_factory=list)
     unsigned: list[Path] = field(default_factory=list)
     said: list[str] = field(default_factory=list)
 
@@ -386,7 +387,7 @@ class VerdictStore:
 
     def receive(self, learners: list[Learner], exercises: list[Exercise]) -> Received:
         """Each learner's hand-in of each challenge: its verdict kept (made from exactly it and signed by this store's
-        key: adopted into this run), stored as refused (nothing to run: its verdict is the reason), or to grade."""
+        key: adopted into this run), refused (nothing to run: its verdict is the reason), or to grade."""
         out = Received()
         for learner in learners:
             if learner.error is not None:
@@ -407,9 +408,7 @@ class VerdictStore:
                 if keep is False:  # made from this very hand-in, but no run holding the key wrote it as it is
                     out.unsigned.append(self.path(learner.id, ex.slug))
                 if source.error is not None:
-                    # Nothing to run: its verdict is the reason, stored like any other.
-                    out.refused += 1
-                    self.put(learner, ex.slug, source, sub.key, failed_submission(ex.cases, source.error).to_dict())
+                    out.refused.append(sub)
                     out.said.append(f"error: {one_line(learner.id)}: {ex.slug}: {one_line(source.error)}")
                 else:
                     out.todo.append(sub)
