@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from loopcraft.classroom import merge_shards
+from loopcraft.classroom.merge import merge_shards
 from loopcraft.commands import options
 
 HELP = "join the gradebooks of shards into one"
