@@ -51,7 +51,7 @@ def row(learner: Learner, totals: dict[str, int], store: VerdictStore) -> dict:
     else:
         cells = {}
         for slug, total in totals.items():
-            result = store.result(learner.id, slug) if slug in learner.sources else None
+            result = store.run_result(learner.id, slug) if slug in learner.sources else None
             source = learner.sources.get(slug)
             cells[slug] = cell(result, total, read=source is None or source.error is None)
             if result and result.status is Status.ERROR and result.message and source and source.error is None:

@@ -100,7 +100,7 @@ def needs_you(
             continue
         for slug, c in r["challenges"].items():
             if c["status"] == gradebook.UNREAD:
-                said.append(f"{who[id(r)]}: {slug} not graded: {store.result(r['learner'], slug).message}")
+                said.append(f"{who[id(r)]}: {slug} not graded: {store.run_result(r['learner'], slug).message}")
     if export is None:
         return said, None
     matched = lms.match(doc, export)

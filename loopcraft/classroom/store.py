@@ -360,7 +360,7 @@ class VerdictStore:
         record, text = self._load(learner_id, slug)
         return record, text == compact(record) + "\n" and signer.record_verifies(record)
 
-    def result(self, learner_id: str, slug: str) -> RunResult:
+    def run_result(self, learner_id: str, slug: str) -> RunResult:
         """The stored verdict's result; raises LoopcraftError (`path: message`) if there is none to read."""
         try:
             return RunResult.from_dict(self.read(learner_id, slug)["result"])
