@@ -1,8 +1,7 @@
 """The LMS's import files, gradebooks out and feedback back: the class's scores in the import layouts of Canvas and
 Moodle, on the LMS's own scale, for learners matched with the LMS's own export (the roster, read as the LMS wrote it,
-lms.py). Rendered from
-gradebook.json and the roster alone, so a merged, a resumed and a one-run class write the same bytes. Every rule
-here comes from the LMS's source (docs/teachers.md cites each):
+lms.py). Rendered from gradebook.json and the roster alone, so a merged, a resumed and a one-run class write the same
+bytes. Every rule here comes from the LMS's source (docs/teachers.md cites each):
 
 - Canvas (`canvas-import.csv`): the roster is Grades > Export (instructure/canvas-lms, lib/gradebook_exporter.rb):
   `Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`..., a column per assignment titled `Title (id)`, a
