@@ -92,7 +92,7 @@ def test_a_snapshot_that_fails_its_hash_is_refused_and_python_boots_saying_so(br
         # The next page restores the snapshot this browser kept.
         page.reload()
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "ready", timeout=SLOW_MS)
-        assert page.locator("body").get_attribute("data-python-start") == "restored"
+        assert page.locator("body").get_attribute("data-python-start") == "restored", warnings
 
 
 def test_a_tampered_copy_in_the_service_workers_cache_is_never_restored(browser: Browser, built_site: Path):
