@@ -31,8 +31,9 @@ from loopcraft.running.grading import Runners
 
 from . import gradebook, grading, identity, lms, zipped
 from .intake import Learner, read_folder
+from .names import name_from_bytes
 from .outputs import tell, write_outputs
-from .printable import name_from_bytes, say
+from .printable import say
 from .store import VerdictStore, fingerprint, refuse_links
 from .zipped import Identify
 

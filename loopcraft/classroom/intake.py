@@ -10,7 +10,7 @@ The rules:
   for a link meanwhile is refused too.
 - Sizes are capped before reading: SOURCE_BYTES for a solution, PROGRESS_BYTES for a progress file.
 - Text is decoded strictly (UTF-8, an optional BOM): an undecodable file is that learner's error.
-- Every learner name is taken whatever its bytes (`printable.name_from_bytes`: escaped where not UTF-8, NFC,
+- Every learner name is taken whatever its bytes (`names.name_from_bytes`: escaped where not UTF-8, NFC,
   controls escaped); learners whose names become the same are each an error row, and the others go on.
 - A progress file that fails to parse or to match schemas/progress.schema.json, for any reason (depth, size,
   types), is that learner's error (or, beside solution files, a note).
@@ -35,7 +35,7 @@ from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
 from loopcraft.course.schemas import document, validation_error
 
-from .printable import name_from_bytes
+from .names import name_from_bytes
 
 SOURCE_BYTES = 256 * 1024
 CODE_PREFIX = "loopcraft:code:"

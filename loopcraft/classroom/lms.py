@@ -307,7 +307,7 @@ def _moodle_folder(group: str) -> str:
 
 def _unescaped(name: str) -> str:
     """A name of a Canvas download as the file had it: names are read with what shows nothing escaped
-    (`printable.name`), and a Canvas name holds no backslash of its own (only word characters)."""
+    (`names.name`), and a Canvas name holds no backslash of its own (only word characters)."""
     return _ESCAPE.sub(lambda m: chr(int(next(g for g in m.groups() if g), 16)), name)
 
 

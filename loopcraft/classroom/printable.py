@@ -1,5 +1,6 @@
-"""Text a learner supplied (names of files and folders, messages, printed output), made safe for where it is
-shown: a terminal, a spreadsheet, a file name. HTML escaping is Jinja2's (autoescape); this is everything else.
+"""Text a learner supplied (messages, printed output, names once read), made safe for where it is shown: a terminal,
+a spreadsheet, a file name. HTML escaping is Jinja2's (autoescape); this is everything else. How a name is read
+from the bytes of a file's or a zip entry's name is intake's (names.py), by the same escaping.
 """
 
 from __future__ import annotations
@@ -8,20 +9,14 @@ import hashlib
 import re
 import sys
 import unicodedata
+from collections.abc import Callable
 
 # Characters escaped wherever learner text is shown, by Unicode category: controls (C0, C1, DEL), format characters
 # (the bidirectional overrides and isolates that reorder a line, zero-width and invisible ones: U+200B, U+2060,
 # soft hyphen, tags), lone surrogates (no UTF-8 output can hold one) and line/paragraph separators: any of them can
-# forge or disguise a line.
-_HAZARDS = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
-# In names, also what shows nothing or may show as anything: spaces other than " ", private-use and unassigned code
-# points, and the letters and marks that render blank (Hangul fillers, the braille blank, variation selectors, the
-# combining grapheme joiner...): "bob" and "bob" followed by one of them would be two rows that read the same.
-_NAME_HAZARDS = _HAZARDS | {"Zs", "Co", "Cn"}
-_BLANK = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+# forge or disguise a line. A name escapes more (names.py).
+HAZARDS = frozenset(("Cc", "Cf", "Cs", "Zl", "Zp"))
 _NOT_PRINTABLE_ASCII = re.compile("[^\x20-\x7e]+")
-# A space at either end of a name, or after another (HTML shows a run of spaces as one).
-_LOOSE_SPACE = re.compile("^ | $|(?<= ) ")
 
 
 def _escape(char: str) -> str:
@@ -29,35 +24,23 @@ def _escape(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-def _escaped(text: str, categories: frozenset[str]) -> str:
+def hazard(char: str) -> bool:
+    """Whether `char` is escaped wherever learner text is shown (HAZARDS)."""
+    return unicodedata.category(char) in HAZARDS
+
+
+def escaped(text: str, hazardous: Callable[[str], bool] = hazard) -> str:
+    """`text` with every character outside printable ASCII that is `hazardous` as `\\xNN`, `\\uNNNN` or `\\UNNNNNNNN`."""
+
     def run(match: re.Match) -> str:
-        return "".join(
-            _escape(char)
-            if unicodedata.category(char) in categories or (categories is _NAME_HAZARDS and _BLANK.match(char))
-            else char
-            for char in match.group()
-        )
+        return "".join(_escape(char) if hazardous(char) else char for char in match.group())
 
     return _NOT_PRINTABLE_ASCII.sub(run, text)
 
 
-def name_from_bytes(raw: bytes, *, normalise: bool = True) -> str:
-    """A name as the file system or a zip gave it, as text: UTF-8 where it is, `\\xNN` for each byte where it is
-    not, normalised to NFC (so that "é" typed two ways is one name) unless told not to, and shown as `name` shows
-    it: two names that read the same are the same name."""
-    text = raw.decode("utf-8", "backslashreplace")
-    return name(unicodedata.normalize("NFC", text) if normalise else text)
-
-
-def name(text: str) -> str:
-    """`text` as a name is shown: on one line, every character that shows nothing or could disguise it escaped
-    (see _NAME_HAZARDS), and spaces at its ends or after another space too."""
-    return _LOOSE_SPACE.sub("\\\\x20", _escaped(text, _NAME_HAZARDS))
-
-
 def one_line(text: str) -> str:
-    """`text` on one line, every control and invisible character escaped, newlines included (a name: `name`)."""
-    return _escaped(text, _HAZARDS)
+    """`text` on one line, every control and invisible character escaped, newlines included (a name: `names.name`)."""
+    return escaped(text)
 
 
 def lines(text: str) -> str:

@@ -45,7 +45,7 @@ from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
 
 from .intake import HandedIn, Learner, Refused, distinct, read_beneath, take, too_big, walk
-from .printable import name_from_bytes
+from .names import name_from_bytes
 
 MAX_ENTRIES = 100_000
 TOTAL_BYTES = 1 << 30  # all entries read from one zip, uncompressed

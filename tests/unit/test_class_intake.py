@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, Refused, progress_codes, read_folder
-from loopcraft.classroom.printable import name, name_from_bytes, one_line
+from loopcraft.classroom.names import name, name_from_bytes
+from loopcraft.classroom.printable import one_line
 from loopcraft.course.load import find_exercise
 from tests.helpers import ROOT, run_grader
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from loopcraft.classroom import course_exercises, read_class, zipped
 from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, read_folder
-from loopcraft.classroom.printable import name_from_bytes
+from loopcraft.classroom.names import name_from_bytes
 from loopcraft.course.errors import LoopcraftError
 from loopcraft.course.project import Project
 from tests.helpers import ROOT, run_grader
