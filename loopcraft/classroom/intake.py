@@ -7,7 +7,7 @@ The rules:
   /proc/self/mem), a hard link (a file with another name elsewhere), a device, a FIFO or a folder where a file should
   be is that submission's error, never followed.
   Files are opened relative to their folder's descriptor with O_NOFOLLOW and checked with fstat, so a file swapped
-  for a link meanwhile is refused too.
+  for a link meanwhile is refused too (`files.read_regular`, which the store reads its own files with).
 - Sizes are capped before reading: SOURCE_BYTES for a solution, PROGRESS_BYTES for a progress file.
 - Text is decoded strictly (UTF-8, an optional BOM): an undecodable file is that learner's error.
 - Every learner name is taken whatever its bytes (`names.name_from_bytes`: escaped where not UTF-8, NFC,
@@ -21,7 +21,6 @@ The rules:
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import re
@@ -35,14 +34,11 @@ from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
 from loopcraft.course.schemas import document, validation_error
 
+from .files import NO_LINK_FOLDER, Refused, read_regular, too_big
 from .names import name_from_bytes
 
 SOURCE_BYTES = 256 * 1024
 CODE_PREFIX = "loopcraft:code:"
-
-
-class Refused(Exception):
-    """A submission (or a learner's whole hand-in) that cannot be taken: the message is for the learner."""
 
 
 @dataclass(frozen=True)
@@ -95,42 +91,6 @@ def decode(data: bytes, origin: str) -> str:
         ) from None
 
 
-def too_big(origin: str, size: int, cap: int) -> Refused:
-    return Refused(f"{origin}: {size:,} bytes, over the {cap:,} bytes a submission may have")
-
-
-def read_regular(dir_fd: int, name: str, origin: str, cap: int) -> bytes:
-    """The bytes of the regular file `name` in the folder open as `dir_fd`, at most `cap` of them."""
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a link
-            raise Refused(f"{origin}: a link; only regular files are read") from None
-        raise Refused(f"{origin}: could not be opened ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise Refused(f"{origin}: not a regular file; only regular files are read")
-        if info.st_nlink > 1:
-            # A hard link is a name of another file, anywhere on this file system (a tar can carry one to the
-            # course's reference solution): as a link is, it is that file's, not the learner's.
-            raise Refused(f"{origin}: a hard link ({info.st_nlink} names of one file); only a file of its own is read")
-        if info.st_size > cap:
-            raise too_big(origin, info.st_size, cap)
-        chunks, size = [], 0
-        while size <= cap:
-            chunk = os.read(fd, min(1 << 16, cap + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > cap:  # it grew while being read
-            raise too_big(origin, size, cap)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
 PROGRESS_BYTES = document("progress.schema.json")["maxBytes"]  # the site's importer refuses a larger file too
 
 
@@ -176,7 +136,7 @@ def _learner_folder(top_fd: int, raw: bytes, exercises: list[Exercise], challeng
     name = name_from_bytes(raw)
     learner = Learner(id=name, name=name, origin=f"{name_from_bytes(raw, normalise=False)}/")
     try:
-        fd = os.open(raw, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=top_fd)
+        fd = os.open(raw, NO_LINK_FOLDER, dir_fd=top_fd)
     except OSError as exc:
         learner.error = f"{name}/: could not be opened ({exc.strerror})"
         return learner
@@ -391,9 +351,6 @@ def _learner_file(top_fd: int, raw: bytes, exercises: list[Exercise], challenge:
     )
 
 
-_NO_LINK_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
 def _hidden(name: str) -> bool:
     return name.startswith(".") or name == "__MACOSX"
 
@@ -423,7 +380,7 @@ def walk(
             found.append(((*path, raw), mode))
             if stat.S_ISDIR(mode) and len(path) < depth:
                 try:
-                    inner = os.open(raw, _NO_LINK_FOLDER, dir_fd=fd)
+                    inner = os.open(raw, NO_LINK_FOLDER, dir_fd=fd)
                 except OSError:
                     continue  # gone or swapped meanwhile: nothing in it is read
                 try:
@@ -441,7 +398,7 @@ def read_beneath(top_fd: int, path: tuple[bytes, ...], origin: str, cap: int) ->
     fds = [top_fd]
     try:
         for part in path[:-1]:
-            fds.append(os.open(part, _NO_LINK_FOLDER, dir_fd=fds[-1]))
+            fds.append(os.open(part, NO_LINK_FOLDER, dir_fd=fds[-1]))
         return read_regular(fds[-1], os.fsdecode(path[-1]), origin, cap)
     except OSError as exc:
         raise Refused(f"{origin}: could not be opened ({exc.strerror})") from None

@@ -34,7 +34,8 @@ from loopcraft.course.errors import LoopcraftError
 from loopcraft.course.project import Project
 from loopcraft.course.schemas import validation_error
 
-from .intake import Learner, Refused, Source, read_regular
+from .files import NO_LINK_FOLDER, Refused, read_regular
+from .intake import Learner, Source
 from .printable import file_name, one_line
 
 # What a kept verdict may weigh: far more than any this store writes (a result of SUBMISSION_CHARS characters, at
@@ -70,7 +71,6 @@ def _read_json(path: Path, cap: int, what: str) -> tuple[object, str]:
 # one by one without following a link (as intake reads): a link planted in --out (as --out itself, a folder or a
 # file, to 3 levels: OUT/verdicts/LEARNER/SLUG.json) is refused, naming it, before anything is written
 # (`refuse_links`), and a write that meets one later refuses too; nothing is written or removed outside --out.
-_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 OUT_DEPTH = 3
 
 
@@ -90,9 +90,9 @@ def _open_folder(path: Path, dir_fd: int | None = None, name: str | None = None,
         except FileExistsError:
             pass
     try:
-        return os.open(target, _FOLDER, dir_fd=dir_fd)
+        return os.open(target, NO_LINK_FOLDER, dir_fd=dir_fd)
     except OSError as exc:
-        # O_NOFOLLOW with O_DIRECTORY: a link is ENOTDIR, or ELOOP.
+        # NO_LINK_FOLDER: a link is ENOTDIR, or ELOOP.
         if exc.errno == errno.ELOOP or (exc.errno == errno.ENOTDIR and os.path.islink(path)):
             raise _planted(path) from None
         if exc.errno == errno.ENOTDIR:

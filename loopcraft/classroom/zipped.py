@@ -44,7 +44,8 @@ from typing import BinaryIO
 from loopcraft.course.course import Exercise
 from loopcraft.course.errors import LoopcraftError
 
-from .intake import HandedIn, Learner, Refused, distinct, read_beneath, take, too_big, walk
+from .files import Refused, too_big
+from .intake import HandedIn, Learner, distinct, read_beneath, take, walk
 from .names import name_from_bytes
 
 MAX_ENTRIES = 100_000

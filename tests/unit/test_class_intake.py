@@ -15,7 +15,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, Refused, progress_codes, read_folder
+from loopcraft.classroom.files import Refused
+from loopcraft.classroom.intake import PROGRESS_BYTES, SOURCE_BYTES, progress_codes, read_folder
 from loopcraft.classroom.names import name, name_from_bytes
 from loopcraft.classroom.printable import one_line
 from loopcraft.course.load import find_exercise
