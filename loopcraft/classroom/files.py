@@ -1,6 +1,6 @@
-"""A file read as a class run reads every file anyone else could have put in its place: a learner's (intake.py,
-zipped.py) and the run's own in the output folder (store.py): a regular file of its own, opened through no link,
-at most so many bytes. What cannot be read is `Refused`, with why, in words for whoever handed the file in.
+"""A file read as a class run reads any file another could have put in its place, a learner's (intake.py) or one
+of its own in the output folder (store.py): a regular file of its own, opened through no link, at most so many
+bytes. What cannot be read (or taken, in intake and zipped.py) is `Refused`, with why, for whoever handed it in.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import errno
 import os
 import stat
 
-# A folder opened without following a link (O_NOFOLLOW with O_DIRECTORY: a link is ENOTDIR, or ELOOP).
+# A folder opened without following a link.
 NO_LINK_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 

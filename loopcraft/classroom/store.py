@@ -92,7 +92,7 @@ def _open_folder(path: Path, dir_fd: int | None = None, name: str | None = None,
     try:
         return os.open(target, NO_LINK_FOLDER, dir_fd=dir_fd)
     except OSError as exc:
-        # NO_LINK_FOLDER: a link is ENOTDIR, or ELOOP.
+        # O_NOFOLLOW with O_DIRECTORY: a link is ENOTDIR, or ELOOP.
         if exc.errno == errno.ELOOP or (exc.errno == errno.ENOTDIR and os.path.islink(path)):
             raise _planted(path) from None
         if exc.errno == errno.ENOTDIR:
