@@ -2,8 +2,9 @@
 // Node runner's worker thread (../node-worker.mjs); each passes in what differs between them.
 //
 // Protocol (every message is a plain object with a `type`):
-//   driver -> worker  {type: "init", interruptBuffer, answered, keepSnapshot}  Int32Arrays of one item on a SharedArrayBuffer,
-//                                                                    or null; keepSnapshot: a page's own start may keep one
+//   driver -> worker  {type: "init", interruptBuffer, answered, background}  Int32Arrays of one item on a SharedArrayBuffer,
+//                                                                    or null; background: a page's worker may work while idle
+//                                                                    (keep its own snapshot, warm up: worker-state.js)
 //                     {type: "run-case", runId, index, seq, source, sandbox, run}   run: the case's run spec; seq: the session's count of
 //                                                                    cases sent, one a message: what an interrupt names
 //                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
@@ -17,6 +18,7 @@
 //                     {type: "failed", message}                       something failed outside any case: renew
 //                     {type: "fatal", message}                        Python could not start
 //                     {type: "snapshot-done", saved}                   saved: bytes stored, or 0 when it failed
+//                     {type: "warmed-up"}                              its idle warm-ups are all done (worker-state.js)
 // (The Node runner's worker also sends its runner {type: "snapshot-bytes", bytes} and {type: "snapshot-unusable"},
 // see ../node-worker.mjs.) Cases run one at a time, in the order sent; a page sends all of a run's cases at once, so
 // that its worker goes from one to the next without waiting for the page (session.js). The interrupt buffer holds
@@ -35,7 +37,7 @@
 //
 // Memory snapshots. In the browser, a page restores the one it kept, else the one the site ships (made by the build
 // under Node, the same way: snapshotPython). A page that finds neither, or cannot restore what it found, and may do
-// background work (init's keepSnapshot) snapshots Pyodide's memory as its own Python starts, once the grader is imported and before any
+// background work (init's background) snapshots Pyodide's memory as its own Python starts, once the grader is imported and before any
 // learner code has run, and keeps it: later starts restore it instead of booting the interpreter. Made then, it is
 // kept even when the page is closed a moment after Python is ready ("make-snapshot", in a worker of its own, makes
 // one the same way without a page). The Node runner's store says `makeAtStart`: its first worker makes the snapshot before it
@@ -353,6 +355,31 @@ export function takeOnRead(buffer, running) {
 const WARM_UP = ["def f(n):\n    return [n, {'k': str(n)}]\n", "",
   JSON.stringify({ entry: "f", args: '{"n":1}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })];
 const WARM_UP_RUNS = 3;
+// What the grader grades in each of a page's idle warm-ups (worker-state.js, IDLE_WARM_UPS) before the reset: a
+// workload that goes where learners' code goes (JSON, exceptions caught and raised, classes, formatting, printing),
+// once returning and once failing, so that the grader's paths for values, errors, output and traces run too.
+const IDLE_WORKLOAD = `import json
+class Call:
+    def __init__(self, name, args):
+        self.name, self.args = name, args
+    def __repr__(self):
+        return f"Call({self.name!r}, {self.args!r})"
+def f(n):
+    calls = [Call(**json.loads(json.dumps({"name": f"tool{i}", "args": {"x": i, "s": str(i) * 3}}))) for i in range(n)]
+    errors, last = 0, None
+    for call in calls:
+        try:
+            if call.args["x"] % 3 == 0:
+                raise ValueError(f"bad {call.name}")
+        except ValueError as error:
+            errors, last = errors + 1, str(error)
+    print(sorted({c.name for c in calls}, reverse=True)[:3])
+    return {"errors": errors, "last": last, "calls": [repr(c) for c in calls[:2]], "total": sum(c.args["x"] for c in calls)}
+def g(n):
+    return f(n)["calls"][n]["missing"]
+`;
+const IDLE_WARM_UP = ["f", "g"].map((entry) => [IDLE_WORKLOAD, "",
+  JSON.stringify({ entry, args: '{"n":8}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })]);
 
 // resets: a renew resets the interpreter in place where it can (reset.js) instead of starting another.
 export function serveWorker({ loadPyodide, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false, resets = false }) {
@@ -373,11 +400,19 @@ export function serveLoop({ interpreter, post, listen, onUncaught, nextTask = nu
     "want-snapshot": ({ keep }) => interpreter.wantSnapshot(keep),
     boot: () => interpreter.boot(),
     serve: ({ reply, why }) => {
-      const { interruptBuffer } = state();
-      interpreter.serve({ interruptBuffer, running: () => state().running, version: reply === "ready" }).then(
+      interpreter.serve({ version: reply === "ready" }).then(
         (started) => dispatch({ type: "served", reply, why, ...started }),
         (error) => dispatch({ type: "serve-failed", error }),
       );
+    },
+    prepare: () => {
+      let error = null;
+      try {
+        interpreter.prepare({ interruptBuffer: state().interruptBuffer, running: () => state().running });
+      } catch (failure) {
+        error = failure;
+      }
+      dispatch({ type: "prepared", error });
     },
     reset: () => dispatch({ type: "reset-done", refused: interpreter.reset() }),
     run: ({ source, sandbox, run }) => {
@@ -399,6 +434,9 @@ export function serveLoop({ interpreter, post, listen, onUncaught, nextTask = nu
       }
     },
     "make-snapshot": () => interpreter.makeSnapshot().then((saved) => dispatch({ type: "snapshot-made", saved })),
+    // A macrotask: a message that came meanwhile is handled first.
+    "warm-later": () => setTimeout(() => dispatch({ type: "warm-due" })),
+    warm: () => dispatch({ type: "warmed", refused: interpreter.warm() }),
   }, (event, current) => ({ ...event, interrupted: current.interruptBuffer ? Atomics.load(current.interruptBuffer, 0) : 0 }));
   onUncaught((error) => dispatch({ type: "uncaught", error }));
   dispatch({ type: "start" });
@@ -406,9 +444,10 @@ export function serveLoop({ interpreter, post, listen, onUncaught, nextTask = nu
 }
 
 // Python in Pyodide, as the loop asks for it: boot() starts another interpreter (the one there was is dropped);
-// serve() waits for it and sets it up for cases; reset() puts it back in place (null, or why it cannot);
-// runCase() runs one case (the grader's run_case: its outcome as JSON text); makeSnapshot() keeps one for later
-// starts ("make-snapshot"); wantSnapshot(keep) tells a first start whether it may keep its own.
+// serve() waits for it; prepare() sets it up for cases; reset() puts it back in place (null, or why it cannot);
+// runCase() runs one case (the grader's run_case: its outcome as JSON text); warm() grades an idle warm-up and
+// resets (null, or why it cannot); makeSnapshot() keeps one for later starts ("make-snapshot"); wantSnapshot(keep)
+// tells a first start whether it may keep its own.
 function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, resets }) {
   let runCase = null;
   let pristine = null; // {reset()}: what a renew returns the interpreter to, when `resets`
@@ -449,10 +488,9 @@ function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, 
 
   const makeSnapshotBytes = () => snapshotPython(loadAny, readGraderFilesOnce());
 
-  // `phases`: where a start's time went, in ms: the worker's own script before it (the first start only), Python
-  // loaded or restored (with the grader's files fetched), the grader set up, the snapshot kept, the way to
-  // JavaScript cut, the objects alive settled (bench/run.py reports them for a second visit); `warm`, added by serve:
-  // the grader's warm-up cases and the reset's image.
+  // `phases`: where a start's time went until "ready", in ms: the worker's own script before it (the first start
+  // only), Python loaded or restored (with the grader's files fetched), the grader set up, the snapshot kept
+  // (bench/run.py reports them for a second visit). What no case can run without follows "ready" (prepare).
   async function boot() {
     const phases = {};
     let last = performance.now();
@@ -472,12 +510,9 @@ function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, 
     const keeping = (snapshotting || Boolean(keep)) && await keepSnapshot;
     if (keeping) (keep ? keep() : snapshots.save(memorySnapshot(pyodide))).catch(() => {});
     lap("snapshot");
-    closeWayToJavaScript(pyodide);
-    lap("cut");
-    withModule(pyodide, "grader.execute", (execute) => execute.settle());
-    lap("settle");
     return { pyodide, restored, keeping, phases };
   }
+  let current = null; // the interpreter serve handed on last, which prepare readies for cases
 
   return {
     boot() {
@@ -486,23 +521,37 @@ function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, 
       booting = boot();
       booting.catch(() => {}); // a failure is told when the loop asks for the interpreter (serve)
     },
-    // {version (when asked), restored, keeping, phases} once the interpreter being booted is ready.
-    async serve({ interruptBuffer, running, version }) {
+    // {version (when asked), restored, keeping, phases} once the interpreter being booted is up.
+    async serve({ version }) {
       const { pyodide, restored, keeping, phases } = await booting;
+      current = pyodide;
+      return { version: version ? pyodide.runPython("import sys; sys.version.split()[0]") : undefined, restored, keeping, phases };
+    },
+    // What the interpreter serve handed on needs before any case runs, done once the driver has been told it is up
+    // (in the same turn: no message is read in between), so that the page says "ready" sooner and a Run pressed at
+    // once waits no longer: the way to JavaScript cut, the objects alive settled, the interrupt buffer, the grader's
+    // run_case, and the image a reset returns to. The image is taken after every proxy the worker keeps is made
+    // (their references are in it), and after the grader has graded a few cases of its own, so that each submission
+    // starts with the grader's code as warm as the second one in a kept interpreter (from a cold image a page's
+    // re-run took twice as long).
+    prepare({ interruptBuffer, running }) {
+      const pyodide = current;
+      closeWayToJavaScript(pyodide);
+      withModule(pyodide, "grader.execute", (execute) => execute.settle());
       if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer, running));
       runCase = withModule(pyodide, "grader.execute", (execute) => execute.run_case.copy());
-      // The image a reset returns to: taken after every proxy the worker keeps is made (their references are in it),
-      // and after the grader has graded a few cases of its own, so that each submission starts with the grader's code
-      // as warm as the second one in a kept interpreter (from a cold image a page's re-run took twice as long).
-      const warming = performance.now();
       if (resets) for (let i = 0; i < WARM_UP_RUNS; i++) withoutNewWebAssembly(() => runCase(...WARM_UP));
       pristine = resets ? keepPristine(pyodide) : null;
-      return {
-        version: version ? pyodide.runPython("import sys; sys.version.split()[0]") : undefined,
-        restored, keeping, phases: { ...phases, warm: Math.round(performance.now() - warming) },
-      };
     },
     reset: () => pristine.reset(),
+    warm() {
+      try {
+        for (const warmUp of IDLE_WARM_UP) withoutNewWebAssembly(() => runCase(...warmUp));
+        return pristine.reset();
+      } catch (error) {
+        return String(error?.message ?? error);
+      }
+    },
     runCase: (source, sandbox, run) => withoutNewWebAssembly(() => runCase(source, sandbox, run)),
     wantSnapshot: (keep) => keepWanted(keep),
     async makeSnapshot() {

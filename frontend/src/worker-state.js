@@ -9,25 +9,38 @@ import * as outcomes from "./outcomes.js";
  *   {type: "start"}                                    the worker is made
  *   {type: "served", reply, why, version, restored, keeping, phases}   the interpreter is up (see "serve")
  *   {type: "serve-failed", error}                      it could not start
+ *   {type: "prepared", error}                          it is ready for cases (error null), or could not be made so
  *   {type: "reset-done", refused}                      null, or why the interpreter could not be reset in place
  *   {type: "case-returned", text} | {type: "case-returned", error}    what the grader's run_case returned, or threw
  *   {type: "task-done"}                                the task after a case is over (nextTask)
  *   {type: "uncaught", error}                          something failed outside any call
  *   {type: "snapshot-made", saved}                     bytes kept ("make-snapshot"), 0 when it failed
+ *   {type: "warm-due"}                                 the worker's next turn after "warm-later"
+ *   {type: "warmed", refused}                          a warm-up ran and the reset after it was done (null), or refused
  * Each is stamped by serveWorker with `interrupted`: the interrupt buffer's value as it is handled (0 without one).
  *
  * The effects:
  *   {type: "post", message}              to the driver
- *   {type: "want-snapshot", keep}        whether a first start keeps its snapshot (init's keepSnapshot)
+ *   {type: "want-snapshot", keep}        whether a first start keeps its snapshot (init's background)
  *   {type: "boot"}                       start another interpreter, dropping the one there was
- *   {type: "serve", reply, why}          once it is up, set it up for cases, then the event served (or serve-failed);
- *                                        reply "ready" also reads Python's version
+ *   {type: "serve", reply, why}          once it is up, the event served (or serve-failed); reply "ready" also reads
+ *                                        Python's version
+ *   {type: "prepare"}                    set the interpreter up for cases (at once: no message is read before), then
+ *                                        the event prepared
  *   {type: "reset"}                      reset the interpreter in place (reset.js), then the event reset-done
  *   {type: "run", source, sandbox, run}  run a case, then the event case-returned
  *   {type: "wait-task"}                  the event task-done once the task is over
  *   {type: "answered", seq}              raise the shared count of the last case answered to `seq`
  *   {type: "make-snapshot"}              make and keep a snapshot, then the event snapshot-made
+ *   {type: "warm-later"}                 the event warm-due on a later turn of the worker's, after any message waiting
+ *   {type: "warm"}                       run the grader's idle warm-up, reset the interpreter, then the event warmed
  */
+
+// Idle warm-ups: a page's worker, once its interpreter is pristine (ready, or reset after a run) and no case waits,
+// grades a workload of its own and resets, one a turn, until it has done this many (each 10-20 ms): otherwise a
+// learner's first dozen re-runs run in code the engine has not yet optimized, and take twice as long
+// (docs/performance.md, 2026-12-08). A message that comes meanwhile waits for one warm-up at most.
+export const IDLE_WARM_UPS = 25;
 
 /**
  * resets: a renew resets in place where it can; waitsTask: the worker waits a task after each case (nextTask);
@@ -40,6 +53,7 @@ export function initialState({ resets = false, waitsTask = false, snapshots = fa
     interruptBuffer: null, // init's: the shared views, carried for serveWorker (null without SharedArrayBuffer)
     answered: null,
     booting: false, // an interpreter has been asked for (a first "init" boots none when the worker did already)
+    prepared: false, // the interpreter is set up for cases: until then a case sent waits
     pristine: false, // an image of the interpreter is kept that a reset returns it to
     // What failed outside any call since the interpreter last answered: it may be in any state now. `failed`, since
     // a failure can come with no reason at all (a promise rejected with null).
@@ -54,6 +68,9 @@ export function initialState({ resets = false, waitsTask = false, snapshots = fa
     running: 0, // the seq of the case Python runs, 0 between cases: what the interrupt buffer's view reads
     queue: [], // the cases sent and not yet started: one case at a time, in the order sent
     case: null, // the case in flight: {message, outcome, broke}
+    clean: false, // the interpreter is pristine and no case has come for it since
+    warmUps: 0, // idle warm-ups left to run (init's background: IDLE_WARM_UPS)
+    warmDue: false, // a warm-due is on its way
   };
 }
 
@@ -74,15 +91,24 @@ function handle(c, event) {
     case "message":
       return onMessage(c, event.message);
     case "served":
-      s.pristine = s.config.resets;
-      return post(c, event.reply === "ready"
+      // The driver is told first: the cases it then sends wait for the set-up, which follows at once.
+      post(c, event.reply === "ready"
         ? { type: "ready", version: event.version, snapshot: s.config.tellsSnapshot ? event.restored || "missing" : undefined,
           keeping: event.keeping, phases: event.phases }
         : { type: "renewed", how: "started", why: event.why });
+      return c.fx.push({ type: "prepare" });
+    case "prepared":
+      if (event.error !== null) return post(c, { type: "fatal", message: reason(event.error) });
+      Object.assign(s, { prepared: true, pristine: s.config.resets, clean: s.config.resets });
+      warmLater(c);
+      return startNext(c);
     case "serve-failed":
       return post(c, { type: "fatal", message: reason(event.error) });
     case "reset-done":
-      return event.refused === null ? post(c, { type: "renewed", how: "reset" }) : rebuild(c, event.refused);
+      if (event.refused !== null) return rebuild(c, event.refused);
+      s.clean = true;
+      warmLater(c);
+      return post(c, { type: "renewed", how: "reset" });
     case "case-returned":
       return returned(c, event);
     case "task-done":
@@ -91,6 +117,16 @@ function handle(c, event) {
       return uncaught(c, event.error);
     case "snapshot-made":
       return post(c, { type: "snapshot-done", saved: event.saved });
+    case "warm-due":
+      s.warmDue = false;
+      if (warmable(s)) c.fx.push({ type: "warm" });
+      return;
+    case "warmed":
+      s.warmUps -= 1;
+      // Not put back: the next case is skipped, and the driver's renew makes another interpreter.
+      if (event.refused !== null) return Object.assign(s, { clean: false, spoiled: "crashed" });
+      if (s.warmUps === 0) return post(c, { type: "warmed-up" });
+      return warmLater(c);
     default:
       throw new Error(`not a worker event: ${event.type}`);
   }
@@ -101,13 +137,15 @@ function onMessage(c, message) {
   switch (message.type) {
     case "init":
       Object.assign(s, { interruptBuffer: message.interruptBuffer ?? null, answered: message.answered ?? null });
-      c.fx.push({ type: "want-snapshot", keep: message.keepSnapshot ?? false });
+      s.warmUps = message.background ? IDLE_WARM_UPS : 0;
+      c.fx.push({ type: "want-snapshot", keep: message.background ?? false });
       if (!s.booting) boot(c);
       return c.fx.push({ type: "serve", reply: "ready" });
     case "run-case":
-      s.queue = [...s.queue, message];
+      Object.assign(s, { queue: [...s.queue, message], clean: false });
       return startNext(c);
     case "renew":
+      s.clean = false;
       return renew(c);
     case "make-snapshot":
       if (s.config.snapshots) c.fx.push({ type: "make-snapshot" });
@@ -118,7 +156,7 @@ function onMessage(c, message) {
 }
 
 function boot(c) {
-  Object.assign(c.s, { booting: true, pristine: false });
+  Object.assign(c.s, { booting: true, prepared: false, pristine: false, clean: false });
   c.fx.push({ type: "boot" });
 }
 
@@ -138,9 +176,16 @@ function rebuild(c, why) {
   c.fx.push({ type: "serve", reply: "renewed", why });
 }
 
+const warmable = (s) => s.warmUps > 0 && s.clean && !s.case && !s.queue.length && !s.spoiled && !s.failed;
+function warmLater(c) {
+  if (c.s.warmDue || !warmable(c.s)) return;
+  c.s.warmDue = true;
+  c.fx.push({ type: "warm-later" });
+}
+
 function startNext(c) {
   const { s } = c;
-  while (!s.case && s.queue.length) {
+  while (s.prepared && !s.case && s.queue.length) {
     const [message, ...rest] = s.queue;
     s.queue = rest;
     if (s.interruptBuffer && c.interrupted >= message.seq) continue; // the driver has given up on it

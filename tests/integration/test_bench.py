@@ -62,7 +62,7 @@ def test_bench_runs_and_writes_its_results(tmp_path):
     # Where the second visit's time went, as its worker measured it; the page's share is the rest of it.
     for key in ("second_visit_phases", "kept_second_visit_phases"):
         phases = network[key]
-        assert {"python", "grader", "snapshot", "cut", "settle", "page"} <= set(phases)
+        assert {"python", "grader", "snapshot", "page"} <= set(phases)
     # The page fetches what the floor fetches, the snapshot (as compressed), and its own code, which is small: bytes,
     # which the machine does not decide.
     site = result["site"]

@@ -1,12 +1,12 @@
 // The worker's loop (frontend/src/worker-state.js), event by event: init and Python's start (eager or not, a
 // snapshot told or not), cases one at a time in the order sent, a case the driver gave up on, a crash, a tampered
 // grader, a failure outside any case (told, or a case's), renew (reset in place, refused, or a new interpreter),
-// a start that fails, make-snapshot; then worker-core.js's serveLoop driven with a fake driver and interpreter.
+// a start that fails, make-snapshot, idle warm-ups; then worker-core.js's serveLoop driven with a fake driver and interpreter.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { crashed, errorOutcome, valueOutcome } from "../../frontend/src/outcomes.js";
 import { serveLoop } from "../../frontend/src/worker-core.js";
-import { initialState, next } from "../../frontend/src/worker-state.js";
+import { IDLE_WARM_UPS, initialState, next } from "../../frontend/src/worker-state.js";
 
 // A page's worker (worker.js) and the Node runner's (node-worker.mjs).
 const PAGE = { resets: true, waitsTask: false, snapshots: true, tellsSnapshot: true, eager: true };
@@ -27,7 +27,7 @@ function play(state, events) {
 
 const buffers = () => ({ interruptBuffer: new Int32Array(new SharedArrayBuffer(4)), answered: new Int32Array(new SharedArrayBuffer(4)) });
 const message = (m) => ({ type: "message", message: m });
-const init = (keepSnapshot = true, shared = buffers()) => message({ type: "init", ...shared, keepSnapshot });
+const init = (background = true, shared = buffers()) => message({ type: "init", ...shared, background });
 const served = (reply, more = {}) => ({ type: "served", reply, version: "3.14.2", restored: "restored", keeping: false, phases: { python: 4 }, ...more });
 const runCase = (seq, index = seq - 1, runId = 1) => message({ type: "run-case", runId, index, seq, source: "src", sandbox: "", run: { entry: "f" } });
 const PASS = valueOutcome("1");
@@ -37,14 +37,26 @@ const doneMessage = (seq, outcome = PASS, crashedToo = false, index = seq - 1) =
 const RUN = { type: "run", source: "src", sandbox: "", run: { entry: "f" } };
 
 // A worker whose Python is up and told ready.
-const up = (config = PAGE) => play(initialState(config), [{ type: "start" }, init(), served("ready")]).state;
+const PREPARED = { type: "prepared", error: null };
+const up = (config = PAGE) => play(initialState(config), [{ type: "start" }, init(), served("ready"), PREPARED]).state;
 
 test("an eager worker boots at once; init tells it whether it may keep a snapshot, and it says ready once up", () => {
   const { state, effects } = play(initialState(PAGE), [{ type: "start" }, init(false)]);
   assert.deepEqual(effects, [{ type: "boot" }, { type: "want-snapshot", keep: false }, { type: "serve", reply: "ready" }]);
   const ready = play(state, [served("ready", { keeping: false })]);
-  assert.deepEqual(posted(ready.effects), [{ type: "ready", version: "3.14.2", snapshot: "restored", keeping: false, phases: { python: 4 } }]);
-  assert.equal(ready.state.pristine, true);
+  assert.deepEqual(ready.effects, [
+    { type: "post", message: { type: "ready", version: "3.14.2", snapshot: "restored", keeping: false, phases: { python: 4 } } },
+    { type: "prepare" },
+  ], "told first, then set up for cases");
+  assert.equal(play(ready.state, [PREPARED]).state.pristine, true);
+});
+
+test("a case sent before the interpreter is set up waits for it, and one that cannot be set up is fatal", () => {
+  const { state, effects } = play(initialState(PAGE), [{ type: "start" }, init(), served("ready"), runCase(1)]);
+  assert.deepEqual(effects.filter((e) => e.type === "run"), []);
+  assert.deepEqual(play(state, [PREPARED]).effects.filter((e) => e.type === "run"), [RUN]);
+  const failed = play(state, [{ type: "prepared", error: new Error("the grader could not close Python's builtin _ctypes") }]);
+  assert.deepEqual(failed.effects, [{ type: "post", message: { type: "fatal", message: "the grader could not close Python's builtin _ctypes" } }]);
 });
 
 test("a worker that is not eager boots on init; Python booted without a snapshot says missing, or nothing where none is told", () => {
@@ -90,7 +102,7 @@ test("a case the driver has given up on (the interrupt buffer names it) is not r
 });
 
 test("a worker without an interrupt buffer runs every case it is sent", () => {
-  const state = play(initialState(PAGE), [{ type: "start" }, init(true, { interruptBuffer: null, answered: null }), served("ready")]).state;
+  const state = play(initialState(PAGE), [{ type: "start" }, init(true, { interruptBuffer: null, answered: null }), served("ready"), PREPARED]).state;
   assert.deepEqual(play(state, [{ ...runCase(1), interrupted: 9 }]).effects, [RUN]);
 });
 
@@ -104,7 +116,7 @@ test("a crash: the case answers as crashed, the cases after it are skipped until
   const renewed = play(state, [message({ type: "renew" })]);
   assert.deepEqual(renewed.effects, [{ type: "boot" }, { type: "serve", reply: "renewed", why: "it broke" }]);
   assert.deepEqual(posted(play(renewed.state, [served("renewed", { why: "it broke" })]).effects), [{ type: "renewed", how: "started", why: "it broke" }]);
-  assert.deepEqual(play(renewed.state, [runCase(4, 1)]).effects, [RUN], "cases run again once renewed");
+  assert.deepEqual(play(renewed.state, [served("renewed", { why: "it broke" }), PREPARED, runCase(4, 1)]).effects.at(-1), RUN, "cases run again once renewed");
 });
 
 test("a result that is not an outcome (the grader tampered with), or not JSON, is a crash", () => {
@@ -158,6 +170,49 @@ test("make-snapshot makes one where there is a store, and says how many bytes it
   assert.deepEqual(play(initialState({ ...PAGE, snapshots: false }), [message({ type: "make-snapshot" })]).effects, []);
 });
 
+const WARM_LATER = { type: "warm-later" };
+const warmed = (refused = null) => ({ type: "warmed", refused });
+
+test("a page's worker that may work in the background warms up while idle: one warm-up a turn, then the next asked for", () => {
+  const { state, effects } = play(initialState(PAGE), [{ type: "start" }, init(), served("ready"), PREPARED]);
+  assert.deepEqual(effects.filter((e) => e.type.startsWith("warm")), [WARM_LATER], "asked for once Python is ready");
+  const once = play(state, [{ type: "warm-due" }]);
+  assert.deepEqual(once.effects, [{ type: "warm" }]);
+  const again = play(once.state, [warmed()]);
+  assert.deepEqual(again.effects, [WARM_LATER]);
+  assert.equal(again.state.warmUps, IDLE_WARM_UPS - 1);
+  const all = play(state, Array.from({ length: IDLE_WARM_UPS }, () => [{ type: "warm-due" }, warmed()]).flat());
+  assert.equal(all.effects.filter((e) => e.type === "warm").length, IDLE_WARM_UPS);
+  assert.deepEqual(all.effects.at(-1), { type: "post", message: { type: "warmed-up" } }, "told, and none asked for after the last");
+});
+
+test("no warm-up while a case waits or runs, nor before a run's interpreter is reset; the count goes on after it", () => {
+  const asked = play(up(), [runCase(1), { type: "warm-due" }]);
+  assert.deepEqual(asked.effects, [RUN], "the case came before the turn the warm-up was asked for");
+  const ran = play(asked.state, [returned(), { type: "warm-due" }, message({ type: "renew" })]);
+  assert.deepEqual(ran.effects.filter((e) => e.type.startsWith("warm")), [], "the interpreter holds the run's state");
+  const reset = play(ran.state, [{ type: "reset-done", refused: null }]);
+  assert.deepEqual(reset.effects, [WARM_LATER, { type: "post", message: { type: "renewed", how: "reset" } }]);
+  assert.deepEqual(play(reset.state, [{ type: "warm-due" }]).effects, [{ type: "warm" }]);
+  const broken = play(up(), [{ type: "uncaught", error: new Error("late") }, { type: "warm-due" }]);
+  assert.deepEqual(broken.effects.filter((e) => e.type === "warm"), []);
+});
+
+test("a worker without background work (the Node runner's, a quiet page's) never warms up", () => {
+  for (const config of [NODE, PAGE]) {
+    const { state, effects } = play(initialState(config), [{ type: "start" }, init(false), served("ready"), PREPARED]);
+    assert.deepEqual(effects.filter((e) => e.type.startsWith("warm")), [], JSON.stringify(config));
+    assert.deepEqual(play(state, [{ type: "warm-due" }]).effects, []);
+  }
+});
+
+test("a warm-up whose reset is refused spoils the interpreter: the next case is skipped, and renew starts another", () => {
+  const { state, effects } = play(up(), [{ type: "warm-due" }, warmed("its memory grew")]);
+  assert.deepEqual(effects, [{ type: "warm" }]);
+  assert.deepEqual(posted(play(state, [runCase(1)]).effects), [{ type: "case-skipped", runId: 1, index: 0, seq: 1 }]);
+  assert.deepEqual(play(state, [message({ type: "renew" })]).effects, [{ type: "boot" }, { type: "serve", reply: "renewed", why: "it broke" }]);
+});
+
 test("a message that is none of the protocol's is ignored; an event that is none of the loop's is refused", () => {
   assert.deepEqual(play(up(), [message({ type: "run-everything" })]).effects, []);
   assert.throws(() => next(up(), { type: "reboot" }), /not a worker event: reboot/);
@@ -185,8 +240,11 @@ function fakeInterpreter() {
     boot: () => calls.push("boot"),
     serve: async (options) => {
       calls.push(["serve", options.version]);
-      running = options.running;
       return { version: options.version ? "3.14.2" : undefined, restored: false, keeping: true, phases: {} };
+    },
+    prepare: (options) => {
+      calls.push("prepare");
+      running = options.running;
     },
     reset: () => (calls.push("reset"), null),
     runCase: (source, sandbox, run) => {
@@ -196,6 +254,7 @@ function fakeInterpreter() {
     },
     wantSnapshot: (keep) => calls.push(["want", keep]),
     makeSnapshot: async () => 99,
+    warm: () => calls.push("warm") && null,
   };
 }
 
@@ -205,7 +264,7 @@ test("serveLoop carries the effects out: boot, serve, cases run with Python told
   serveLoop({ interpreter, post: (m) => scope.postMessage(m), listen: (handler) => (scope.onmessage = handler),
     onUncaught: (handler) => (scope.onUncaught = handler), eager: true, resets: true, snapshots: true, tellsSnapshot: true });
   const shared = buffers();
-  scope.onmessage({ type: "init", ...shared, keepSnapshot: true });
+  scope.onmessage({ type: "init", ...shared, background: false });
   await new Promise(setImmediate);
   assert.deepEqual(scope.sent, [{ type: "ready", version: "3.14.2", snapshot: "missing", keeping: true, phases: {} }]);
   scope.onmessage({ type: "run-case", runId: 1, index: 0, seq: 1, source: "", sandbox: "", run: { entry: "f" } });
@@ -223,5 +282,24 @@ test("serveLoop carries the effects out: boot, serve, cases run with Python told
   scope.onmessage({ type: "make-snapshot" });
   await new Promise(setImmediate);
   assert.deepEqual(scope.sent.at(-1), { type: "snapshot-done", saved: 99 });
-  assert.deepEqual(interpreter.calls, ["boot", ["want", true], ["serve", true], ["run", "f", 1], ["run", "boom", 2], "boot", ["serve", false]]);
+  assert.deepEqual(interpreter.calls, ["boot", ["want", false], ["serve", true], "prepare", ["run", "f", 1], ["run", "boom", 2], "boot", ["serve", false], "prepare"]);
+});
+
+test("serveLoop runs the idle warm-ups a turn apart, and a case sent meanwhile runs before the next one", async () => {
+  const scope = new FakeScope();
+  const interpreter = fakeInterpreter();
+  serveLoop({ interpreter, post: (m) => scope.postMessage(m), listen: (handler) => (scope.onmessage = handler),
+    onUncaught: (handler) => (scope.onUncaught = handler), eager: true, resets: true, snapshots: true, tellsSnapshot: true });
+  scope.onmessage({ type: "init", ...buffers(), background: true });
+  await new Promise(setImmediate);
+  const turn = () => new Promise((resolve) => setTimeout(resolve));
+  while (!interpreter.calls.includes("warm")) await turn();
+  scope.onmessage({ type: "run-case", runId: 1, index: 0, seq: 1, source: "", sandbox: "", run: { entry: "f" } });
+  assert.deepEqual(interpreter.calls.at(-1), ["run", "f", 1], "at once, not after the warm-ups");
+  scope.onmessage({ type: "renew" });
+  while (interpreter.calls.filter((call) => call === "warm").length < IDLE_WARM_UPS) await turn();
+  for (let i = 0; i < 5; i++) await turn();
+  const warms = interpreter.calls.filter((call) => call === "warm").length;
+  assert.equal(warms, IDLE_WARM_UPS, "no more than that");
+  assert.deepEqual(interpreter.calls.slice(0, 4), ["boot", ["want", true], ["serve", true], "prepare"]);
 });
