@@ -355,9 +355,9 @@ export function takeOnRead(buffer, running) {
 const WARM_UP = ["def f(n):\n    return [n, {'k': str(n)}]\n", "",
   JSON.stringify({ entry: "f", args: '{"n":1}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })];
 const WARM_UP_RUNS = 3;
-// What the grader grades in each of a page's idle warm-ups (worker-state.js, IDLE_WARM_UPS) before the reset: a
-// workload that goes where learners' code goes (JSON, exceptions caught and raised, classes, formatting, printing),
-// once returning and once failing, so that the grader's paths for values, errors, output and traces run too.
+// What the grader grades in a page's idle warm-ups (worker-state.js, IDLE_WARM_UPS), one case each before the reset,
+// in turn: a workload that goes where learners' code goes (JSON, exceptions caught and raised, classes, formatting,
+// printing), returning and failing, so that the grader's paths for values, errors, output and traces run too.
 const IDLE_WORKLOAD = `import json
 class Call:
     def __init__(self, name, args):
@@ -379,7 +379,7 @@ def g(n):
     return f(n)["calls"][n]["missing"]
 `;
 const IDLE_WARM_UP = ["f", "g"].map((entry) => [IDLE_WORKLOAD, "",
-  JSON.stringify({ entry, args: '{"n":8}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })]);
+  JSON.stringify({ entry, args: '{"n":12}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })]);
 
 // resets: a renew resets the interpreter in place where it can (reset.js) instead of starting another.
 export function serveWorker({ loadPyodide, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false, resets = false }) {
@@ -435,7 +435,7 @@ export function serveLoop({ interpreter, post, listen, onUncaught, nextTask = nu
     },
     "make-snapshot": () => interpreter.makeSnapshot().then((saved) => dispatch({ type: "snapshot-made", saved })),
     // A macrotask: a message that came meanwhile is handled first.
-    "warm-later": () => setTimeout(() => dispatch({ type: "warm-due" })),
+    "warm-later": ({ ticket, ms }) => setTimeout(() => dispatch({ type: "warm-due", ticket }), ms),
     warm: () => dispatch({ type: "warmed", refused: interpreter.warm() }),
   }, (event, current) => ({ ...event, interrupted: current.interruptBuffer ? Atomics.load(current.interruptBuffer, 0) : 0 }));
   onUncaught((error) => dispatch({ type: "uncaught", error }));
@@ -451,6 +451,7 @@ export function serveLoop({ interpreter, post, listen, onUncaught, nextTask = nu
 function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, resets }) {
   let runCase = null;
   let pristine = null; // {reset()}: what a renew returns the interpreter to, when `resets`
+  let warmed = 0; // idle warm-ups run: they take IDLE_WARM_UP's cases in turn
   let keepWanted; // settled by "init": whether a first start keeps its snapshot
   const keepSnapshot = new Promise((resolve) => (keepWanted = resolve));
   const loadPyodide = (extra = {}) => startPython(loadAny, extra);
@@ -546,7 +547,7 @@ function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, 
     reset: () => pristine.reset(),
     warm() {
       try {
-        for (const warmUp of IDLE_WARM_UP) withoutNewWebAssembly(() => runCase(...warmUp));
+        withoutNewWebAssembly(() => runCase(...IDLE_WARM_UP[warmed++ % IDLE_WARM_UP.length]));
         return pristine.reset();
       } catch (error) {
         return String(error?.message ?? error);

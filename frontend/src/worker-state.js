@@ -15,7 +15,7 @@ import * as outcomes from "./outcomes.js";
  *   {type: "task-done"}                                the task after a case is over (nextTask)
  *   {type: "uncaught", error}                          something failed outside any call
  *   {type: "snapshot-made", saved}                     bytes kept ("make-snapshot"), 0 when it failed
- *   {type: "warm-due"}                                 the worker's next turn after "warm-later"
+ *   {type: "warm-due", ticket}                         the time of a "warm-later" is up
  *   {type: "warmed", refused}                          a warm-up ran and the reset after it was done (null), or refused
  * Each is stamped by serveWorker with `interrupted`: the interrupt buffer's value as it is handled (0 without one).
  *
@@ -32,15 +32,19 @@ import * as outcomes from "./outcomes.js";
  *   {type: "wait-task"}                  the event task-done once the task is over
  *   {type: "answered", seq}              raise the shared count of the last case answered to `seq`
  *   {type: "make-snapshot"}              make and keep a snapshot, then the event snapshot-made
- *   {type: "warm-later"}                 the event warm-due on a later turn of the worker's, after any message waiting
+ *   {type: "warm-later", ticket, ms}     in `ms` (0: the worker's next turn, after any message waiting), the event
+ *                                        warm-due with `ticket`
  *   {type: "warm"}                       run the grader's idle warm-up, reset the interpreter, then the event warmed
  */
 
 // Idle warm-ups: a page's worker, once its interpreter is pristine (ready, or reset after a run) and no case waits,
-// grades a workload of its own and resets, one a turn, until it has done this many (each 10-20 ms): otherwise a
-// learner's first dozen re-runs run in code the engine has not yet optimized, and take twice as long
-// (docs/performance.md, 2026-12-08). A message that comes meanwhile waits for one warm-up at most.
-export const IDLE_WARM_UPS = 25;
+// grades a case of its own and resets, one a turn, until it has done this many (each about 10 ms): otherwise a
+// learner's first dozen re-runs run in code the engine has not yet optimized, and take up to twice as long
+// (docs/performance.md, 2026-12-08). They start as soon as Python is ready, and after a run once its reset
+// interpreter has been left alone IDLE_QUIET_MS, so that Runs pressed one after another seldom wait for them; a
+// message that comes meanwhile waits for one warm-up at most.
+export const IDLE_WARM_UPS = 40;
+export const IDLE_QUIET_MS = 100;
 
 /**
  * resets: a renew resets in place where it can; waitsTask: the worker waits a task after each case (nextTask);
@@ -70,7 +74,7 @@ export function initialState({ resets = false, waitsTask = false, snapshots = fa
     case: null, // the case in flight: {message, outcome, broke}
     clean: false, // the interpreter is pristine and no case has come for it since
     warmUps: 0, // idle warm-ups left to run (init's background: IDLE_WARM_UPS)
-    warmDue: false, // a warm-due is on its way
+    warmTicket: 0, // the last warm-later's: an earlier one's warm-due is stale
   };
 }
 
@@ -100,14 +104,14 @@ function handle(c, event) {
     case "prepared":
       if (event.error !== null) return post(c, { type: "fatal", message: reason(event.error) });
       Object.assign(s, { prepared: true, pristine: s.config.resets, clean: s.config.resets });
-      warmLater(c);
+      warmLater(c, 0);
       return startNext(c);
     case "serve-failed":
       return post(c, { type: "fatal", message: reason(event.error) });
     case "reset-done":
       if (event.refused !== null) return rebuild(c, event.refused);
       s.clean = true;
-      warmLater(c);
+      warmLater(c, IDLE_QUIET_MS);
       return post(c, { type: "renewed", how: "reset" });
     case "case-returned":
       return returned(c, event);
@@ -118,15 +122,14 @@ function handle(c, event) {
     case "snapshot-made":
       return post(c, { type: "snapshot-done", saved: event.saved });
     case "warm-due":
-      s.warmDue = false;
-      if (warmable(s)) c.fx.push({ type: "warm" });
+      if (event.ticket === s.warmTicket && warmable(s)) c.fx.push({ type: "warm" });
       return;
     case "warmed":
       s.warmUps -= 1;
       // Not put back: the next case is skipped, and the driver's renew makes another interpreter.
       if (event.refused !== null) return Object.assign(s, { clean: false, spoiled: "crashed" });
       if (s.warmUps === 0) return post(c, { type: "warmed-up" });
-      return warmLater(c);
+      return warmLater(c, 0);
     default:
       throw new Error(`not a worker event: ${event.type}`);
   }
@@ -177,10 +180,10 @@ function rebuild(c, why) {
 }
 
 const warmable = (s) => s.warmUps > 0 && s.clean && !s.case && !s.queue.length && !s.spoiled && !s.failed;
-function warmLater(c) {
-  if (c.s.warmDue || !warmable(c.s)) return;
-  c.s.warmDue = true;
-  c.fx.push({ type: "warm-later" });
+function warmLater(c, ms) {
+  if (!warmable(c.s)) return;
+  c.s.warmTicket += 1;
+  c.fx.push({ type: "warm-later", ticket: c.s.warmTicket, ms });
 }
 
 function startNext(c) {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { crashed, errorOutcome, valueOutcome } from "../../frontend/src/outcomes.js";
 import { serveLoop } from "../../frontend/src/worker-core.js";
-import { IDLE_WARM_UPS, initialState, next } from "../../frontend/src/worker-state.js";
+import { IDLE_QUIET_MS, IDLE_WARM_UPS, initialState, next } from "../../frontend/src/worker-state.js";
 
 // A page's worker (worker.js) and the Node runner's (node-worker.mjs).
 const PAGE = { resets: true, waitsTask: false, snapshots: true, tellsSnapshot: true, eager: true };
@@ -170,31 +170,42 @@ test("make-snapshot makes one where there is a store, and says how many bytes it
   assert.deepEqual(play(initialState({ ...PAGE, snapshots: false }), [message({ type: "make-snapshot" })]).effects, []);
 });
 
-const WARM_LATER = { type: "warm-later" };
 const warmed = (refused = null) => ({ type: "warmed", refused });
+// The warm-due of the last warm-later `state` asked for.
+const due = (state) => ({ type: "warm-due", ticket: state.warmTicket });
+const warmLaters = (effects) => effects.filter((e) => e.type === "warm-later").map((e) => e.ms);
 
-test("a page's worker that may work in the background warms up while idle: one warm-up a turn, then the next asked for", () => {
+test("a page's worker that may work in the background warms up once Python is ready, one warm-up a turn", () => {
   const { state, effects } = play(initialState(PAGE), [{ type: "start" }, init(), served("ready"), PREPARED]);
-  assert.deepEqual(effects.filter((e) => e.type.startsWith("warm")), [WARM_LATER], "asked for once Python is ready");
-  const once = play(state, [{ type: "warm-due" }]);
+  assert.deepEqual(warmLaters(effects), [0], "asked for at once");
+  const once = play(state, [due(state)]);
   assert.deepEqual(once.effects, [{ type: "warm" }]);
   const again = play(once.state, [warmed()]);
-  assert.deepEqual(again.effects, [WARM_LATER]);
+  assert.deepEqual(warmLaters(again.effects), [0], "the next on the next turn");
   assert.equal(again.state.warmUps, IDLE_WARM_UPS - 1);
-  const all = play(state, Array.from({ length: IDLE_WARM_UPS }, () => [{ type: "warm-due" }, warmed()]).flat());
+  let all = { state, effects: [] };
+  for (let i = 0; i < IDLE_WARM_UPS; i++) {
+    const step = play(all.state, [due(all.state), warmed()]);
+    all = { state: step.state, effects: [...all.effects, ...step.effects] };
+  }
   assert.equal(all.effects.filter((e) => e.type === "warm").length, IDLE_WARM_UPS);
   assert.deepEqual(all.effects.at(-1), { type: "post", message: { type: "warmed-up" } }, "told, and none asked for after the last");
 });
 
-test("no warm-up while a case waits or runs, nor before a run's interpreter is reset; the count goes on after it", () => {
-  const asked = play(up(), [runCase(1), { type: "warm-due" }]);
-  assert.deepEqual(asked.effects, [RUN], "the case came before the turn the warm-up was asked for");
-  const ran = play(asked.state, [returned(), { type: "warm-due" }, message({ type: "renew" })]);
+test("no warm-up while a case waits or runs, nor before a run's interpreter is reset and quiet; the count goes on", () => {
+  const ready = up();
+  const asked = play(ready, [runCase(1), due(ready)]);
+  assert.deepEqual(asked.effects, [RUN], "the case came before the time the warm-up was asked for");
+  const ran = play(asked.state, [returned(), due(asked.state), message({ type: "renew" })]);
   assert.deepEqual(ran.effects.filter((e) => e.type.startsWith("warm")), [], "the interpreter holds the run's state");
   const reset = play(ran.state, [{ type: "reset-done", refused: null }]);
-  assert.deepEqual(reset.effects, [WARM_LATER, { type: "post", message: { type: "renewed", how: "reset" } }]);
-  assert.deepEqual(play(reset.state, [{ type: "warm-due" }]).effects, [{ type: "warm" }]);
-  const broken = play(up(), [{ type: "uncaught", error: new Error("late") }, { type: "warm-due" }]);
+  assert.deepEqual(reset.effects, [
+    { type: "warm-later", ticket: reset.state.warmTicket, ms: IDLE_QUIET_MS },
+    { type: "post", message: { type: "renewed", how: "reset" } },
+  ]);
+  assert.deepEqual(play(reset.state, [{ ...due(reset.state), ticket: ready.warmTicket }]).effects, [], "asked before the run: stale");
+  assert.deepEqual(play(reset.state, [due(reset.state)]).effects, [{ type: "warm" }]);
+  const broken = play(ready, [{ type: "uncaught", error: new Error("late") }, due(ready)]);
   assert.deepEqual(broken.effects.filter((e) => e.type === "warm"), []);
 });
 
@@ -202,12 +213,13 @@ test("a worker without background work (the Node runner's, a quiet page's) never
   for (const config of [NODE, PAGE]) {
     const { state, effects } = play(initialState(config), [{ type: "start" }, init(false), served("ready"), PREPARED]);
     assert.deepEqual(effects.filter((e) => e.type.startsWith("warm")), [], JSON.stringify(config));
-    assert.deepEqual(play(state, [{ type: "warm-due" }]).effects, []);
+    assert.deepEqual(play(state, [due(state)]).effects, []);
   }
 });
 
 test("a warm-up whose reset is refused spoils the interpreter: the next case is skipped, and renew starts another", () => {
-  const { state, effects } = play(up(), [{ type: "warm-due" }, warmed("its memory grew")]);
+  const ready = up();
+  const { state, effects } = play(ready, [due(ready), warmed("its memory grew")]);
   assert.deepEqual(effects, [{ type: "warm" }]);
   assert.deepEqual(posted(play(state, [runCase(1)]).effects), [{ type: "case-skipped", runId: 1, index: 0, seq: 1 }]);
   assert.deepEqual(play(state, [message({ type: "renew" })]).effects, [{ type: "boot" }, { type: "serve", reply: "renewed", why: "it broke" }]);
