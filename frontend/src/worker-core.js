@@ -499,21 +499,28 @@ function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, 
     if (booting === null) phases.script = Math.round(last);
     const [{ pyodide, restored, snapshotting, keep }, files] = await Promise.all([restoreOrLoad(), readGraderFilesOnce()]);
     lap("python");
-    requireStandardLibrary(pyodide);
-    writeGraderFiles(pyodide, files);
-    if (restored) pyodide.runPython("import random; random.seed()");
-    else importGrader(pyodide);
-    // Emscripten sets "_" to the path of the script that started it: under Node, where the grader is installed.
-    pyodide.runPython("import os; os.environ.pop('_', None)");
+    // Python restored has the grader imported already, and is set up after "ready" (prepare); booted, it needs the
+    // grader's files to import it, before a snapshot is made of it.
+    if (!restored) setUp(pyodide, files, restored);
     // What a restore starts from, as makeSnapshotBytes makes it: kept in the background once Python is ready. Only
     // here: a start that keeps none will never keep one (the page says which, for tests of a quiet page).
     lap("grader");
     const keeping = (snapshotting || Boolean(keep)) && await keepSnapshot;
     if (keeping) (keep ? keep() : snapshots.save(memorySnapshot(pyodide))).catch(() => {});
     lap("snapshot");
-    return { pyodide, restored, keeping, phases };
+    return { pyodide, restored, keeping, phases, files };
   }
-  let current = null; // the interpreter serve handed on last, which prepare readies for cases
+  // The grader's files written (tracebacks quote them), the grader imported (or, restored, `random` seeded afresh,
+  // since every restore starts from the same state), the standard library there.
+  function setUp(pyodide, files, restored) {
+    requireStandardLibrary(pyodide);
+    writeGraderFiles(pyodide, files);
+    if (restored) pyodide.runPython("import random; random.seed()");
+    else importGrader(pyodide);
+    // Emscripten sets "_" to the path of the script that started it: under Node, where the grader is installed.
+    pyodide.runPython("import os; os.environ.pop('_', None)");
+  }
+  let current = null; // what serve handed on last, which prepare readies for cases: {pyodide, restored, files}
 
   return {
     boot() {
@@ -524,19 +531,20 @@ function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, 
     },
     // {version (when asked), restored, keeping, phases} once the interpreter being booted is up.
     async serve({ version }) {
-      const { pyodide, restored, keeping, phases } = await booting;
-      current = pyodide;
+      const { pyodide, restored, keeping, phases, files } = await booting;
+      current = { pyodide, restored, files };
       return { version: version ? pyodide.runPython("import sys; sys.version.split()[0]") : undefined, restored, keeping, phases };
     },
     // What the interpreter serve handed on needs before any case runs, done once the driver has been told it is up
     // (in the same turn: no message is read in between), so that the page says "ready" sooner and a Run pressed at
-    // once waits no longer: the way to JavaScript cut, the objects alive settled, the interrupt buffer, the grader's
-    // run_case, and the image a reset returns to. The image is taken after every proxy the worker keeps is made
+    // once waits no longer: a restored Python set up (setUp), the way to JavaScript cut, the objects alive settled,
+    // the interrupt buffer, the grader's run_case, and the image a reset returns to. The image is taken after every proxy the worker keeps is made
     // (their references are in it), and after the grader has graded a few cases of its own, so that each submission
     // starts with the grader's code as warm as the second one in a kept interpreter (from a cold image a page's
     // re-run took twice as long).
     prepare({ interruptBuffer, running }) {
-      const pyodide = current;
+      const { pyodide, restored, files } = current;
+      if (restored) setUp(pyodide, files, restored);
       closeWayToJavaScript(pyodide);
       withModule(pyodide, "grader.execute", (execute) => execute.settle());
       if (interruptBuffer) pyodide.setInterruptBuffer(takeOnRead(interruptBuffer, running));
