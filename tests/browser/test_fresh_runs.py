@@ -34,13 +34,18 @@ def challenge(page: Page, isolated_url: str) -> Page:
     return page
 
 
+def leave_and_probe(page: Page, name: str) -> dict:
+    """Run the code that leaves trace `name`, then the code that looks for it: the probe's verdicts."""
+    leaver, probe = PAIRS[name]
+    replace_code(page, leaver)
+    run_and_wait(page)
+    replace_code(page, probe)
+    return run_and_wait(page)
+
+
 def test_a_run_sees_nothing_an_earlier_run_on_the_page_left(challenge: Page):
     for name in ON_A_PAGE:
-        leaver, probe = PAIRS[name]
-        replace_code(challenge, leaver)
-        run_and_wait(challenge)
-        replace_code(challenge, probe)
-        seen = run_and_wait(challenge)
+        seen = leave_and_probe(challenge, name)
         assert seen and set(seen.values()) == {"pass"}, (name, seen)
 
 
@@ -58,11 +63,7 @@ def test_a_page_that_warms_python_up_while_idle_still_runs_every_run_in_the_inte
             if when == "after them":
                 wait_until(page, WARMED_UP, what="the worker's idle warm-ups done")
             for name in names:
-                leaver, probe = PAIRS[name]
-                replace_code(page, leaver)
-                run_and_wait(page)
-                replace_code(page, probe)
-                seen = run_and_wait(page)
+                seen = leave_and_probe(page, name)
                 assert seen and set(seen.values()) == {"pass"}, (name, when, seen)
         assert page.evaluate("document.documentElement.dataset.workerStarts") == "1"
     finally:
