@@ -216,8 +216,6 @@ let ready = false;
 const session = createSession({
   spawn,
   fresh: config.fresh,
-  // Its workers make their snapshot as they start, and between two submissions the host's CPU is the next one's.
-  background: false,
   onState: (state, detail) => {
     if (state === "ready" && !ready) {
       ready = true;

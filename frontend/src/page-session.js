@@ -45,8 +45,6 @@ function documentSession(timeLimitMs, onState) {
     timeLimitMs,
     background,
     renewEachRun: true,
-    // Said on <html> too, for tests and the benchmark: the worker's idle warm-ups are over.
-    onWarmedUp: () => (document.documentElement.dataset.pythonWarmedUp = "yes"),
     onState: (state, detail) => {
       shared.last = { state, detail };
       // How Python started: "restored" from the snapshot an earlier page made, or "missing" (booted); whether this

@@ -32,7 +32,7 @@ const SKIPPED = "skipped"; // a case the worker did not run ("case-skipped"): se
  *
  * The effects:
  *   {type: "state", state, detail?}           onState(state, detail)
- *   {type: "spawn", worker, background}       start worker number `worker` and send it "init"
+ *   {type: "spawn", worker, keepSnapshot}     start worker number `worker` and send it "init"
  *   {type: "terminate"}                       end the current worker
  *   {type: "post", message}                   send the current worker `message`
  *   {type: "interrupt", seq}                  raise the interrupt buffer to `seq`
@@ -44,7 +44,6 @@ const SKIPPED = "skipped"; // a case the worker did not run ("case-skipped"): se
  *                                             with it (a run may be waiting for it)
  *   {type: "resolve-ready"} | {type: "reject-ready", error}
  *   {type: "warn", message}                   console.warn
- *   {type: "warmed-up"}                       the worker's idle warm-ups are done: onWarmedUp()
  *   {type: "case-started", caller, index} | {type: "case-done", caller, index, outcome}   the run's callbacks
  *   {type: "run-done", caller, outcomes} | {type: "run-failed", caller, error}           run()'s promise
  */
@@ -131,8 +130,6 @@ function onMessage(c, message) {
       return wake(c);
     case "fatal":
       return failed(c, new Error(message.message));
-    case "warmed-up":
-      return c.fx.push({ type: "warmed-up" });
     case "failed":
       s.broken = true;
       return;
@@ -167,7 +164,7 @@ function begin(c, state, detail, chain = false) {
 function launch(c, retry) {
   const { s } = c;
   Object.assign(s, { worker: s.worker + 1, retry, launchedAt: c.at, used: false, loaded: false });
-  c.fx.push({ type: "spawn", worker: s.worker, background: s.config.background });
+  c.fx.push({ type: "spawn", worker: s.worker, keepSnapshot: s.config.background });
 }
 
 function failed(c, error) {

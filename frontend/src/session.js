@@ -8,8 +8,7 @@
 //
 // A worker that finds no memory snapshot of Python (a first visit) makes one as its Python starts, before any
 // learner code runs, and keeps it for the next start to restore instead of booting Python (see worker-core.js).
-// While idle, a page's worker also warms its interpreter up (worker-state.js, IDLE_WARM_UPS). `background: false`
-// turns both off, for a page that must stay quiet (tests, see page-session.js) and for the Node runner.
+// `background: false` turns that off, for a page that must stay quiet (tests, see page-session.js).
 //
 // `fresh` (the Node runner) and `renewEachRun` (the page): every run starts in a new interpreter. As a run ends
 // (or before the next, if it could not then), a worker that has run any case is sent "renew", and the next run
@@ -73,7 +72,7 @@ export const keywordCall = (entry, args) => ({
 
 // timeLimitMs: the limit of a case when a run names none (the exercise's time_limit_seconds; no default here).
 // Every decision is session-state.js's; this carries its effects out: the worker, the timers, the promises.
-export function createSession({ spawn, timeLimitMs, onState = () => {}, onWarmedUp = () => {}, useInterrupt = canInterrupt(), background = true, fresh = false, renewEachRun = fresh }) {
+export function createSession({ spawn, timeLimitMs, onState = () => {}, useInterrupt = canInterrupt(), background = true, fresh = false, renewEachRun = fresh }) {
   const shared = useInterrupt ? new SharedArrayBuffer(8) : null;
   // The seq of the last case interrupted: every case up to it is to stop, or not to start. Only ever raised.
   const interruptBuffer = shared && new Int32Array(shared, 0, 1);
@@ -97,13 +96,13 @@ export function createSession({ spawn, timeLimitMs, onState = () => {}, onWarmed
 
   const perform = {
     state: ({ state, detail }) => onState(state, detail),
-    spawn: ({ worker: number, background }) => {
+    spawn: ({ worker: number, keepSnapshot }) => {
       const current = (worker = spawn());
       current.listen(
         (message) => dispatch({ type: "worker-message", worker: number, message }),
         (error) => dispatch({ type: "worker-error", worker: number, error }),
       );
-      current.post({ type: "init", interruptBuffer, answered, background });
+      current.post({ type: "init", interruptBuffer, answered, keepSnapshot });
     },
     terminate: () => worker.terminate(),
     post: ({ message }) => worker.post(message),
@@ -127,7 +126,6 @@ export function createSession({ spawn, timeLimitMs, onState = () => {}, onWarmed
     "resolve-ready": () => settle.resolve(),
     "reject-ready": ({ error }) => settle.reject(error),
     warn: ({ message }) => console.warn(message),
-    "warmed-up": () => onWarmedUp(),
     "case-started": (effect) => callBack(effect, () => effect.caller.onCaseStart(effect.index)),
     "case-done": (effect) => callBack(effect, () => effect.caller.onCaseDone(effect.index, effect.outcome)),
     "run-done": ({ caller, outcomes }) => caller.resolve(outcomes),

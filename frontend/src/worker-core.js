@@ -2,9 +2,8 @@
 // Node runner's worker thread (../node-worker.mjs); each passes in what differs between them.
 //
 // Protocol (every message is a plain object with a `type`):
-//   driver -> worker  {type: "init", interruptBuffer, answered, background}  Int32Arrays of one item on a SharedArrayBuffer,
-//                                                                    or null; background: a page's worker may work while idle
-//                                                                    (keep its own snapshot, warm up: worker-state.js)
+//   driver -> worker  {type: "init", interruptBuffer, answered, keepSnapshot}  Int32Arrays of one item on a SharedArrayBuffer,
+//                                                                    or null; keepSnapshot: a page's own start may keep one
 //                     {type: "run-case", runId, index, seq, source, sandbox, run}   run: the case's run spec; seq: the session's count of
 //                                                                    cases sent, one a message: what an interrupt names
 //                     {type: "renew"}                                  a fresh interpreter (Node runner: each run; any: a broken case)
@@ -18,7 +17,6 @@
 //                     {type: "failed", message}                       something failed outside any case: renew
 //                     {type: "fatal", message}                        Python could not start
 //                     {type: "snapshot-done", saved}                   saved: bytes stored, or 0 when it failed
-//                     {type: "warmed-up"}                              its idle warm-ups are all done (worker-state.js)
 // (The Node runner's worker also sends its runner {type: "snapshot-bytes", bytes} and {type: "snapshot-unusable"},
 // see ../node-worker.mjs.) Cases run one at a time, in the order sent; a page sends all of a run's cases at once, so
 // that its worker goes from one to the next without waiting for the page (session.js). The interrupt buffer holds
@@ -37,7 +35,7 @@
 //
 // Memory snapshots. In the browser, a page restores the one it kept, else the one the site ships (made by the build
 // under Node, the same way: snapshotPython). A page that finds neither, or cannot restore what it found, and may do
-// background work (init's background) snapshots Pyodide's memory as its own Python starts, once the grader is imported and before any
+// background work (init's keepSnapshot) snapshots Pyodide's memory as its own Python starts, once the grader is imported and before any
 // learner code has run, and keeps it: later starts restore it instead of booting the interpreter. Made then, it is
 // kept even when the page is closed a moment after Python is ready ("make-snapshot", in a worker of its own, makes
 // one the same way without a page). The Node runner's store says `makeAtStart`: its first worker makes the snapshot before it
@@ -355,31 +353,6 @@ export function takeOnRead(buffer, running) {
 const WARM_UP = ["def f(n):\n    return [n, {'k': str(n)}]\n", "",
   JSON.stringify({ entry: "f", args: '{"n":1}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })];
 const WARM_UP_RUNS = 3;
-// What the grader grades in a page's idle warm-ups (worker-state.js, IDLE_WARM_UPS), one case each before the reset,
-// in turn: a workload that goes where learners' code goes (JSON, exceptions caught and raised, classes, formatting,
-// printing), returning and failing, so that the grader's paths for values, errors, output and traces run too.
-const IDLE_WORKLOAD = `import json
-class Call:
-    def __init__(self, name, args):
-        self.name, self.args = name, args
-    def __repr__(self):
-        return f"Call({self.name!r}, {self.args!r})"
-def f(n):
-    calls = [Call(**json.loads(json.dumps({"name": f"tool{i}", "args": {"x": i, "s": str(i) * 3}}))) for i in range(n)]
-    errors, last = 0, None
-    for call in calls:
-        try:
-            if call.args["x"] % 3 == 0:
-                raise ValueError(f"bad {call.name}")
-        except ValueError as error:
-            errors, last = errors + 1, str(error)
-    print(sorted({c.name for c in calls}, reverse=True)[:3])
-    return {"errors": errors, "last": last, "calls": [repr(c) for c in calls[:2]], "total": sum(c.args["x"] for c in calls)}
-def g(n):
-    return f(n)["calls"][n]["missing"]
-`;
-const IDLE_WARM_UP = ["f", "g"].map((entry) => [IDLE_WORKLOAD, "",
-  JSON.stringify({ entry, args: '{"n":12}', call: null, setup: null, stdin: null, call_twice: false, keep_stdout: false })]);
 
 // resets: a renew resets the interpreter in place where it can (reset.js) instead of starting another.
 export function serveWorker({ loadPyodide, readGraderFiles, post, listen, onUncaught, nextTask = null, snapshots = null, eager = false, resets = false }) {
@@ -434,9 +407,6 @@ export function serveLoop({ interpreter, post, listen, onUncaught, nextTask = nu
       }
     },
     "make-snapshot": () => interpreter.makeSnapshot().then((saved) => dispatch({ type: "snapshot-made", saved })),
-    // A macrotask: a message that came meanwhile is handled first.
-    "warm-later": ({ ticket, ms }) => setTimeout(() => dispatch({ type: "warm-due", ticket }), ms),
-    warm: () => dispatch({ type: "warmed", refused: interpreter.warm() }),
   }, (event, current) => ({ ...event, interrupted: current.interruptBuffer ? Atomics.load(current.interruptBuffer, 0) : 0 }));
   onUncaught((error) => dispatch({ type: "uncaught", error }));
   dispatch({ type: "start" });
@@ -445,13 +415,11 @@ export function serveLoop({ interpreter, post, listen, onUncaught, nextTask = nu
 
 // Python in Pyodide, as the loop asks for it: boot() starts another interpreter (the one there was is dropped);
 // serve() waits for it; prepare() sets it up for cases; reset() puts it back in place (null, or why it cannot);
-// runCase() runs one case (the grader's run_case: its outcome as JSON text); warm() grades an idle warm-up and
-// resets (null, or why it cannot); makeSnapshot() keeps one for later starts ("make-snapshot"); wantSnapshot(keep)
-// tells a first start whether it may keep its own.
+// runCase() runs one case (the grader's run_case: its outcome as JSON text); makeSnapshot() keeps one for later
+// starts ("make-snapshot"); wantSnapshot(keep) tells a first start whether it may keep its own.
 function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, resets }) {
   let runCase = null;
   let pristine = null; // {reset()}: what a renew returns the interpreter to, when `resets`
-  let warmed = 0; // idle warm-ups run: they take IDLE_WARM_UP's cases in turn
   let keepWanted; // settled by "init": whether a first start keeps its snapshot
   const keepSnapshot = new Promise((resolve) => (keepWanted = resolve));
   const loadPyodide = (extra = {}) => startPython(loadAny, extra);
@@ -538,10 +506,10 @@ function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, 
     // What the interpreter serve handed on needs before any case runs, done once the driver has been told it is up
     // (in the same turn: no message is read in between), so that the page says "ready" sooner and a Run pressed at
     // once waits no longer: a restored Python set up (setUp), the way to JavaScript cut, the objects alive settled,
-    // the interrupt buffer, the grader's run_case, and the image a reset returns to. The image is taken after every proxy the worker keeps is made
-    // (their references are in it), and after the grader has graded a few cases of its own, so that each submission
-    // starts with the grader's code as warm as the second one in a kept interpreter (from a cold image a page's
-    // re-run took twice as long).
+    // the interrupt buffer, the grader's run_case, and the image a reset returns to. The image is taken after every
+    // proxy the worker keeps is made (their references are in it), and after the grader has graded a few cases of its
+    // own, so that each submission starts with the grader's code as warm as the second one in a kept interpreter
+    // (from a cold image a page's re-run took twice as long).
     prepare({ interruptBuffer, running }) {
       const { pyodide, restored, files } = current;
       if (restored) setUp(pyodide, files, restored);
@@ -553,14 +521,6 @@ function pyodideInterpreter({ loadPyodide: loadAny, readGraderFiles, snapshots, 
       pristine = resets ? keepPristine(pyodide) : null;
     },
     reset: () => pristine.reset(),
-    warm() {
-      try {
-        withoutNewWebAssembly(() => runCase(...IDLE_WARM_UP[warmed++ % IDLE_WARM_UP.length]));
-        return pristine.reset();
-      } catch (error) {
-        return String(error?.message ?? error);
-      }
-    },
     runCase: (source, sandbox, run) => withoutNewWebAssembly(() => runCase(source, sandbox, run)),
     wantSnapshot: (keep) => keepWanted(keep),
     async makeSnapshot() {

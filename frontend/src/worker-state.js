@@ -15,13 +15,11 @@ import * as outcomes from "./outcomes.js";
  *   {type: "task-done"}                                the task after a case is over (nextTask)
  *   {type: "uncaught", error}                          something failed outside any call
  *   {type: "snapshot-made", saved}                     bytes kept ("make-snapshot"), 0 when it failed
- *   {type: "warm-due", ticket}                         the time of a "warm-later" is up
- *   {type: "warmed", refused}                          a warm-up ran and the reset after it was done (null), or refused
  * Each is stamped by serveWorker with `interrupted`: the interrupt buffer's value as it is handled (0 without one).
  *
  * The effects:
  *   {type: "post", message}              to the driver
- *   {type: "want-snapshot", keep}        whether a first start keeps its snapshot (init's background)
+ *   {type: "want-snapshot", keep}        whether a first start keeps its snapshot (init's keepSnapshot)
  *   {type: "boot"}                       start another interpreter, dropping the one there was
  *   {type: "serve", reply, why}          once it is up, the event served (or serve-failed); reply "ready" also reads
  *                                        Python's version
@@ -32,19 +30,7 @@ import * as outcomes from "./outcomes.js";
  *   {type: "wait-task"}                  the event task-done once the task is over
  *   {type: "answered", seq}              raise the shared count of the last case answered to `seq`
  *   {type: "make-snapshot"}              make and keep a snapshot, then the event snapshot-made
- *   {type: "warm-later", ticket, ms}     in `ms` (0: the worker's next turn, after any message waiting), the event
- *                                        warm-due with `ticket`
- *   {type: "warm"}                       run the grader's idle warm-up, reset the interpreter, then the event warmed
  */
-
-// Idle warm-ups: a page's worker, once its interpreter is pristine (ready, or reset after a run) and no case waits,
-// grades a case of its own and resets, one a turn, until it has done this many (each about 10 ms): otherwise a
-// learner's first dozen re-runs run in code the engine has not yet optimized, and take up to twice as long
-// (docs/performance.md, 2026-12-08). They start as soon as Python is ready, and after a run once its reset
-// interpreter has been left alone IDLE_QUIET_MS, so that Runs pressed one after another seldom wait for them; a
-// message that comes meanwhile waits for one warm-up at most.
-export const IDLE_WARM_UPS = 40;
-export const IDLE_QUIET_MS = 100;
 
 /**
  * resets: a renew resets in place where it can; waitsTask: the worker waits a task after each case (nextTask);
@@ -72,9 +58,6 @@ export function initialState({ resets = false, waitsTask = false, snapshots = fa
     running: 0, // the seq of the case Python runs, 0 between cases: what the interrupt buffer's view reads
     queue: [], // the cases sent and not yet started: one case at a time, in the order sent
     case: null, // the case in flight: {message, outcome, broke}
-    clean: false, // the interpreter is pristine and no case has come for it since
-    warmUps: 0, // idle warm-ups left to run (init's background: IDLE_WARM_UPS)
-    warmTicket: 0, // the last warm-later's: an earlier one's warm-due is stale
   };
 }
 
@@ -103,16 +86,12 @@ function handle(c, event) {
       return c.fx.push({ type: "prepare" });
     case "prepared":
       if (event.error !== null) return post(c, { type: "fatal", message: reason(event.error) });
-      Object.assign(s, { prepared: true, pristine: s.config.resets, clean: s.config.resets });
-      warmLater(c, 0);
+      Object.assign(s, { prepared: true, pristine: s.config.resets });
       return startNext(c);
     case "serve-failed":
       return post(c, { type: "fatal", message: reason(event.error) });
     case "reset-done":
-      if (event.refused !== null) return rebuild(c, event.refused);
-      s.clean = true;
-      warmLater(c, IDLE_QUIET_MS);
-      return post(c, { type: "renewed", how: "reset" });
+      return event.refused === null ? post(c, { type: "renewed", how: "reset" }) : rebuild(c, event.refused);
     case "case-returned":
       return returned(c, event);
     case "task-done":
@@ -121,15 +100,6 @@ function handle(c, event) {
       return uncaught(c, event.error);
     case "snapshot-made":
       return post(c, { type: "snapshot-done", saved: event.saved });
-    case "warm-due":
-      if (event.ticket === s.warmTicket && warmable(s)) c.fx.push({ type: "warm" });
-      return;
-    case "warmed":
-      s.warmUps -= 1;
-      // Not put back: the next case is skipped, and the driver's renew makes another interpreter.
-      if (event.refused !== null) return Object.assign(s, { clean: false, spoiled: "crashed" });
-      if (s.warmUps === 0) return post(c, { type: "warmed-up" });
-      return warmLater(c, 0);
     default:
       throw new Error(`not a worker event: ${event.type}`);
   }
@@ -140,15 +110,13 @@ function onMessage(c, message) {
   switch (message.type) {
     case "init":
       Object.assign(s, { interruptBuffer: message.interruptBuffer ?? null, answered: message.answered ?? null });
-      s.warmUps = message.background ? IDLE_WARM_UPS : 0;
-      c.fx.push({ type: "want-snapshot", keep: message.background ?? false });
+      c.fx.push({ type: "want-snapshot", keep: message.keepSnapshot ?? false });
       if (!s.booting) boot(c);
       return c.fx.push({ type: "serve", reply: "ready" });
     case "run-case":
-      Object.assign(s, { queue: [...s.queue, message], clean: false });
+      s.queue = [...s.queue, message];
       return startNext(c);
     case "renew":
-      s.clean = false;
       return renew(c);
     case "make-snapshot":
       if (s.config.snapshots) c.fx.push({ type: "make-snapshot" });
@@ -159,7 +127,7 @@ function onMessage(c, message) {
 }
 
 function boot(c) {
-  Object.assign(c.s, { booting: true, prepared: false, pristine: false, clean: false });
+  Object.assign(c.s, { booting: true, prepared: false, pristine: false });
   c.fx.push({ type: "boot" });
 }
 
@@ -177,13 +145,6 @@ function renew(c) {
 function rebuild(c, why) {
   boot(c);
   c.fx.push({ type: "serve", reply: "renewed", why });
-}
-
-const warmable = (s) => s.warmUps > 0 && s.clean && !s.case && !s.queue.length && !s.spoiled && !s.failed;
-function warmLater(c, ms) {
-  if (!warmable(c.s)) return;
-  c.s.warmTicket += 1;
-  c.fx.push({ type: "warm-later", ticket: c.s.warmTicket, ms });
 }
 
 function startNext(c) {

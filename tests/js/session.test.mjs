@@ -58,7 +58,7 @@ test("start: loading, the first worker spawned and told whether it may keep a sn
   assert.deepEqual(effects, [
     { type: "state", state: "loading" },
     { type: "expect-ready", chain: false },
-    { type: "spawn", worker: 1, background: false },
+    { type: "spawn", worker: 1, keepSnapshot: false },
   ]);
   const up = play(state, [ready(1, 1600.4)]);
   assert.deepEqual(up.effects, [
@@ -166,7 +166,7 @@ test("Stop where Python cannot be interrupted restarts it, and the run ends at o
     { type: "terminate" },
     { type: "state", state: "restarting", detail: { reason: RESTART_REASONS.stopped } },
     { type: "expect-ready", chain: false },
-    { type: "spawn", worker: 2, background: true },
+    { type: "spawn", worker: 2, keepSnapshot: true },
     { type: "run-done", caller, outcomes: [] },
   ]);
   assert.equal(state.loaded, false);
@@ -192,7 +192,7 @@ test("a timeout where Python cannot be interrupted restarts it, and the run goes
   assert.deepEqual(only(effects, "case-done"), [{ caller, index: 0, outcome: timeoutOutcome() }]);
   assert.deepEqual(states(effects), ["running", "restarting"]);
   assert.deepEqual(only(effects, "state")[1].detail, { reason: RESTART_REASONS.noInterrupt });
-  assert.deepEqual(only(effects, "spawn"), [{ worker: 2, background: true }]);
+  assert.deepEqual(only(effects, "spawn"), [{ worker: 2, keepSnapshot: true }]);
   const going = play(state, [ready(2)]);
   assert.deepEqual(states(going.effects), ["ready", "running"]);
   assert.deepEqual(posted(going.effects), [caseMessage(1, 1, 2)]);
@@ -257,7 +257,7 @@ test("Python that fails to start is tried once more, then the failure is told an
   assert.deepEqual(first.effects.slice(-3), [
     { type: "warn", message: "Python failed to start (fetch failed); trying once more" },
     { type: "terminate" },
-    { type: "spawn", worker: 2, background: true },
+    { type: "spawn", worker: 2, keepSnapshot: true },
   ]);
   const error = new Error("its WebAssembly could not be loaded: no");
   const second = play(first.state, [from(2, { type: "fatal", message: error.message })]);
@@ -277,7 +277,7 @@ test("a renew that fails to start Python in the first worker is tried in a new w
   assert.deepEqual(effects, [
     { type: "warn", message: "Python failed to start (the snapshot could not be restored); trying once more" },
     { type: "terminate" },
-    { type: "spawn", worker: 2, background: true },
+    { type: "spawn", worker: 2, keepSnapshot: true },
   ]);
   const going = play(retried, [ready(2)]);
   assert.deepEqual(states(going.effects), ["ready", "running"]);
@@ -393,11 +393,6 @@ test("whenIdle: settled once Python is ready and no run is on; not while a run i
   assert.deepEqual(play(idle, [{ type: "idle-due" }]).effects, [], "once");
 });
 
-test("the worker's word that its idle warm-ups are done is passed on; one from a worker already replaced is not", () => {
-  const { effects } = play(started(), [from(1, { type: "warmed-up" }), from(0, { type: "warmed-up" })]);
-  assert.deepEqual(effects, [{ type: "warmed-up" }]);
-});
-
 test("an event that is none of the session's is refused", () => {
   assert.throws(() => next(initialState(PAGE), { type: "reboot" }), /not a session event: reboot/);
 });
@@ -436,7 +431,7 @@ test("session.js carries the effects out: init, ready, a run's cases and their a
   const [worker] = FakeWorker.made;
   assert.deepEqual(worker.options, { type: "module", name: "session" });
   const [init] = worker.sent;
-  assert.deepEqual([init.type, init.background, init.interruptBuffer instanceof Int32Array, init.answered instanceof Int32Array], ["init", true, true, true]);
+  assert.deepEqual([init.type, init.keepSnapshot, init.interruptBuffer instanceof Int32Array, init.answered instanceof Int32Array], ["init", true, true, true]);
   worker.answer(READY);
   await session.whenReady();
   await session.whenIdle();

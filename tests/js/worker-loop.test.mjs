@@ -1,12 +1,12 @@
 // The worker's loop (frontend/src/worker-state.js), event by event: init and Python's start (eager or not, a
 // snapshot told or not), cases one at a time in the order sent, a case the driver gave up on, a crash, a tampered
 // grader, a failure outside any case (told, or a case's), renew (reset in place, refused, or a new interpreter),
-// a start that fails, make-snapshot, idle warm-ups; then worker-core.js's serveLoop driven with a fake driver and interpreter.
+// a start that fails, make-snapshot; then worker-core.js's serveLoop driven with a fake driver and interpreter.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { crashed, errorOutcome, valueOutcome } from "../../frontend/src/outcomes.js";
 import { serveLoop } from "../../frontend/src/worker-core.js";
-import { IDLE_QUIET_MS, IDLE_WARM_UPS, initialState, next } from "../../frontend/src/worker-state.js";
+import { initialState, next } from "../../frontend/src/worker-state.js";
 
 // A page's worker (worker.js) and the Node runner's (node-worker.mjs).
 const PAGE = { resets: true, waitsTask: false, snapshots: true, tellsSnapshot: true, eager: true };
@@ -27,7 +27,7 @@ function play(state, events) {
 
 const buffers = () => ({ interruptBuffer: new Int32Array(new SharedArrayBuffer(4)), answered: new Int32Array(new SharedArrayBuffer(4)) });
 const message = (m) => ({ type: "message", message: m });
-const init = (background = true, shared = buffers()) => message({ type: "init", ...shared, background });
+const init = (keepSnapshot = true, shared = buffers()) => message({ type: "init", ...shared, keepSnapshot });
 const served = (reply, more = {}) => ({ type: "served", reply, version: "3.14.2", restored: "restored", keeping: false, phases: { python: 4 }, ...more });
 const runCase = (seq, index = seq - 1, runId = 1) => message({ type: "run-case", runId, index, seq, source: "src", sandbox: "", run: { entry: "f" } });
 const PASS = valueOutcome("1");
@@ -170,61 +170,6 @@ test("make-snapshot makes one where there is a store, and says how many bytes it
   assert.deepEqual(play(initialState({ ...PAGE, snapshots: false }), [message({ type: "make-snapshot" })]).effects, []);
 });
 
-const warmed = (refused = null) => ({ type: "warmed", refused });
-// The warm-due of the last warm-later `state` asked for.
-const due = (state) => ({ type: "warm-due", ticket: state.warmTicket });
-const warmLaters = (effects) => effects.filter((e) => e.type === "warm-later").map((e) => e.ms);
-
-test("a page's worker that may work in the background warms up once Python is ready, one warm-up a turn", () => {
-  const { state, effects } = play(initialState(PAGE), [{ type: "start" }, init(), served("ready"), PREPARED]);
-  assert.deepEqual(warmLaters(effects), [0], "asked for at once");
-  const once = play(state, [due(state)]);
-  assert.deepEqual(once.effects, [{ type: "warm" }]);
-  const again = play(once.state, [warmed()]);
-  assert.deepEqual(warmLaters(again.effects), [0], "the next on the next turn");
-  assert.equal(again.state.warmUps, IDLE_WARM_UPS - 1);
-  let all = { state, effects: [] };
-  for (let i = 0; i < IDLE_WARM_UPS; i++) {
-    const step = play(all.state, [due(all.state), warmed()]);
-    all = { state: step.state, effects: [...all.effects, ...step.effects] };
-  }
-  assert.equal(all.effects.filter((e) => e.type === "warm").length, IDLE_WARM_UPS);
-  assert.deepEqual(all.effects.at(-1), { type: "post", message: { type: "warmed-up" } }, "told, and none asked for after the last");
-});
-
-test("no warm-up while a case waits or runs, nor before a run's interpreter is reset and quiet; the count goes on", () => {
-  const ready = up();
-  const asked = play(ready, [runCase(1), due(ready)]);
-  assert.deepEqual(asked.effects, [RUN], "the case came before the time the warm-up was asked for");
-  const ran = play(asked.state, [returned(), due(asked.state), message({ type: "renew" })]);
-  assert.deepEqual(ran.effects.filter((e) => e.type.startsWith("warm")), [], "the interpreter holds the run's state");
-  const reset = play(ran.state, [{ type: "reset-done", refused: null }]);
-  assert.deepEqual(reset.effects, [
-    { type: "warm-later", ticket: reset.state.warmTicket, ms: IDLE_QUIET_MS },
-    { type: "post", message: { type: "renewed", how: "reset" } },
-  ]);
-  assert.deepEqual(play(reset.state, [{ ...due(reset.state), ticket: ready.warmTicket }]).effects, [], "asked before the run: stale");
-  assert.deepEqual(play(reset.state, [due(reset.state)]).effects, [{ type: "warm" }]);
-  const broken = play(ready, [{ type: "uncaught", error: new Error("late") }, due(ready)]);
-  assert.deepEqual(broken.effects.filter((e) => e.type === "warm"), []);
-});
-
-test("a worker without background work (the Node runner's, a quiet page's) never warms up", () => {
-  for (const config of [NODE, PAGE]) {
-    const { state, effects } = play(initialState(config), [{ type: "start" }, init(false), served("ready"), PREPARED]);
-    assert.deepEqual(effects.filter((e) => e.type.startsWith("warm")), [], JSON.stringify(config));
-    assert.deepEqual(play(state, [due(state)]).effects, []);
-  }
-});
-
-test("a warm-up whose reset is refused spoils the interpreter: the next case is skipped, and renew starts another", () => {
-  const ready = up();
-  const { state, effects } = play(ready, [due(ready), warmed("its memory grew")]);
-  assert.deepEqual(effects, [{ type: "warm" }]);
-  assert.deepEqual(posted(play(state, [runCase(1)]).effects), [{ type: "case-skipped", runId: 1, index: 0, seq: 1 }]);
-  assert.deepEqual(play(state, [message({ type: "renew" })]).effects, [{ type: "boot" }, { type: "serve", reply: "renewed", why: "it broke" }]);
-});
-
 test("a message that is none of the protocol's is ignored; an event that is none of the loop's is refused", () => {
   assert.deepEqual(play(up(), [message({ type: "run-everything" })]).effects, []);
   assert.throws(() => next(up(), { type: "reboot" }), /not a worker event: reboot/);
@@ -266,7 +211,6 @@ function fakeInterpreter() {
     },
     wantSnapshot: (keep) => calls.push(["want", keep]),
     makeSnapshot: async () => 99,
-    warm: () => calls.push("warm") && null,
   };
 }
 
@@ -276,7 +220,7 @@ test("serveLoop carries the effects out: boot, serve, cases run with Python told
   serveLoop({ interpreter, post: (m) => scope.postMessage(m), listen: (handler) => (scope.onmessage = handler),
     onUncaught: (handler) => (scope.onUncaught = handler), eager: true, resets: true, snapshots: true, tellsSnapshot: true });
   const shared = buffers();
-  scope.onmessage({ type: "init", ...shared, background: false });
+  scope.onmessage({ type: "init", ...shared, keepSnapshot: true });
   await new Promise(setImmediate);
   assert.deepEqual(scope.sent, [{ type: "ready", version: "3.14.2", snapshot: "missing", keeping: true, phases: {} }]);
   scope.onmessage({ type: "run-case", runId: 1, index: 0, seq: 1, source: "", sandbox: "", run: { entry: "f" } });
@@ -294,24 +238,5 @@ test("serveLoop carries the effects out: boot, serve, cases run with Python told
   scope.onmessage({ type: "make-snapshot" });
   await new Promise(setImmediate);
   assert.deepEqual(scope.sent.at(-1), { type: "snapshot-done", saved: 99 });
-  assert.deepEqual(interpreter.calls, ["boot", ["want", false], ["serve", true], "prepare", ["run", "f", 1], ["run", "boom", 2], "boot", ["serve", false], "prepare"]);
-});
-
-test("serveLoop runs the idle warm-ups a turn apart, and a case sent meanwhile runs before the next one", async () => {
-  const scope = new FakeScope();
-  const interpreter = fakeInterpreter();
-  serveLoop({ interpreter, post: (m) => scope.postMessage(m), listen: (handler) => (scope.onmessage = handler),
-    onUncaught: (handler) => (scope.onUncaught = handler), eager: true, resets: true, snapshots: true, tellsSnapshot: true });
-  scope.onmessage({ type: "init", ...buffers(), background: true });
-  await new Promise(setImmediate);
-  const turn = () => new Promise((resolve) => setTimeout(resolve));
-  while (!interpreter.calls.includes("warm")) await turn();
-  scope.onmessage({ type: "run-case", runId: 1, index: 0, seq: 1, source: "", sandbox: "", run: { entry: "f" } });
-  assert.deepEqual(interpreter.calls.at(-1), ["run", "f", 1], "at once, not after the warm-ups");
-  scope.onmessage({ type: "renew" });
-  while (interpreter.calls.filter((call) => call === "warm").length < IDLE_WARM_UPS) await turn();
-  for (let i = 0; i < 5; i++) await turn();
-  const warms = interpreter.calls.filter((call) => call === "warm").length;
-  assert.equal(warms, IDLE_WARM_UPS, "no more than that");
-  assert.deepEqual(interpreter.calls.slice(0, 4), ["boot", ["want", true], ["serve", true], "prepare"]);
+  assert.deepEqual(interpreter.calls, ["boot", ["want", true], ["serve", true], "prepare", ["run", "f", 1], ["run", "boom", 2], "boot", ["serve", false], "prepare"]);
 });
