@@ -18,7 +18,10 @@
 
 import { sameBytes } from "./same-bytes.js";
 
-const fileBytes = (node) => (node.contents ? Uint8Array.from(node.contents.subarray?.(0, node.usedBytes) ?? node.contents) : null);
+// A file's bytes as they are: a view of them where the file keeps a typed array, which a reset compares and never
+// copies (copying the standard library's 2.5 MB zip element by element took up to 20 ms of a reset), else a copy.
+const bytesNow = ({ contents, usedBytes }) =>
+  !contents ? null : contents.subarray ? contents.subarray(0, usedBytes) : Uint8Array.from(contents);
 
 // Slots of a table read through `get` until it throws (past its end).
 function slots(get) {
@@ -45,7 +48,7 @@ function captureFiles(FS) {
   const walk = (node) => {
     const entry = { node, fields: { ...node } };
     if (FS.isDir(node.mode)) entry.entries = { ...node.contents };
-    else if (FS.isFile(node.mode)) entry.bytes = fileBytes(node);
+    else if (FS.isFile(node.mode)) entry.bytes = bytesNow(node)?.slice() ?? null;
     nodes.push(entry);
     if (entry.entries) for (const child of Object.values(entry.entries)) walk(child);
     if (node.mounted) walk(node.mounted.root);
@@ -74,7 +77,7 @@ function restoreFiles(FS, files) {
     Object.assign(node, fields);
     if (entries) node.contents = { ...entries };
     else if (bytes !== undefined) {
-      const now = fileBytes(node);
+      const now = bytesNow(node);
       if (bytes === null ? now !== null : !(now && sameBytes(now, bytes))) node.contents = bytes && bytes.slice();
       node.usedBytes = bytes ? bytes.length : 0;
     }
