@@ -53,6 +53,14 @@ async function readGraderFiles() {
 const SNAPSHOT_CACHE = "loopcraft-snapshot";
 const OWN_SNAPSHOT = new URL(`../__snapshot/${SHIPPED.file}`, pyBase).href;
 
+// That cache, opened while Python starts (find), so that keeping a snapshot issues its write in the turn that keeps it
+// (keep). A case the page sent early runs right after "ready" and yields to nothing until it ends: a write that still
+// waited for the cache to open waited for the case, and a first visit busy with a loop from the start kept nothing.
+// Cache Storage finishes a write it was given without this thread.
+let snapshotCache = null; // the cache, once open
+let opening = null;
+const openSnapshotCache = () => (opening ??= caches.open(SNAPSHOT_CACHE).then((cache) => (snapshotCache = cache)));
+
 // Pyodide sizes Python's memory by a snapshot's length, and makes its module (Emscripten's, the WebAssembly
 // instantiated) before it restores the snapshot into it (loadPyodide, in Pyodide's src/js/pyodide.ts). Given a buffer
 // of the right length at once, it makes the module while the snapshot is still arriving, and the module is handed
@@ -80,25 +88,32 @@ function shippedSnapshot() {
   // Handed to Pyodide at once, filled as it arrives (see `filling`).
   const snapshot = new Uint8Array(SHIPPED.length);
   const bytes = Promise.resolve(snapshot);
+  let arrived = null; // set before the restore can start, which waits for `filled` (reactions run in order)
+  fetched.then((stored) => (arrived = stored), () => {});
   const filled = fetched.then((stored) => whole(stored, snapshot));
   filled.catch(() => {}); // told when Python's start waits for it
   filling.set(bytes, filled);
-  return { bytes, shipped: true, keep: async () => keep(await fetched) };
+  return { bytes, shipped: true, keep: () => keep(arrived) };
 }
 
 // The page's own snapshot if it kept one, else the shipped one.
 async function ownOrShipped() {
-  // A first visit answers at once, without creating the cache.
-  if (!(await caches.has(SNAPSHOT_CACHE))) return shippedSnapshot();
-  const kept = await (await caches.open(SNAPSHOT_CACHE)).match(OWN_SNAPSHOT);
-  return kept ? { bytes: restorable(kept.arrayBuffer()) } : shippedSnapshot();
+  // A first visit answers at once, without waiting for the cache to be made.
+  const kept = await caches.has(SNAPSHOT_CACHE);
+  openSnapshotCache();
+  if (!kept) return shippedSnapshot();
+  const own = await (await openSnapshotCache()).match(OWN_SNAPSHOT);
+  return own ? { bytes: restorable(own.arrayBuffer()) } : shippedSnapshot();
 }
 
 // A snapshot in snapshot-format.js's form, kept as this browser's own (the only one: any other is dropped).
-async function keep(stored) {
-  const cache = await caches.open(SNAPSHOT_CACHE);
-  await cache.put(OWN_SNAPSHOT, new Response(stored, { headers: { "Content-Type": "application/octet-stream" } }));
-  for (const old of await cache.keys()) if (old.url !== OWN_SNAPSHOT) await cache.delete(old);
+// Written at once where the cache is open already (see snapshotCache).
+function keep(stored) {
+  const write = async (cache) => {
+    await cache.put(OWN_SNAPSHOT, new Response(stored, { headers: { "Content-Type": "application/octet-stream" } }));
+    for (const old of await cache.keys()) if (old.url !== OWN_SNAPSHOT) await cache.delete(old);
+  };
+  return snapshotCache ? write(snapshotCache) : openSnapshotCache().then(write);
 }
 
 let handedOut = null; // what find gave last: what discard drops
@@ -112,7 +127,10 @@ const snapshots = {
   async discard(why) {
     const which = handedOut?.shipped ? "the site's" : "this browser's";
     console.warn(`Python starts without ${which} memory snapshot, which could not be restored: ${why?.message ?? why}`);
-    if (!handedOut?.shipped) await caches.delete(SNAPSHOT_CACHE);
+    if (handedOut?.shipped) return;
+    [snapshotCache, opening] = [null, null]; // a deleted cache keeps nothing written into it
+    await caches.delete(SNAPSHOT_CACHE);
+    openSnapshotCache(); // for the snapshot the boot that follows keeps
   },
 };
 
