@@ -59,7 +59,17 @@ const OWN_SNAPSHOT = new URL(`../__snapshot/${SHIPPED.file}`, pyBase).href;
 // Cache Storage finishes a write it was given without this thread.
 let snapshotCache = null; // the cache, once open
 let opening = null;
-const openSnapshotCache = () => (opening ??= caches.open(SNAPSHOT_CACHE).then((cache) => (snapshotCache = cache)));
+function openSnapshotCache() {
+  if (!opening) {
+    const failed = (error) => {
+      opening = null; // the next keep tries again
+      throw error;
+    };
+    opening = caches.open(SNAPSHOT_CACHE).then((cache) => (snapshotCache = cache), failed);
+    opening.catch(() => {}); // told to whoever waits for it (find, keep), never a failure of the worker's own
+  }
+  return opening;
+}
 
 // Pyodide sizes Python's memory by a snapshot's length, and makes its module (Emscripten's, the WebAssembly
 // instantiated) before it restores the snapshot into it (loadPyodide, in Pyodide's src/js/pyodide.ts). Given a buffer
